@@ -1,0 +1,5 @@
+"""``python -m nqueens`` runs the command line."""
+
+from nqueens.cli import main
+
+main()

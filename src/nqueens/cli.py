@@ -1,0 +1,326 @@
+"""The ``nqueens`` command line: parses arguments, calls the API, prints what comes back.
+
+Data for programs goes to stdout; summaries, statistics and messages go to stderr.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+
+from nqueens import api, render
+from nqueens.results import SearchInterrupted, Solution, Stats, Status
+
+EXIT_OK = 0
+EXIT_NO_SOLUTION = 1
+EXIT_USAGE = 2
+EXIT_TIME_LIMIT = 3
+EXIT_INTERRUPTED = 130
+
+EXIT_CODES_HELP = """\b
+Conventions: data for programs uses rows[c], the 0-based row of the queen in
+column c; boards for people are labelled 1-based, row 1 at the top, column 1
+at the left.
+
+\b
+Exit codes:
+  0    success (a count of 0 is a success)
+  1    no solution exists (solve, first)
+  2    bad usage or bad input
+  3    the time limit ended the search first: the result is partial
+  130  interrupted (Ctrl-C): the result is partial
+"""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def board_size(ctx: click.Context, param: click.Parameter, value: str) -> int:
+    """Parse N: a whole number from 1 to ``api.MAX_N``, with a message that says what was wrong."""
+    text = value.strip()
+    if not re.fullmatch(r"[+-]?\d+", text):
+        raise click.BadParameter(f"N must be a positive whole number, not {text!r}", ctx, param)
+    number = int(text)
+    try:
+        api.check_board_size(number)
+    except api.InputError as error:
+        raise click.BadParameter(str(error), ctx, param) from None
+    return number
+
+
+class QueensCommand(click.Command):
+    """A command that reports a negative N (``-3``) as a bad N rather than an unknown option."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as error:
+            if re.fullmatch(r"-\d+(\.\d*)?", error.option_name):
+                raise click.BadParameter(
+                    f"N must be a positive whole number, not {error.option_name}",
+                    ctx=ctx,
+                    param_hint="'N'",
+                ) from None
+            raise
+
+
+class QueensGroup(click.Group):
+    """Ends quietly on a closed pipe and with exit code 130 on Ctrl-C, never with a traceback."""
+
+    command_class = QueensCommand
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            result = super().invoke(ctx)
+            sys.stdout.flush()
+            return result
+        except BrokenPipeError:
+            _discard_stdout()
+            ctx.exit(EXIT_OK)
+        except KeyboardInterrupt:
+            click.echo("Interrupted.", err=True)
+            ctx.exit(EXIT_INTERRUPTED)
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's final flush cannot fail again."""
+    try:
+        fileno = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return  # not a real file (e.g. under a test runner): nothing will be flushed to a pipe
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fileno)
+    os.close(devnull)
+
+
+class Output:
+    """Where and how results are shown: the chosen format and style, and the two consoles."""
+
+    def __init__(self, output_format: str, style: str = "auto") -> None:
+        self.format = output_format
+        self.style = style
+        self.out = Console(highlight=False)
+        self.err = Console(stderr=True, highlight=False)
+        self.rich = (
+            output_format == "text"
+            and self.out.is_terminal
+            and not self.out.no_color
+            and os.environ.get("TERM") != "dumb"
+        )
+
+    def _compact(self, n: int) -> bool:
+        """Whether to show the row of each column instead of drawing the board."""
+        if self.style != "auto":
+            return self.style == "compact"
+        if self.rich:
+            return render.rich_board_width(n) > self.out.width
+        return n > render.PLAIN_BOARD_MAX_N
+
+    def solution(
+        self, solution: Solution, number: int | None = None, stats: Stats | None = None
+    ) -> None:
+        """Write one solution to stdout, numbered when it is one of many."""
+        if self.format == "json":
+            record = render.solution_record(solution, number, stats)
+            click.echo(record)
+            return
+        compact = self._compact(solution.n)
+        if self.rich:
+            if number is not None:
+                self.out.print(f"Solution {number}", style="bold")
+            if compact:
+                self.out.print(f"Row of the queen in each column: {render.compact_rows(solution)}")
+            else:
+                self.out.print(render.rich_board(solution))
+            if number is not None:
+                self.out.print()
+            return
+        if number is not None:
+            click.echo(f"Solution {number}")
+        click.echo(render.compact_rows(solution) if compact else render.plain_board(solution))
+        if number is not None:
+            click.echo()
+
+    def message(self, text: str) -> None:
+        """A line for people, on stderr."""
+        self.err.print(text, markup=False, soft_wrap=True)
+
+    def stats(self, stats: Stats, *, enumeration: bool = True) -> None:
+        """The statistics table, on stderr."""
+        self.err.print(render.stats_table(stats, enumeration=enumeration))
+
+
+def format_options(function: F) -> F:
+    """The output options every command shares."""
+    function = click.option(
+        "--time-limit",
+        type=click.FloatRange(min=0, min_open=True),
+        metavar="SECONDS",
+        help="Stop the search after this many seconds; what was found is reported as partial.",
+    )(function)
+    function = click.option(
+        "--stats", "show_stats", is_flag=True, help="Also show the solver's statistics."
+    )(function)
+    function = click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(["text", "json"]),
+        default="text",
+        show_default=True,
+        help="text: boards for people (plain when not a terminal or NO_COLOR is set); "
+        "json: one object per line.",
+    )(function)
+    return function
+
+
+def board_options(function: F) -> F:
+    """How boards are drawn in text format."""
+    return click.option(
+        "--style",
+        type=click.Choice(["auto", "board", "compact"]),
+        default="auto",
+        show_default=True,
+        help="board: square by square; compact: the 1-based row of each column's queen; "
+        "auto: board when it fits the terminal "
+        f"(off a terminal, up to N = {render.PLAIN_BOARD_MAX_N}).",
+    )(function)
+
+
+def _api_call(call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Call the API, turning an input it refuses into a usage error (exit 2)."""
+    try:
+        return call(*args, **kwargs)
+    except api.InputError as error:
+        raise click.UsageError(str(error)) from None
+
+
+def _exit_code(status: Status) -> int:
+    """The exit code of a search that ended this way with a result worth reporting."""
+    return {
+        Status.COMPLETE: EXIT_OK,
+        Status.LIMIT: EXIT_OK,
+        Status.TIME_LIMIT: EXIT_TIME_LIMIT,
+        Status.INTERRUPTED: EXIT_INTERRUPTED,
+    }[status]
+
+
+@click.group(cls=QueensGroup, epilog=EXIT_CODES_HELP)
+@click.version_option(package_name="nqueens", prog_name="nqueens")
+def cli() -> None:
+    """Solve the N-queens problem with OR-Tools' CP-SAT solver.
+
+    Place N queens on an N x N board so that no two share a row, a column or a diagonal.
+    """
+
+
+@cli.command(epilog=EXIT_CODES_HELP)
+@click.argument("n", callback=board_size)
+@click.option("--limit", type=click.IntRange(min=1), metavar="K", help="Stop after K solutions.")
+@board_options
+@format_options
+@click.pass_context
+def solve(
+    ctx: click.Context,
+    n: int,
+    limit: int | None,
+    style: str,
+    output_format: str,
+    show_stats: bool,
+    time_limit: float | None,
+) -> None:
+    """Print every solution for an N x N board as it is found.
+
+    Boards are numbered and streamed; a summary follows on stderr.
+    """
+    output = Output(output_format, style)
+    stream = _api_call(api.solve, n, limit=limit, time_limit=time_limit)
+    with stream:
+        try:
+            for number, solution in enumerate(stream, start=1):
+                output.solution(solution, number)
+        except KeyboardInterrupt:
+            stream.close()
+    stats = stream.stats
+    if stats.solutions == 0 and stats.status is Status.COMPLETE:
+        output.message(f"No solution exists for N = {n}.")
+        ctx.exit(EXIT_NO_SOLUTION)
+    output.message(render.summary(stats))
+    if show_stats:
+        output.stats(stats)
+    ctx.exit(_exit_code(stats.status))
+
+
+@cli.command(epilog=EXIT_CODES_HELP)
+@click.argument("n", callback=board_size)
+@format_options
+@click.pass_context
+def count(
+    ctx: click.Context, n: int, output_format: str, show_stats: bool, time_limit: float | None
+) -> None:
+    """Count the solutions for an N x N board.
+
+    Prints the number alone (a sentence on a terminal), or one JSON object.
+    """
+    output = Output(output_format)
+    try:
+        stats = _api_call(api.count, n, time_limit=time_limit)
+    except SearchInterrupted as interrupted:
+        stats = interrupted.stats
+    if output.format == "json":
+        click.echo(render.count_record(stats, with_stats=show_stats))
+    elif output.rich:
+        noun = "solution" if stats.solutions == 1 else "solutions"
+        output.out.print(f"N = {n}: [bold]{stats.solutions:,}[/bold] {noun}")
+    else:
+        click.echo(stats.solutions)
+    if stats.status.partial:
+        output.message(render.summary(stats))
+    if show_stats and output.format == "text":
+        output.stats(stats)
+    ctx.exit(_exit_code(stats.status))
+
+
+@cli.command(epilog=EXIT_CODES_HELP)
+@click.argument("n", callback=board_size)
+@board_options
+@format_options
+@click.pass_context
+def first(
+    ctx: click.Context,
+    n: int,
+    style: str,
+    output_format: str,
+    show_stats: bool,
+    time_limit: float | None,
+) -> None:
+    """Find one solution for an N x N board, fast, and show it with the time taken."""
+    output = Output(output_format, style)
+    try:
+        result = _api_call(api.first, n, time_limit=time_limit)
+    except SearchInterrupted:
+        output.message(f"Interrupted before a solution for N = {n} was found.")
+        ctx.exit(EXIT_INTERRUPTED)
+    if result.solution is None:
+        if result.proven_infeasible:
+            output.message(f"No solution exists for N = {n}.")
+            ctx.exit(EXIT_NO_SOLUTION)
+        output.message(
+            f"No solution found for N = {n} within the time limit of {time_limit:g} s "
+            "(the search did not finish)."
+        )
+        ctx.exit(EXIT_TIME_LIMIT)
+    output.solution(result.solution, stats=result.stats if show_stats else None)
+    output.message(f"Found in {result.stats.wall_time:.3f} s.")
+    if show_stats and output.format == "text":
+        output.stats(result.stats, enumeration=False)
+    ctx.exit(EXIT_OK)
+
+
+def main() -> None:
+    """The console-script entry point."""
+    cli(prog_name="nqueens")

@@ -1,0 +1,131 @@
+"""Boards and statistics, for people (rich) and for programs (plain text and JSON).
+
+Conventions: data for programs uses ``rows[c]``, the 0-based row of the queen in column ``c``;
+everything a person reads is 1-based, row 1 at the top and column 1 at the left.
+"""
+
+from __future__ import annotations
+
+import json
+
+from rich.table import Table
+from rich.text import Text
+
+from nqueens.results import Solution, Stats, Status
+
+QUEEN = "♛"
+_SQUARE_WIDTH = 3  # terminal cells are about twice as tall as wide: three make a squarish square
+_LIGHT_SQUARE = "black on #eeeed2"
+_DARK_SQUARE = "black on #b58863"
+_LABEL = "dim"
+
+PLAIN_BOARD_MAX_N = 100
+"""Off a terminal, boards up to this size are drawn square by square; larger ones compactly."""
+
+
+def plain_board(solution: Solution) -> str:
+    """The seeds' format: one line per row, ``Q`` for a queen, ``_`` for an empty square."""
+    return "\n".join(
+        " ".join("Q" if queen_row == row else "_" for queen_row in solution.rows)
+        for row in range(solution.n)
+    )
+
+
+def compact_rows(solution: Solution) -> str:
+    """The 1-based row of the queen in each column, left to right: readable at any size."""
+    return " ".join(str(row + 1) for row in solution.rows)
+
+
+def rich_board_width(n: int) -> int:
+    """How many terminal cells wide :func:`rich_board` draws an n x n board."""
+    return len(str(n)) + 1 + _SQUARE_WIDTH * n
+
+
+def rich_board(solution: Solution) -> Text:
+    """A checkered board with a queen glyph and 1-based row and column labels."""
+    n = solution.n
+    label_width = len(str(n))
+    board = Text(" " * (label_width + 1), end="")
+    for col in range(1, n + 1):
+        board.append(f"{col:^{_SQUARE_WIDTH}}", style=_LABEL)
+    for row in range(n):
+        board.append(f"\n{row + 1:>{label_width}} ", style=_LABEL)
+        for col, queen_row in enumerate(solution.rows):
+            square = _LIGHT_SQUARE if (row + col) % 2 == 0 else _DARK_SQUARE
+            glyph = QUEEN if queen_row == row else " "
+            board.append(f"{glyph:^{_SQUARE_WIDTH}}", style=square)
+    return board
+
+
+def solution_record(
+    solution: Solution, number: int | None = None, stats: Stats | None = None
+) -> str:
+    """One JSON line for a solution: ``{"n": 8, "solution": 1, "rows": [...]}``, plus any stats."""
+    record: dict[str, object] = {"n": solution.n}
+    if number is not None:
+        record["solution"] = number
+    record["rows"] = list(solution.rows)
+    if stats is not None:
+        record.update(stats_record(stats))
+    return json.dumps(record)
+
+
+def stats_record(stats: Stats) -> dict[str, object]:
+    """The statistics as JSON-ready values."""
+    return {
+        "conflicts": stats.conflicts,
+        "branches": stats.branches,
+        "wall_time": round(stats.wall_time, 6),
+        "solutions_per_second": round(stats.solutions_per_second, 1),
+    }
+
+
+def count_record(stats: Stats, *, with_stats: bool) -> str:
+    """The JSON object ``count`` writes: the count, whether it is complete, and optionally stats."""
+    record: dict[str, object] = {
+        "n": stats.n,
+        "solutions": stats.solutions,
+        "complete": not stats.status.partial,
+        "status": stats.status.value,
+    }
+    if with_stats:
+        record.update(stats_record(stats))
+    return json.dumps(record)
+
+
+def stats_table(stats: Stats, *, enumeration: bool) -> Table:
+    """The solver's statistics as a two-column table, as the seed program lists them.
+
+    ``enumeration`` adds the solution rate, which means nothing for a search for one solution.
+    """
+    table = Table(title="Statistics", show_header=False, title_justify="left")
+    table.add_column("statistic", style="bold")
+    table.add_column("value", justify="right")
+    table.add_row("board", f"{stats.n} x {stats.n}")
+    table.add_row("solutions", f"{stats.solutions:,}")
+    table.add_row("conflicts", f"{stats.conflicts:,}")
+    table.add_row("branches", f"{stats.branches:,}")
+    table.add_row("wall time", f"{stats.wall_time:.3f} s")
+    if enumeration:
+        table.add_row("solutions per second", f"{stats.solutions_per_second:,.0f}")
+    table.add_row("search", describe_status(stats.status))
+    return table
+
+
+def describe_status(status: Status) -> str:
+    """How a search ended, in words, saying plainly when a result is only a lower bound."""
+    return {
+        Status.COMPLETE: "complete",
+        Status.LIMIT: "stopped at the solution limit",
+        Status.TIME_LIMIT: "stopped by the time limit; partial, a lower bound",
+        Status.INTERRUPTED: "interrupted; partial, a lower bound",
+    }[status]
+
+
+def summary(stats: Stats) -> str:
+    """One line for people after a search: how many solutions, how long, and how it ended."""
+    noun = "solution" if stats.solutions == 1 else "solutions"
+    line = f"{stats.solutions:,} {noun} for N = {stats.n} in {stats.wall_time:.2f} s"
+    if stats.status is not Status.COMPLETE:
+        line += f" ({describe_status(stats.status)})"
+    return line

@@ -1,0 +1,80 @@
+"""Values every layer shares: a solution, how a search ended, and its statistics.
+
+Core code returns these; only the CLI decides how to show them.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Solution:
+    """One placement of N queens: ``rows[c]`` is the 0-based row of the queen in column ``c``."""
+
+    rows: tuple[int, ...]
+
+    @property
+    def n(self) -> int:
+        """The board size."""
+        return len(self.rows)
+
+    def squares(self) -> list[tuple[int, int]]:
+        """The queens as 1-based ``(row, col)`` pairs, the way people read and type squares."""
+        return [(row + 1, col + 1) for col, row in enumerate(self.rows)]
+
+
+class Status(enum.Enum):
+    """Why a search ended; only COMPLETE and LIMIT are whole answers."""
+
+    COMPLETE = "complete"  # the search space was exhausted
+    LIMIT = "limit"  # stopped after the number of solutions asked for
+    TIME_LIMIT = "time-limit"  # stopped by the time limit: a partial answer
+    INTERRUPTED = "interrupted"  # stopped by Ctrl-C or by the caller: a partial answer
+
+    @property
+    def partial(self) -> bool:
+        """True when what was found is only a lower bound on what exists."""
+        return self in (Status.TIME_LIMIT, Status.INTERRUPTED)
+
+
+@dataclass(frozen=True)
+class Stats:
+    """The solver's own statistics for one search, as the seed CP-SAT program reports them."""
+
+    n: int
+    solutions: int
+    conflicts: int
+    branches: int
+    wall_time: float
+    status: Status
+
+    @property
+    def solutions_per_second(self) -> float:
+        """Solutions found per second of wall time (0 when no time was measured)."""
+        return self.solutions / self.wall_time if self.wall_time > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class FirstResult:
+    """The outcome of looking for one solution: ``solution`` is None when none was found."""
+
+    solution: Solution | None
+    stats: Stats
+
+    @property
+    def proven_infeasible(self) -> bool:
+        """True when the search finished and proved that no solution exists."""
+        return self.solution is None and self.stats.status is Status.COMPLETE
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a search; ``stats`` holds what was found until then (a lower bound).
+
+    A KeyboardInterrupt, so code that does not care still sees an ordinary Ctrl-C.
+    """
+
+    def __init__(self, stats: Stats) -> None:
+        super().__init__(f"interrupted after {stats.solutions} solutions")
+        self.stats = stats

@@ -1,0 +1,94 @@
+"""Test helpers: an independent board checker, brute-force solutions, output parsers, pinned env.
+
+Nothing here uses nqueens' own code to decide what is right.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+COUNTS_FILE = Path(__file__).parent / "data" / "counts.json"
+"""Copy of shared/reference/counts.json (OEIS A000170 and A002562), so the tests run anywhere."""
+
+
+def known_total(n: int) -> int:
+    return int(json.loads(COUNTS_FILE.read_text())["total"][str(n)])
+
+
+def assert_valid_board(rows: Sequence[int], n: int) -> None:
+    """Fail unless ``rows`` places n non-attacking queens (rows[c]: 0-based row in column c)."""
+    assert len(rows) == n, f"{len(rows)} queens on a {n} x {n} board"
+    assert all(isinstance(row, int) and 0 <= row < n for row in rows), f"row off the board: {rows}"
+    for col_a, col_b in itertools.combinations(range(n), 2):
+        row_a, row_b = rows[col_a], rows[col_b]
+        assert row_a != row_b, f"columns {col_a} and {col_b} share row {row_a}: {rows}"
+        assert abs(row_a - row_b) != col_b - col_a, (
+            f"columns {col_a} and {col_b} share a diagonal: {rows}"
+        )
+
+
+def brute_force_solutions(n: int) -> set[tuple[int, ...]]:
+    """Every solution, by trying every permutation: independent of any solver (small n only)."""
+    return {
+        rows
+        for rows in itertools.permutations(range(n))
+        if all(abs(rows[a] - rows[b]) != b - a for a, b in itertools.combinations(range(n), 2))
+    }
+
+
+def parse_plain_boards(text: str) -> list[tuple[int, ...]]:
+    """Read boards printed as the seeds print them: ``Q``/``_`` separated by spaces, one row a line.
+
+    Lines that are not board rows (headers such as ``Solution 3``) separate boards.
+    """
+    boards: list[tuple[int, ...]] = []
+    grid: list[list[str]] = []
+    for line in [*text.splitlines(), ""]:
+        cells = line.split()
+        if cells and all(cell in ("Q", "_") for cell in cells):
+            grid.append(cells)
+            continue
+        if grid:
+            boards.append(board_from_grid(grid))
+            grid = []
+    return boards
+
+
+def board_from_grid(grid: Sequence[Sequence[str]]) -> tuple[int, ...]:
+    """Turn a grid of Q/_ cells (a list per row) into rows[c]; each column must hold one Q."""
+    n = len(grid)
+    assert all(len(row) == n for row in grid), f"ragged or non-square board: {grid}"
+    rows = []
+    for col in range(n):
+        queens = [row for row in range(n) if grid[row][col] == "Q"]
+        assert len(queens) == 1, f"column {col} has {len(queens)} queens"
+        rows.append(queens[0])
+    return tuple(rows)
+
+
+def json_lines(text: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def strip_ansi(text: str) -> str:
+    return ANSI_ESCAPE.sub("", text)
+
+
+PLAIN_ENV = {
+    "FORCE_COLOR": None,
+    "NO_COLOR": None,
+    "TTY_COMPATIBLE": None,
+    "COLUMNS": "100",
+    "TERM": "xterm-256color",
+}
+"""Environment for a run whose stdout is not a terminal (CliRunner's never is)."""
+
+TERMINAL_ENV = {**PLAIN_ENV, "FORCE_COLOR": "1"}
+"""Environment that makes rich treat the output as a 100-column colour terminal."""

@@ -1,0 +1,123 @@
+"""The Python API: exact counts, valid boards, limits and stopping."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from helpers import assert_valid_board, brute_force_solutions, known_total
+
+import nqueens
+from nqueens import InputError, Status
+
+
+@pytest.mark.parametrize("n", range(1, 12))
+def test_count_matches_the_published_counts(n: int) -> None:
+    stats = nqueens.count(n)
+    assert stats.solutions == known_total(n)
+    assert stats.status is Status.COMPLETE
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_solve_yields_exactly_the_brute_force_solutions(n: int) -> None:
+    with nqueens.solve(n) as stream:
+        boards = [solution.rows for solution in stream]
+    for rows in boards:
+        assert_valid_board(rows, n)
+    assert len(boards) == len(set(boards)), "a solution was yielded twice"
+    assert set(boards) == brute_force_solutions(n)
+    assert stream.stats.solutions == len(boards)
+    assert stream.stats.status is Status.COMPLETE
+
+
+def test_checker_rejects_attacking_boards() -> None:
+    with pytest.raises(AssertionError):
+        assert_valid_board((0, 1, 2, 3), 4)  # all on one diagonal
+    with pytest.raises(AssertionError):
+        assert_valid_board((1, 3, 1, 2), 4)  # two in one row
+
+
+@pytest.mark.parametrize("n", [1, 4, 5, 8, 10, 20, 31, 50])
+def test_first_finds_a_valid_solution(n: int) -> None:
+    result = nqueens.first(n)
+    assert result.solution is not None
+    assert_valid_board(result.solution.rows, n)
+    assert result.stats.status is Status.COMPLETE
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_first_proves_there_is_no_solution(n: int) -> None:
+    result = nqueens.first(n)
+    assert result.solution is None
+    assert result.proven_infeasible
+
+
+def test_solution_squares_are_one_based_row_col() -> None:
+    assert nqueens.Solution(rows=(1, 3, 0, 2)).squares() == [(2, 1), (4, 2), (1, 3), (3, 4)]
+
+
+def test_limit_stops_after_that_many_solutions() -> None:
+    with nqueens.solve(8, limit=5) as stream:
+        boards = [solution.rows for solution in stream]
+    assert len(boards) == 5
+    assert stream.stats.status is Status.LIMIT
+    for rows in boards:
+        assert_valid_board(rows, 8)
+
+
+def test_time_limit_gives_a_partial_count() -> None:
+    stats = nqueens.count(14, time_limit=0.3)
+    assert stats.status is Status.TIME_LIMIT
+    assert stats.status.partial
+    assert 0 <= stats.solutions < known_total(14)
+
+
+def test_closing_a_stream_stops_the_search_thread() -> None:
+    before = threading.active_count()
+    stream = nqueens.solve(12)
+    first_three = [next(stream) for _ in range(3)]
+    stream.close()
+    assert threading.active_count() == before
+    assert stream.stats.status is Status.INTERRUPTED
+    assert stream.stats.solutions == 3
+    for solution in first_three:
+        assert_valid_board(solution.rows, 12)
+
+
+def test_stats_are_unavailable_while_the_stream_runs() -> None:
+    with nqueens.solve(6) as stream, pytest.raises(RuntimeError):
+        _ = stream.stats
+
+
+def test_solve_streams_without_holding_every_solution() -> None:
+    """The solver may run only a bounded buffer ahead of a consumer that has stopped reading."""
+    with nqueens.solve(12) as stream:
+        next(stream)
+        threading.Event().wait(0.5)  # give the solver time to run ahead if it could
+        assert stream._queue.qsize() <= stream._queue.maxsize < known_total(12)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: nqueens.count(0), "at least 1"),
+        (lambda: nqueens.count(-3), "at least 1"),
+        (lambda: nqueens.first(nqueens.MAX_N + 1), "largest board"),
+        (lambda: nqueens.count(True), "whole number"),
+        (lambda: nqueens.solve(8, limit=0), "solution limit"),
+        (lambda: nqueens.count(8, time_limit=0), "time limit"),
+        (lambda: nqueens.count(21), "314,666,222,712 solutions"),
+        (lambda: nqueens.solve(40), "nobody has counted"),
+    ],
+)
+def test_refused_input_says_why(call: object, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        call()  # type: ignore[operator]
+
+
+def test_large_boards_are_allowed_with_a_limit() -> None:
+    with nqueens.solve(40, limit=2) as stream:
+        boards = [solution.rows for solution in stream]
+    assert len(boards) == 2
+    for rows in boards:
+        assert_valid_board(rows, 40)

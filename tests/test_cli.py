@@ -1,0 +1,387 @@
+"""The command line through click's CliRunner, stdout and stderr apart, with rich pinned."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from helpers import (
+    PLAIN_ENV,
+    TERMINAL_ENV,
+    assert_valid_board,
+    brute_force_solutions,
+    json_lines,
+    known_total,
+    parse_plain_boards,
+    strip_ansi,
+)
+
+import nqueens
+from nqueens import SearchInterrupted, Stats, Status
+from nqueens.cli import cli
+
+
+def run(runner: CliRunner, *args: str, env: dict[str, str | None] = PLAIN_ENV):  # type: ignore[no-untyped-def]
+    return runner.invoke(cli, list(args), env=env, catch_exceptions=False)
+
+
+# --- solve -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [1, 4, 5, 6, 8])
+def test_solve_prints_every_board_as_the_seeds_do(runner: CliRunner, n: int) -> None:
+    result = run(runner, "solve", str(n))
+    assert result.exit_code == 0, result.stderr
+    boards = parse_plain_boards(result.stdout)
+    for rows in boards:
+        assert_valid_board(rows, n)
+    assert set(boards) == brute_force_solutions(n)
+    assert len(boards) == known_total(n)
+    assert "\x1b[" not in result.stdout
+    assert f"{len(boards):,} solution" in result.stderr
+
+
+def test_solve_numbers_the_boards(runner: CliRunner) -> None:
+    result = run(runner, "solve", "6")
+    headers = [line for line in result.stdout.splitlines() if line.startswith("Solution")]
+    assert headers == ["Solution 1", "Solution 2", "Solution 3", "Solution 4"]
+
+
+def test_solve_json_writes_one_object_per_solution(runner: CliRunner) -> None:
+    result = run(runner, "solve", "8", "--format", "json")
+    assert result.exit_code == 0
+    records = json_lines(result.stdout)
+    assert len(records) == 92
+    assert [record["solution"] for record in records] == list(range(1, 93))
+    for record in records:
+        assert record["n"] == 8
+        assert_valid_board(record["rows"], 8)  # type: ignore[arg-type]
+    assert len({tuple(record["rows"]) for record in records}) == 92  # type: ignore[arg-type]
+
+
+def test_solve_limit(runner: CliRunner) -> None:
+    result = run(runner, "solve", "10", "--limit", "3", "--format", "json")
+    assert result.exit_code == 0
+    assert len(json_lines(result.stdout)) == 3
+    assert "solution limit" in result.stderr
+
+
+def test_solve_with_no_solution_says_so_and_exits_1(runner: CliRunner) -> None:
+    result = run(runner, "solve", "3")
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert "No solution exists for N = 3" in result.stderr
+
+
+def test_solve_stopped_by_the_time_limit_is_partial(runner: CliRunner) -> None:
+    result = run(runner, "solve", "14", "--time-limit", "0.3", "--format", "json")
+    assert result.exit_code == 3
+    records = json_lines(result.stdout)
+    assert len(records) < known_total(14)
+    for record in records:
+        assert_valid_board(record["rows"], 14)  # type: ignore[arg-type]
+    assert "time limit" in result.stderr and "lower bound" in result.stderr
+
+
+def test_solve_stats_table_goes_to_stderr(runner: CliRunner) -> None:
+    result = run(runner, "solve", "6", "--stats")
+    assert "conflicts" in result.stderr and "branches" in result.stderr
+    assert "conflicts" not in result.stdout
+
+
+def test_solve_interrupted_reports_what_it_printed(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_stream = nqueens.solve(8)
+
+    class InterruptedAfterTwo:
+        """Stands in for the stream: yields two boards, then the user presses Ctrl-C."""
+
+        def __init__(self) -> None:
+            self.given = 0
+
+        def __iter__(self) -> InterruptedAfterTwo:
+            return self
+
+        def __next__(self) -> nqueens.Solution:
+            if self.given == 2:
+                raise KeyboardInterrupt
+            self.given += 1
+            return next(real_stream)
+
+        def __enter__(self) -> InterruptedAfterTwo:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            real_stream.close()
+
+        def close(self) -> None:
+            real_stream.close()
+
+        @property
+        def stats(self) -> Stats:
+            return real_stream.stats
+
+    monkeypatch.setattr("nqueens.api.solve", lambda *args, **kwargs: InterruptedAfterTwo())
+    result = run(runner, "solve", "8")
+    assert result.exit_code == 130
+    assert len(parse_plain_boards(result.stdout)) == 2
+    assert "2 solutions" in result.stderr and "interrupted" in result.stderr
+
+
+# --- count -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", range(1, 12))
+def test_count_prints_the_published_count(runner: CliRunner, n: int) -> None:
+    result = run(runner, "count", str(n))
+    assert result.exit_code == 0  # a count of 0 is a success too
+    assert result.stdout == f"{known_total(n)}\n"
+
+
+def test_count_json_with_stats(runner: CliRunner) -> None:
+    result = run(runner, "count", "8", "--stats", "--format", "json")
+    assert result.exit_code == 0
+    record = json.loads(result.stdout)
+    assert record["n"] == 8
+    assert record["solutions"] == 92
+    assert record["complete"] is True
+    for key in ("conflicts", "branches", "wall_time", "solutions_per_second"):
+        assert isinstance(record[key], (int, float))
+    assert result.stderr == ""
+
+
+def test_count_json_without_stats_is_small(runner: CliRunner) -> None:
+    record = json.loads(run(runner, "count", "6", "--format", "json").stdout)
+    assert record == {"n": 6, "solutions": 4, "complete": True, "status": "complete"}
+
+
+def test_count_stats_table(runner: CliRunner) -> None:
+    result = run(runner, "count", "8", "--stats")
+    assert result.stdout == "92\n"
+    for label in ("conflicts", "branches", "wall time", "solutions per second", "92"):
+        assert label in result.stderr
+
+
+def test_count_time_limit_is_a_partial_lower_bound(runner: CliRunner) -> None:
+    result = run(runner, "count", "14", "--time-limit", "0.3", "--format", "json")
+    assert result.exit_code == 3
+    record = json.loads(result.stdout)
+    assert record["complete"] is False
+    assert record["status"] == "time-limit"
+    assert record["solutions"] < known_total(14)
+    assert "lower bound" in result.stderr
+
+
+def test_count_interrupted_prints_the_partial_count(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    partial = Stats(
+        n=14, solutions=1234, conflicts=1, branches=2, wall_time=0.5, status=Status.INTERRUPTED
+    )
+
+    def interrupted_count(*args: object, **kwargs: object) -> Stats:
+        raise SearchInterrupted(partial)
+
+    monkeypatch.setattr("nqueens.api.count", interrupted_count)
+    result = run(runner, "count", "14")
+    assert result.exit_code == 130
+    assert result.stdout == "1234\n"
+    assert "interrupted" in result.stderr and "lower bound" in result.stderr
+
+
+# --- first -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [1, 4, 8, 12])
+def test_first_draws_a_valid_board(runner: CliRunner, n: int) -> None:
+    result = run(runner, "first", str(n))
+    assert result.exit_code == 0
+    boards = parse_plain_boards(result.stdout)
+    assert len(boards) == 1
+    assert_valid_board(boards[0], n)
+    assert "Found in" in result.stderr
+
+
+def test_first_50_json(runner: CliRunner) -> None:
+    result = run(runner, "first", "50", "--format", "json", "--stats")
+    assert result.exit_code == 0
+    (record,) = json_lines(result.stdout)
+    assert record["n"] == 50
+    assert_valid_board(record["rows"], 50)  # type: ignore[arg-type]
+    assert "wall_time" in record
+
+
+@pytest.mark.parametrize("n", ["2", "3"])
+def test_first_with_no_solution_says_so_and_exits_1(runner: CliRunner, n: str) -> None:
+    result = run(runner, "first", n)
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert f"No solution exists for N = {n}" in result.stderr
+
+
+def test_first_large_board_off_a_terminal_is_compact(runner: CliRunner) -> None:
+    result = run(runner, "first", "101")
+    rows = [int(value) - 1 for value in result.stdout.split()]
+    assert_valid_board(rows, 101)
+
+
+def test_first_style_board_forces_the_full_board(runner: CliRunner) -> None:
+    result = run(runner, "first", "101", "--style", "board")
+    (board,) = parse_plain_boards(result.stdout)
+    assert_valid_board(board, 101)
+
+
+def test_first_style_compact(runner: CliRunner) -> None:
+    result = run(runner, "first", "8", "--style", "compact")
+    rows = [int(value) - 1 for value in result.stdout.split()]
+    assert_valid_board(rows, 8)
+
+
+def test_first_interrupted_exits_130(runner: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted_first(*args: object, **kwargs: object) -> None:
+        raise SearchInterrupted(
+            Stats(
+                n=500,
+                solutions=0,
+                conflicts=0,
+                branches=0,
+                wall_time=1.0,
+                status=Status.INTERRUPTED,
+            )
+        )
+
+    monkeypatch.setattr("nqueens.api.first", interrupted_first)
+    result = run(runner, "first", "500")
+    assert result.exit_code == 130
+    assert result.stdout == ""
+    assert "Interrupted" in result.stderr
+
+
+def test_first_time_limit_without_a_solution_exits_3(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    unknown = nqueens.FirstResult(
+        solution=None,
+        stats=Stats(
+            n=500, solutions=0, conflicts=0, branches=9, wall_time=0.1, status=Status.TIME_LIMIT
+        ),
+    )
+    monkeypatch.setattr("nqueens.api.first", lambda *args, **kwargs: unknown)
+    result = run(runner, "first", "500", "--time-limit", "0.1")
+    assert result.exit_code == 3
+    assert "within the time limit" in result.stderr
+
+
+# --- terminal rendering ------------------------------------------------------------------------
+
+
+def test_terminal_board_is_checkered_and_labelled(runner: CliRunner) -> None:
+    result = run(runner, "first", "8", env=TERMINAL_ENV)
+    assert result.exit_code == 0
+    assert "\x1b[" in result.stdout  # colour
+    lines = strip_ansi(result.stdout).splitlines()
+    assert lines[0].split() == [str(col) for col in range(1, 9)]
+    queens_by_row = {}
+    for line in lines[1:9]:
+        label, _, squares = line.partition(" ")
+        queens_by_row[int(label)] = squares
+    assert sorted(queens_by_row) == list(range(1, 9))
+    rows = [None] * 8
+    for row, squares in queens_by_row.items():
+        cells = [squares[i : i + 3] for i in range(0, 24, 3)]
+        for col, cell in enumerate(cells):
+            if cell.strip() == "♛":
+                rows[col] = row - 1
+    assert_valid_board(rows, 8)  # type: ignore[arg-type]
+
+
+def test_terminal_board_too_wide_is_compact(runner: CliRunner) -> None:
+    result = run(runner, "first", "40", env=TERMINAL_ENV)  # 3 * 40 cells > 100 columns
+    text = strip_ansi(result.stdout)
+    assert "Row of the queen in each column" in text
+    rows = [int(value) - 1 for value in text.split(":", 1)[1].split()]
+    assert_valid_board(rows, 40)
+
+
+def test_no_color_gives_plain_text_even_on_a_terminal(runner: CliRunner) -> None:
+    result = run(runner, "solve", "4", env={**TERMINAL_ENV, "NO_COLOR": "1"})
+    assert "\x1b[" not in result.stdout
+    assert len(parse_plain_boards(result.stdout)) == 2
+
+
+def test_terminal_count_is_a_sentence(runner: CliRunner) -> None:
+    result = run(runner, "count", "8", env=TERMINAL_ENV)
+    assert strip_ansi(result.stdout).strip() == "N = 8: 92 solutions"
+
+
+# --- bad input ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["solve", "count", "first"])
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("0", "at least 1"),
+        ("-3", "positive whole number, not -3"),
+        ("abc", "positive whole number, not 'abc'"),
+        ("8.5", "positive whole number, not '8.5'"),
+        ("20000", "largest board"),
+    ],
+)
+def test_bad_n_is_a_usage_error(runner: CliRunner, command: str, value: str, message: str) -> None:
+    result = run(runner, command, value)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("command", ["solve", "count"])
+def test_enumerating_an_absurd_board_is_refused_with_the_reason(
+    runner: CliRunner, command: str
+) -> None:
+    result = run(runner, command, "22")
+    assert result.exit_code == 2
+    assert "2,691,008,701,644 solutions" in result.stderr
+    assert "--time-limit" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["solve", "8", "--limit", "0"], "--limit"),
+        (["solve", "8", "--limit", "x"], "--limit"),
+        (["count", "8", "--time-limit", "0"], "--time-limit"),
+        (["count", "8", "--time-limit", "-1"], "--time-limit"),
+        (["count", "8", "--time-limit", "soon"], "--time-limit"),
+        (["count", "8", "--format", "xml"], "--format"),
+        (["first", "8", "--style", "round"], "--style"),
+        (["count", "8", "--bogus"], "--bogus"),
+        (["count"], "Missing argument"),
+        (["frobnicate", "8"], "No such command"),
+    ],
+)
+def test_bad_options_are_usage_errors(runner: CliRunner, args: list[str], message: str) -> None:
+    result = run(runner, *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+# --- help and version --------------------------------------------------------------------------
+
+
+def test_help_documents_exit_codes_and_conventions(runner: CliRunner) -> None:
+    for args in ([], ["solve"], ["count"], ["first"]):
+        result = run(runner, *args, "--help")
+        assert result.exit_code == 0
+        for text in ("Exit codes", "130", "rows[c]", "1-based"):
+            assert text in result.stdout
+
+
+def test_version_comes_from_package_metadata(runner: CliRunner) -> None:
+    result = run(runner, "--version")
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"nqueens, version {nqueens.__version__}"
+    assert nqueens.__version__ != "0+unknown"

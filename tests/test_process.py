@@ -1,0 +1,100 @@
+"""The installed command as a real process: pipes, Ctrl-C, start-up and a quiet stderr."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from helpers import PLAIN_ENV, assert_valid_board, known_total
+
+COMMAND = [sys.executable, "-m", "nqueens"]
+
+
+def _env() -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if key not in PLAIN_ENV}
+    env.update({key: value for key, value in PLAIN_ENV.items() if value is not None})
+    return env
+
+
+def test_python_m_nqueens_counts() -> None:
+    done = subprocess.run([*COMMAND, "count", "6"], capture_output=True, text=True, env=_env())
+    assert done.returncode == 0
+    assert done.stdout == "4\n"
+    assert done.stderr == "", "solver log lines leaked to stderr"
+
+
+def test_first_leaves_stderr_to_the_timing_line() -> None:
+    done = subprocess.run([*COMMAND, "first", "30"], capture_output=True, text=True, env=_env())
+    assert done.returncode == 0
+    assert done.stderr.startswith("Found in") and done.stderr.count("\n") == 1
+
+
+def test_help_does_not_import_or_tools() -> None:
+    probe = (
+        "import sys\n"
+        "from nqueens.cli import cli\n"
+        "try:\n"
+        "    cli(['--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "assert not [m for m in sys.modules if m.startswith('ortools')], 'ortools was imported'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=_env())
+    assert done.returncode == 0, done.stderr
+
+
+def test_closed_pipe_ends_quietly() -> None:
+    process = subprocess.Popen(
+        [*COMMAND, "solve", "12"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(),
+    )
+    assert process.stdout is not None and process.stderr is not None
+    first_line = process.stdout.readline()
+    assert first_line.startswith("Solution 1")
+    process.stdout.close()  # like `| head -1`
+    returncode = process.wait(timeout=30)
+    stderr = process.stderr.read()
+    assert returncode == 0
+    assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
+
+
+def test_ctrl_c_reports_a_partial_count_and_exits_130() -> None:
+    process = subprocess.Popen(
+        [*COMMAND, "count", "14", "--format", "json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(),
+    )
+    time.sleep(2.0)  # past start-up, into the search
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    assert '"complete": false' in stdout and '"status": "interrupted"' in stdout
+    assert "lower bound" in stderr
+    assert "Traceback" not in stderr
+
+
+def test_ctrl_c_during_solve_keeps_every_printed_board_valid() -> None:
+    process = subprocess.Popen(
+        [*COMMAND, "solve", "14", "--style", "compact"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(),
+    )
+    time.sleep(2.0)
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    boards = [line for line in stdout.splitlines() if line and not line.startswith("Solution")]
+    assert 0 < len(boards) < known_total(14)
+    for line in boards:
+        assert_valid_board([int(value) - 1 for value in line.split()], 14)
+    assert "interrupted" in stderr and "Traceback" not in stderr
