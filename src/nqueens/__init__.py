@@ -3,10 +3,10 @@
     >>> import nqueens
     >>> nqueens.count(8).solutions
     92
-    >>> nqueens.first(4).solution.rows
-    (1, 3, 0, 2)
+    >>> [s.rows for s in nqueens.solve(4)]
+    [(1, 3, 0, 2), (2, 0, 3, 1)]
 
-``rows[c]`` is the 0-based row of the queen in column ``c``.
+``rows[c]`` is the 0-based row of the queen in column ``c``; see examples/ for more.
 """
 
 from __future__ import annotations

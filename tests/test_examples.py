@@ -1,0 +1,49 @@
+"""The scripts in examples/ run and print what they promise."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from helpers import assert_valid_board, known_total
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+def _env() -> dict[str, str]:
+    """The environment with this interpreter's scripts (the nqueens command) first on PATH."""
+    scripts = str(Path(sys.executable).parent)
+    return {**os.environ, "PATH": scripts + os.pathsep + os.environ.get("PATH", "")}
+
+
+def test_count_and_first_example() -> None:
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / "count_and_first.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=_env(),
+    )
+    lines = done.stdout.splitlines()
+    for n in range(1, 11):
+        assert lines[n - 1].startswith(f"N = {n:2}: {known_total(n):5} solutions")
+    assert sum(line.startswith("8 queens at") for line in lines) == 3
+    assert lines[-1].startswith("One solution for N = 60")
+    rows = [int(value) for value in lines[-1].split(":", 1)[1].strip(" ()").split(",")]
+    assert_valid_board(rows, 60)
+
+
+def test_solutions_to_csv_example() -> None:
+    done = subprocess.run(
+        ["sh", str(EXAMPLES / "solutions_to_csv.sh")],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=_env(),
+    )
+    rows = [[int(value) - 1 for value in line.split(",")] for line in done.stdout.splitlines()]
+    assert len(rows) == 92
+    for board in rows:
+        assert_valid_board(board, 8)
