@@ -16,7 +16,13 @@ COUNTS_FILE = Path(__file__).parent / "data" / "counts.json"
 
 
 def known_total(n: int) -> int:
+    """Solutions on an n x n board (OEIS A000170)."""
     return int(json.loads(COUNTS_FILE.read_text())["total"][str(n)])
+
+
+def known_unique(n: int) -> int:
+    """Solutions up to the 8 symmetries of the square (OEIS A002562)."""
+    return int(json.loads(COUNTS_FILE.read_text())["unique"][str(n)])
 
 
 def assert_valid_board(rows: Sequence[int], n: int) -> None:

@@ -5,17 +5,27 @@ from __future__ import annotations
 import threading
 
 import pytest
-from helpers import assert_valid_board, brute_force_solutions, known_total
+from helpers import assert_valid_board, brute_force_solutions, known_total, known_unique
 
 import nqueens
 from nqueens import InputError, Status
 
 
+@pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("n", range(1, 12))
-def test_count_matches_the_published_counts(n: int) -> None:
-    stats = nqueens.count(n)
+def test_count_matches_the_published_counts(n: int, workers: int) -> None:
+    stats = nqueens.count(n, workers=workers)
     assert stats.solutions == known_total(n)
+    assert stats.unique == known_unique(n)
     assert stats.status is Status.COMPLETE
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("n", range(1, 12))
+def test_count_without_symmetry_breaking_matches_too(n: int, workers: int) -> None:
+    stats = nqueens.count(n, workers=workers, symmetry=False)
+    assert stats.solutions == known_total(n)
+    assert stats.unique is None
 
 
 @pytest.mark.parametrize("n", range(1, 9))
@@ -106,6 +116,7 @@ def test_solve_streams_without_holding_every_solution() -> None:
         (lambda: nqueens.count(True), "whole number"),
         (lambda: nqueens.solve(8, limit=0), "solution limit"),
         (lambda: nqueens.count(8, time_limit=0), "time limit"),
+        (lambda: nqueens.count(8, workers=0), "workers"),
         (lambda: nqueens.count(21), "314,666,222,712 solutions"),
         (lambda: nqueens.solve(40), "nobody has counted"),
     ],

@@ -13,6 +13,7 @@ from helpers import (
     brute_force_solutions,
     json_lines,
     known_total,
+    known_unique,
     parse_plain_boards,
     strip_ansi,
 )
@@ -385,3 +386,65 @@ def test_version_comes_from_package_metadata(runner: CliRunner) -> None:
     assert result.exit_code == 0
     assert result.stdout.strip() == f"nqueens, version {nqueens.__version__}"
     assert nqueens.__version__ != "0+unknown"
+
+
+# --- fast counting options ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_count_unique_json_reports_both_counts(runner: CliRunner, workers: str) -> None:
+    result = run(runner, "count", "10", "--unique", "--workers", workers, "--format", "json")
+    assert result.exit_code == 0
+    record = json.loads(result.stdout)
+    assert (record["unique"], record["solutions"]) == (known_unique(10), known_total(10))
+
+
+def test_count_unique_text(runner: CliRunner) -> None:
+    result = run(runner, "count", "8", "--unique")
+    assert result.stdout == "12 unique solutions (92 in all)\n"
+    terminal = run(runner, "count", "8", "--unique", env=TERMINAL_ENV)
+    assert strip_ansi(terminal.stdout).strip() == "N = 8: 12 unique solutions (92 in all)"
+
+
+def test_count_stats_show_the_unique_count(runner: CliRunner) -> None:
+    result = run(runner, "count", "8", "--stats")
+    assert "unique up to symmetry" in result.stderr and "12" in result.stderr
+
+
+def test_count_without_symmetry(runner: CliRunner) -> None:
+    result = run(runner, "count", "9", "--no-symmetry", "--format", "json")
+    record = json.loads(result.stdout)
+    assert record["solutions"] == known_total(9)
+    assert "unique" not in record
+
+
+def test_unique_needs_symmetry(runner: CliRunner) -> None:
+    result = run(runner, "count", "8", "--unique", "--no-symmetry")
+    assert result.exit_code == 2
+    assert "--unique needs --symmetry" in result.stderr
+
+
+def test_workers_must_be_positive(runner: CliRunner) -> None:
+    result = run(runner, "count", "8", "--workers", "0")
+    assert result.exit_code == 2
+    assert "--workers" in result.stderr
+
+
+def test_solve_unique_prints_one_board_per_class(runner: CliRunner) -> None:
+    result = run(runner, "solve", "8", "--unique", "--format", "json")
+    records = json_lines(result.stdout)
+    assert len(records) == known_unique(8)
+    for record in records:
+        assert_valid_board(record["rows"], 8)  # type: ignore[arg-type]
+
+
+def test_progress_bar_on_a_terminal_stderr(runner: CliRunner) -> None:
+    result = run(runner, "count", "12", env=TERMINAL_ENV)
+    assert "Counting N = 12" in strip_ansi(result.stderr)
+    assert "subproblems" in strip_ansi(result.stderr)
+    assert strip_ansi(result.stdout).strip() == "N = 12: 14,200 solutions"
+
+
+def test_progress_bar_is_quiet_off_a_terminal_and_with_quiet(runner: CliRunner) -> None:
+    assert run(runner, "count", "12").stderr == ""
+    assert run(runner, "count", "12", "--quiet", env=TERMINAL_ENV).stderr == ""

@@ -12,6 +12,7 @@ from nqueens.known_counts import KNOWN_TOTALS
 from nqueens.results import FirstResult, Stats
 
 if TYPE_CHECKING:
+    from nqueens.engines.counting import ProgressCallback
     from nqueens.engines.cpsat import SolutionStream
 
 MAX_N = 10_000
@@ -66,27 +67,52 @@ def _check_enumeration(n: int, *, limit: int | None, time_limit: float | None) -
     )
 
 
-def solve(n: int, *, limit: int | None = None, time_limit: float | None = None) -> SolutionStream:
+def solve(
+    n: int, *, limit: int | None = None, time_limit: float | None = None, unique: bool = False
+) -> SolutionStream:
     """Every solution for an n x n board, yielded as CP-SAT finds them.
 
-    ``limit`` stops after that many solutions, ``time_limit`` after that many seconds. The stream's
-    ``stats`` tell how the search ended once it is exhausted or closed.
+    ``limit`` stops after that many solutions, ``time_limit`` after that many seconds; ``unique``
+    yields one solution per class under the 8 symmetries of the square. The stream's ``stats``
+    tell how the search ended once it is exhausted or closed.
     """
     _check_enumeration(n, limit=limit, time_limit=time_limit)
     from nqueens.engines.cpsat import SolutionStream
 
-    return SolutionStream(n, limit=limit, time_limit=time_limit)
+    exhaustive = limit is None and n <= MAX_UNBOUNDED_ENUMERATION_N
+    return SolutionStream(
+        n, limit=limit, time_limit=time_limit, unique=unique, exhaustive=exhaustive
+    )
 
 
-def count(n: int, *, time_limit: float | None = None) -> Stats:
-    """Count the solutions for an n x n board; ``stats.solutions`` is the count.
+def count(
+    n: int,
+    *,
+    time_limit: float | None = None,
+    workers: int | None = None,
+    symmetry: bool = True,
+    on_progress: ProgressCallback | None = None,
+) -> Stats:
+    """Count the solutions for an n x n board exactly; ``stats.solutions`` is the count.
 
-    Ctrl-C raises ``SearchInterrupted``, whose ``stats`` hold the partial count.
+    With ``symmetry`` (the default) the solver enumerates one solution per class under the 8
+    symmetries of the square and ``stats.unique`` holds the number of classes. ``workers``
+    processes share the search (default: every core; 1 searches in this process).
+    ``on_progress(done, total, solutions)`` is called as each subproblem finishes. Ctrl-C raises
+    ``SearchInterrupted``, whose ``stats`` hold the partial count.
     """
     _check_enumeration(n, limit=None, time_limit=time_limit)
-    from nqueens.engines.cpsat import count_solutions
+    if workers is not None and workers < 1:
+        raise InputError(f"the number of workers must be at least 1, not {workers}")
+    from nqueens.engines.counting import count_solutions, default_workers
 
-    return count_solutions(n, time_limit=time_limit)
+    return count_solutions(
+        n,
+        time_limit=time_limit,
+        symmetry=symmetry,
+        workers=workers or default_workers(),
+        on_progress=on_progress,
+    )
 
 
 def first(n: int, *, time_limit: float | None = None) -> FirstResult:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from ortools.sat.python import cp_model
 
 from nqueens.results import Solution
+from nqueens.symmetry import class_size
 
 
 class CountingCallback(cp_model.CpSolverSolutionCallback):
@@ -22,6 +23,24 @@ class CountingCallback(cp_model.CpSolverSolutionCallback):
 
     def on_solution_callback(self) -> None:
         self.solution_count += 1
+
+
+class ClassCountingCallback(cp_model.CpSolverSolutionCallback):
+    """Counts the solutions of a symmetry-breaking model: one per class, weighted by class size.
+
+    Each solution the solver finds stands for its whole class under the 8 symmetries of the
+    square, so ``unique_count`` grows by one and ``solution_count`` by the class size (8, 4 or 2).
+    """
+
+    def __init__(self, queens: Sequence[cp_model.IntVar]) -> None:
+        super().__init__()
+        self._queens = list(queens)
+        self.unique_count = 0
+        self.solution_count = 0
+
+    def on_solution_callback(self) -> None:
+        self.unique_count += 1
+        self.solution_count += class_size([self.value(queen) for queen in self._queens])
 
 
 class StreamingCallback(cp_model.CpSolverSolutionCallback):

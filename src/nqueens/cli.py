@@ -8,11 +8,20 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import click
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from nqueens import api, render
 from nqueens.results import SearchInterrupted, Solution, Stats, Status
@@ -146,6 +155,13 @@ class Output:
         if number is not None:
             click.echo()
 
+    def print_data(self, text: str) -> None:
+        """A line of data on stdout, with rich markup when drawing for a terminal."""
+        if self.rich:
+            self.out.print(text)
+        else:
+            click.echo(text)
+
     def message(self, text: str) -> None:
         """A line for people, on stderr."""
         self.err.print(text, markup=False, soft_wrap=True)
@@ -221,6 +237,11 @@ def cli() -> None:
 @cli.command(epilog=EXIT_CODES_HELP)
 @click.argument("n", callback=board_size)
 @click.option("--limit", type=click.IntRange(min=1), metavar="K", help="Stop after K solutions.")
+@click.option(
+    "--unique",
+    is_flag=True,
+    help="One solution per class under rotation and reflection (its lexicographically smallest).",
+)
 @board_options
 @format_options
 @click.pass_context
@@ -228,6 +249,7 @@ def solve(
     ctx: click.Context,
     n: int,
     limit: int | None,
+    unique: bool,
     style: str,
     output_format: str,
     show_stats: bool,
@@ -238,7 +260,7 @@ def solve(
     Boards are numbered and streamed; a summary follows on stderr.
     """
     output = Output(output_format, style)
-    stream = _api_call(api.solve, n, limit=limit, time_limit=time_limit)
+    stream = _api_call(api.solve, n, limit=limit, time_limit=time_limit, unique=unique)
     with stream:
         try:
             for number, solution in enumerate(stream, start=1):
@@ -257,22 +279,61 @@ def solve(
 
 @cli.command(epilog=EXIT_CODES_HELP)
 @click.argument("n", callback=board_size)
+@click.option(
+    "--unique",
+    is_flag=True,
+    help="Also count the solutions up to rotation and reflection (OEIS A002562).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    metavar="K",
+    help="Processes that share the search. [default: every core; 1 = in this process]",
+)
+@click.option(
+    "--symmetry/--no-symmetry",
+    default=True,
+    show_default=True,
+    help="Enumerate one solution per symmetry class, weighted by class size (about 8x less work).",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @format_options
 @click.pass_context
 def count(
-    ctx: click.Context, n: int, output_format: str, show_stats: bool, time_limit: float | None
+    ctx: click.Context,
+    n: int,
+    unique: bool,
+    workers: int | None,
+    symmetry: bool,
+    quiet: bool,
+    output_format: str,
+    show_stats: bool,
+    time_limit: float | None,
 ) -> None:
-    """Count the solutions for an N x N board.
+    """Count the solutions for an N x N board, exactly.
 
-    Prints the number alone (a sentence on a terminal), or one JSON object.
+    Prints the number alone (a sentence on a terminal), or one JSON object. A progress bar shows
+    on a terminal while a large board is counted.
     """
+    if unique and not symmetry:
+        raise click.UsageError("--unique needs --symmetry: unique solutions come from it")
     output = Output(output_format)
-    try:
-        stats = _api_call(api.count, n, time_limit=time_limit)
-    except SearchInterrupted as interrupted:
-        stats = interrupted.stats
+    with progress_bar(output, n, enabled=not quiet) as on_progress:
+        try:
+            stats = _api_call(
+                api.count,
+                n,
+                time_limit=time_limit,
+                workers=workers,
+                symmetry=symmetry,
+                on_progress=on_progress,
+            )
+        except SearchInterrupted as interrupted:
+            stats = interrupted.stats
     if output.format == "json":
-        click.echo(render.count_record(stats, with_stats=show_stats))
+        click.echo(render.count_record(stats, with_stats=show_stats, with_unique=unique))
+    elif unique:
+        output.print_data(render.unique_sentence(stats, rich=output.rich))
     elif output.rich:
         noun = "solution" if stats.solutions == 1 else "solutions"
         output.out.print(f"N = {n}: [bold]{stats.solutions:,}[/bold] {noun}")
@@ -283,6 +344,38 @@ def count(
     if show_stats and output.format == "text":
         output.stats(stats)
     ctx.exit(_exit_code(stats.status))
+
+
+PROGRESS_MIN_N = 12
+"""Boards from this size up take over a second to count: worth a progress bar."""
+
+
+@contextmanager
+def progress_bar(
+    output: Output, n: int, *, enabled: bool
+) -> Iterator[Callable[[int, int, int], None] | None]:
+    """A rich progress bar on stderr, fed by the count's progress callback.
+
+    Off (None) when stderr is not a terminal, when disabled, or for boards counted in a moment.
+    """
+    if not (enabled and n >= PROGRESS_MIN_N and output.err.is_terminal):
+        yield None
+        return
+    columns = (
+        TextColumn("[bold]Counting N = {task.fields[n]}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("subproblems, {task.fields[solutions]:,} solutions"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=output.err, transient=True) as progress:
+        task = progress.add_task("count", total=None, n=n, solutions=0)
+
+        def on_progress(done: int, total: int, solutions: int) -> None:
+            progress.update(task, completed=done, total=total, solutions=solutions)
+
+        yield on_progress
 
 
 @cli.command(epilog=EXIT_CODES_HELP)

@@ -7,6 +7,7 @@ and ``rows[c] - c``, which are constant along each of the two diagonal direction
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
@@ -25,11 +26,79 @@ class QueensModel:
         return len(self.queens)
 
 
-def build_model(n: int) -> QueensModel:
-    """Build the N-queens model for an ``n`` x ``n`` board."""
+def build_model(
+    n: int, *, break_symmetry: bool = False, first_column_row: int | None = None
+) -> QueensModel:
+    """Build the N-queens model for an ``n`` x ``n`` board.
+
+    ``break_symmetry`` keeps only the lexicographically smallest solution of each class under the
+    8 symmetries of the square (see :func:`add_lex_leader`). ``first_column_row`` fixes the queen
+    of the first column, which splits a search into independent subproblems. Either way the
+    decision strategy is the guide's: columns left to right, lowest row first.
+    """
     model = cp_model.CpModel()
     queens = [model.new_int_var(0, n - 1, f"queen_col_{col}") for col in range(n)]
     model.add_all_different(queens)
     model.add_all_different(queens[col] + col for col in range(n))
     model.add_all_different(queens[col] - col for col in range(n))
+    if break_symmetry:
+        add_lex_leader(model, queens)
+    if first_column_row is not None:
+        model.add(queens[0] == first_column_row)
+    model.add_decision_strategy(queens, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
     return QueensModel(model=model, queens=queens)
+
+
+def add_lex_leader(model: cp_model.CpModel, queens: Sequence[cp_model.IntVar]) -> None:
+    """Allow only solutions that are lexicographically no larger than any of their 7 images.
+
+    Exactly one member of each symmetry class passes, so the solutions left are the unique
+    solutions (OEIS A002562). Images that transpose the board use the inverse permutation,
+    ``cols``, tied to ``queens`` by an inverse constraint; the images mirror
+    :func:`nqueens.symmetry.images`.
+    """
+    n = len(queens)
+    last = n - 1
+    cols = [model.new_int_var(0, last, f"col_of_row_{row}") for row in range(n)]
+    model.add_inverse(queens, cols)
+    images: dict[str, list[cp_model.LinearExprT]] = {
+        "mirror_lr": [queens[last - c] for c in range(n)],
+        "mirror_tb": [last - queens[c] for c in range(n)],
+        "rotate_180": [last - queens[last - c] for c in range(n)],
+        "transpose": [cols[c] for c in range(n)],
+        "anti_transpose": [last - cols[last - c] for c in range(n)],
+        "rotate_90": [cols[last - c] for c in range(n)],
+        "rotate_270": [last - cols[c] for c in range(n)],
+    }
+    for name, image in images.items():
+        _add_lex_less_or_equal(model, list(queens), image, name)
+
+
+def _add_lex_less_or_equal(
+    model: cp_model.CpModel,
+    left: Sequence[cp_model.LinearExprT],
+    right: Sequence[cp_model.LinearExprT],
+    name: str,
+) -> None:
+    """left <=lex right, through booleans ``same[i]``: the first i+1 entries of both are equal.
+
+    Every boolean is fixed by the queens (an equivalence, not an implication): CP-SAT enumerates
+    assignments of all variables, so a free helper would count one solution twice.
+    """
+    prefix_equal: cp_model.IntVar | None = None  # None: the empty prefix, always equal
+    for i, (a, b) in enumerate(zip(left, right, strict=True)):
+        compare = model.add(a <= b)
+        if prefix_equal is not None:
+            compare.only_enforce_if(prefix_equal)
+        if i == len(left) - 1:
+            break
+        equal_here = model.new_bool_var(f"{name}_equal_{i}")
+        model.add(a == b).only_enforce_if(equal_here)
+        model.add(a != b).only_enforce_if(~equal_here)
+        if prefix_equal is None:
+            prefix_equal = equal_here
+            continue
+        longer = model.new_bool_var(f"{name}_same_{i}")
+        model.add_bool_and([prefix_equal, equal_here]).only_enforce_if(longer)
+        model.add_bool_or([~prefix_equal, ~equal_here]).only_enforce_if(~longer)
+        prefix_equal = longer

@@ -80,17 +80,26 @@ def stats_record(stats: Stats) -> dict[str, object]:
     }
 
 
-def count_record(stats: Stats, *, with_stats: bool) -> str:
+def count_record(stats: Stats, *, with_stats: bool, with_unique: bool = False) -> str:
     """The JSON object ``count`` writes: the count, whether it is complete, and optionally stats."""
-    record: dict[str, object] = {
-        "n": stats.n,
-        "solutions": stats.solutions,
-        "complete": not stats.status.partial,
-        "status": stats.status.value,
-    }
+    record: dict[str, object] = {"n": stats.n, "solutions": stats.solutions}
+    if with_unique:
+        record["unique"] = stats.unique
+    record["complete"] = not stats.status.partial
+    record["status"] = stats.status.value
     if with_stats:
         record.update(stats_record(stats))
     return json.dumps(record)
+
+
+def unique_sentence(stats: Stats, *, rich: bool) -> str:
+    """``count --unique`` in words: the unique count first, the total beside it."""
+    if rich:
+        return (
+            f"N = {stats.n}: [bold]{stats.unique:,}[/bold] unique solutions "
+            f"({stats.solutions:,} in all)"
+        )
+    return f"{stats.unique} unique solutions ({stats.solutions} in all)"
 
 
 def stats_table(stats: Stats, *, enumeration: bool) -> Table:
@@ -103,6 +112,8 @@ def stats_table(stats: Stats, *, enumeration: bool) -> Table:
     table.add_column("value", justify="right")
     table.add_row("board", f"{stats.n} x {stats.n}")
     table.add_row("solutions", f"{stats.solutions:,}")
+    if stats.unique is not None:
+        table.add_row("unique up to symmetry", f"{stats.unique:,}")
     table.add_row("conflicts", f"{stats.conflicts:,}")
     table.add_row("branches", f"{stats.branches:,}")
     table.add_row("wall time", f"{stats.wall_time:.3f} s")

@@ -49,6 +49,7 @@ class Stats:
     branches: int
     wall_time: float
     status: Status
+    unique: int | None = None  # solutions up to the 8 symmetries, when the search counted them
 
     @property
     def solutions_per_second(self) -> float:

@@ -11,11 +11,12 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from types import TracebackType
 
 from ortools.sat.python import cp_model
 
-from nqueens.callbacks import CountingCallback, StreamingCallback
+from nqueens.callbacks import StreamingCallback
 from nqueens.model import build_model
 from nqueens.results import FirstResult, SearchInterrupted, Solution, Stats, Status
 
@@ -23,24 +24,39 @@ _POLL_SECONDS = 0.05
 _STREAM_BUFFER = 256  # solutions the solver may run ahead of a slow consumer
 
 
-def _solver(*, enumerate_all: bool, time_limit: float | None) -> cp_model.CpSolver:
-    """A CP-SAT solver set up for one search, with no logging and no SIGINT handler of its own."""
+def first_solution_solver(time_limit: float | None) -> cp_model.CpSolver:
+    """A CP-SAT solver for one solution: default parallel search, quiet, Ctrl-C left to Python."""
     solver = cp_model.CpSolver()
     params = solver.parameters
     params.log_search_progress = False
     # Python's own handler must see Ctrl-C; the solver is stopped through stop_search instead.
     params.catch_sigint_signal = False
-    if enumerate_all:
-        params.enumerate_all_solutions = True
-        # Several workers on one model lose or repeat solutions while enumerating
-        # (measured: 720 of the 724 solutions for N = 10 with two workers).
-        params.num_workers = 1
     if time_limit is not None:
         params.max_time_in_seconds = time_limit
     return solver
 
 
-class _BackgroundSearch:
+def enumeration_solver(time_limit: float | None, *, exhaustive: bool = True) -> cp_model.CpSolver:
+    """A CP-SAT solver that enumerates solutions one by one.
+
+    ``exhaustive`` searches in the model's fixed order (columns left to right, lowest row first):
+    when every branch is explored anyway, that is about twice as fast as CP-SAT's automatic search
+    (measured: every solution for N = 11 in 0.70 s against 1.50 s). To find a few solutions of a
+    board too large to exhaust, the automatic search is far faster (the fixed order does not
+    reach a first solution for N = 40 in minutes).
+    """
+    solver = first_solution_solver(time_limit)
+    params = solver.parameters
+    params.enumerate_all_solutions = True
+    # Several workers on one model lose or repeat solutions while enumerating
+    # (measured: 720 of the 724 solutions for N = 10 with two workers).
+    params.num_workers = 1
+    if exhaustive:
+        params.search_branching = cp_model.FIXED_SEARCH
+    return solver
+
+
+class BackgroundSearch:
     """One ``solver.solve`` call in a daemon thread, waited for in interruptible steps."""
 
     def __init__(
@@ -95,6 +111,11 @@ class _BackgroundSearch:
             self._solver.stop_search()
         self._thread.join()
 
+    @property
+    def finished(self) -> bool:
+        """True when the search ran to its end: every solution found, or none exists."""
+        return not self.stopped and self.status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+
     def _raise_error(self) -> None:
         if self._error is not None:
             raise self._error
@@ -102,15 +123,13 @@ class _BackgroundSearch:
             raise RuntimeError(f"CP-SAT rejected the model: {self._model.validate()}")
 
 
-def _status(search: _BackgroundSearch, *, reached_limit: bool = False) -> Status:
+def _status(search: BackgroundSearch, *, reached_limit: bool = False) -> Status:
     """How a finished search ended, from the solver's status and who stopped it."""
     if reached_limit:
         return Status.LIMIT
     if search.stopped:
         return Status.INTERRUPTED
-    if search.status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
-        return Status.COMPLETE
-    return Status.TIME_LIMIT
+    return Status.COMPLETE if search.finished else Status.TIME_LIMIT
 
 
 def _stats(n: int, solver: cp_model.CpSolver | None, solutions: int, status: Status) -> Stats:
@@ -127,26 +146,11 @@ def _stats(n: int, solver: cp_model.CpSolver | None, solutions: int, status: Sta
     )
 
 
-def count_solutions(n: int, *, time_limit: float | None = None) -> Stats:
-    """Count every solution for an n x n board; raises SearchInterrupted on Ctrl-C."""
-    queens_model = build_model(n)
-    solver = _solver(enumerate_all=True, time_limit=time_limit)
-    callback = CountingCallback()
-    search = _BackgroundSearch(solver, queens_model.model, callback)
-    search.start()
-    try:
-        search.wait()
-    except KeyboardInterrupt:
-        stats = _stats(n, solver, callback.solution_count, Status.INTERRUPTED)
-        raise SearchInterrupted(stats) from None
-    return _stats(n, solver, callback.solution_count, _status(search))
-
-
 def find_first(n: int, *, time_limit: float | None = None) -> FirstResult:
     """Look for one solution with CP-SAT's default (parallel) search."""
     queens_model = build_model(n)
-    solver = _solver(enumerate_all=False, time_limit=time_limit)
-    search = _BackgroundSearch(solver, queens_model.model)
+    solver = first_solution_solver(time_limit)
+    search = BackgroundSearch(solver, queens_model.model)
     search.start()
     try:
         search.wait()
@@ -171,19 +175,28 @@ class SolutionStream(Iterator[Solution]):
 
     The solver runs ahead of the consumer by at most a small buffer, so memory stays flat however
     many solutions there are. ``stats`` tells how the search ended once the stream is exhausted or
-    closed. Use it as a context manager, or call ``close()``, to stop a search early.
+    closed. Use it as a context manager, or call ``close()``, to stop a search early. With
+    ``unique``, only the lexicographically smallest solution of each symmetry class is yielded.
+    ``exhaustive`` says the search is expected to run to its end (see :func:`enumeration_solver`).
     """
 
     def __init__(
-        self, n: int, *, limit: int | None = None, time_limit: float | None = None
+        self,
+        n: int,
+        *,
+        limit: int | None = None,
+        time_limit: float | None = None,
+        unique: bool = False,
+        exhaustive: bool = True,
     ) -> None:
         self.n = n
-        queens_model = build_model(n)
-        self._solver = _solver(enumerate_all=True, time_limit=time_limit)
+        self._unique = unique
+        queens_model = build_model(n, break_symmetry=unique)
+        self._solver = enumeration_solver(time_limit, exhaustive=exhaustive)
         self._queue: queue.Queue[object] = queue.Queue(maxsize=_STREAM_BUFFER)
         self._closing = threading.Event()
         self._callback = StreamingCallback(queens_model.queens, self._offer, limit)
-        self._search = _BackgroundSearch(
+        self._search = BackgroundSearch(
             self._solver, queens_model.model, self._callback, on_end=lambda: self._offer(_END)
         )
         self._started = False
@@ -233,7 +246,8 @@ class SolutionStream(Iterator[Solution]):
     def _finish(self, status: Status) -> None:
         self._finished = True
         solver = self._solver if self._started else None
-        self._stats = _stats(self.n, solver, self._delivered, status)
+        stats = _stats(self.n, solver, self._delivered, status)
+        self._stats = replace(stats, unique=self._delivered) if self._unique else stats
 
     def close(self) -> None:
         """Stop the search if it still runs; what was delivered so far is the partial result."""
