@@ -9,11 +9,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from nqueens.known_counts import KNOWN_TOTALS
-from nqueens.results import FirstResult, Stats
+from nqueens.results import FirstResult, SolutionStream, Stats
+from nqueens.strategies import (
+    AUTO,
+    CP,
+    CP_SAT,
+    ENGINES,
+    FIRST_FAIL_MID,
+    FIRST_MIN,
+    MIP,
+    MIP_SOLVERS,
+    STRATEGIES,
+)
 
 if TYPE_CHECKING:
     from nqueens.engines.counting import ProgressCallback
-    from nqueens.engines.cpsat import SolutionStream
 
 MAX_N = 10_000
 """The largest board accepted: beyond it, even building the model takes longer than is useful."""
@@ -23,6 +33,10 @@ MAX_UNBOUNDED_ENUMERATION_N = 18
 
 N = 18 has 666,090,624 solutions, already hours of enumeration; N = 19 has 7.5 times as many.
 """
+
+
+MAX_MIP_ENUMERATION_N = 10
+"""The mip engine solves once per solution: N = 10 (724 solutions) takes minutes already."""
 
 
 class InputError(ValueError):
@@ -67,21 +81,74 @@ def _check_enumeration(n: int, *, limit: int | None, time_limit: float | None) -
     )
 
 
+def _check_engine(engine: str, strategy: str | None, mip_solver: str) -> None:
+    if engine not in ENGINES:
+        raise InputError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+    if strategy is not None and strategy not in STRATEGIES:
+        raise InputError(f"unknown strategy {strategy!r}; choose from {', '.join(STRATEGIES)}")
+    if mip_solver not in MIP_SOLVERS:
+        raise InputError(f"unknown MIP solver {mip_solver!r}; choose from {', '.join(MIP_SOLVERS)}")
+    if engine == MIP and strategy is not None:
+        raise InputError("the mip engine has no search strategy: its MIP solver branches itself")
+
+
+def _enumeration_strategy(engine: str, strategy: str | None, n: int, limit: int | None) -> str:
+    """The strategy for enumerating solutions, refusing one that would count wrongly."""
+    if engine == CP and strategy == AUTO:
+        raise InputError(
+            "the cp engine's auto strategy (impact-based search with restarts) can report a "
+            "solution twice, so it only finds first solutions; use first-min or first-fail-mid"
+        )
+    if strategy is not None:
+        return strategy
+    # Exhausting the tree: the guide's fixed order is fastest. A few solutions of a large board:
+    # CP-SAT's automatic search finds them far sooner.
+    exhaustive = limit is None and n <= MAX_UNBOUNDED_ENUMERATION_N
+    return FIRST_MIN if exhaustive or engine == CP else AUTO
+
+
+def _check_mip_enumeration(n: int, limit: int | None) -> None:
+    if n > MAX_MIP_ENUMERATION_N and limit is None:
+        raise InputError(
+            f"the mip engine enumerates with one MIP solve per solution, and N = {n} has "
+            f"{KNOWN_TOTALS[n]:,} solutions; use cp-sat or cp to count, or give a solution limit"
+        )
+
+
 def solve(
-    n: int, *, limit: int | None = None, time_limit: float | None = None, unique: bool = False
+    n: int,
+    *,
+    limit: int | None = None,
+    time_limit: float | None = None,
+    unique: bool = False,
+    engine: str = CP_SAT,
+    strategy: str | None = None,
+    mip_solver: str = "scip",
 ) -> SolutionStream:
-    """Every solution for an n x n board, yielded as CP-SAT finds them.
+    """Every solution for an n x n board, yielded as the engine finds them.
 
     ``limit`` stops after that many solutions, ``time_limit`` after that many seconds; ``unique``
-    yields one solution per class under the 8 symmetries of the square. The stream's ``stats``
-    tell how the search ended once it is exhausted or closed.
+    yields one solution per class under the 8 symmetries of the square (cp-sat only). The
+    stream's ``stats`` tell how the search ended once it is exhausted or closed.
     """
     _check_enumeration(n, limit=limit, time_limit=time_limit)
-    from nqueens.engines.cpsat import SolutionStream
+    _check_engine(engine, strategy, mip_solver)
+    if unique and engine != CP_SAT:
+        raise InputError("unique solutions come from cp-sat's symmetry breaking: use cp-sat")
+    if engine == MIP:
+        _check_mip_enumeration(n, limit)
+        from nqueens.engines.mip import MipSolutionStream
 
-    exhaustive = limit is None and n <= MAX_UNBOUNDED_ENUMERATION_N
-    return SolutionStream(
-        n, limit=limit, time_limit=time_limit, unique=unique, exhaustive=exhaustive
+        return MipSolutionStream(n, backend=mip_solver, limit=limit, time_limit=time_limit)
+    chosen = _enumeration_strategy(engine, strategy, n, limit)
+    if engine == CP:
+        from nqueens.engines.cp import CpSolutionStream
+
+        return CpSolutionStream(n, strategy=chosen, limit=limit, time_limit=time_limit)
+    from nqueens.engines.cpsat import CpSatSolutionStream
+
+    return CpSatSolutionStream(
+        n, limit=limit, time_limit=time_limit, unique=unique, strategy=chosen
     )
 
 
@@ -92,32 +159,75 @@ def count(
     workers: int | None = None,
     symmetry: bool = True,
     on_progress: ProgressCallback | None = None,
+    engine: str = CP_SAT,
+    strategy: str | None = None,
+    mip_solver: str = "scip",
 ) -> Stats:
     """Count the solutions for an n x n board exactly; ``stats.solutions`` is the count.
 
-    With ``symmetry`` (the default) the solver enumerates one solution per class under the 8
-    symmetries of the square and ``stats.unique`` holds the number of classes. ``workers``
-    processes share the search (default: every core; 1 searches in this process).
-    ``on_progress(done, total, solutions)`` is called as each subproblem finishes. Ctrl-C raises
+    On cp-sat, ``symmetry`` (the default) enumerates one solution per class under the 8
+    symmetries of the square and ``stats.unique`` holds the number of classes; ``workers``
+    processes share the search (default: every core; 1 searches in this process), and
+    ``on_progress(done, total, solutions)`` is called as each subproblem finishes. The cp and mip
+    engines search in this process, without symmetry breaking. Ctrl-C raises
     ``SearchInterrupted``, whose ``stats`` hold the partial count.
     """
     _check_enumeration(n, limit=None, time_limit=time_limit)
+    _check_engine(engine, strategy, mip_solver)
     if workers is not None and workers < 1:
         raise InputError(f"the number of workers must be at least 1, not {workers}")
+    if engine == MIP:
+        _check_mip_enumeration(n, None)
+        from nqueens.engines import mip
+
+        return mip.count_solutions(n, backend=mip_solver, time_limit=time_limit)
+    chosen = _enumeration_strategy(engine, strategy, n, None)
+    if engine == CP:
+        from nqueens.engines import cp
+
+        return cp.count_solutions(n, strategy=chosen, time_limit=time_limit)
     from nqueens.engines.counting import count_solutions, default_workers
 
     return count_solutions(
         n,
         time_limit=time_limit,
         symmetry=symmetry,
+        strategy=chosen,
         workers=workers or default_workers(),
         on_progress=on_progress,
     )
 
 
-def first(n: int, *, time_limit: float | None = None) -> FirstResult:
-    """Find one solution for an n x n board, or prove that none exists."""
-    _check_limits(n, limit=None, time_limit=time_limit)
-    from nqueens.engines.cpsat import find_first
+def first(
+    n: int,
+    *,
+    time_limit: float | None = None,
+    engine: str = AUTO,
+    strategy: str | None = None,
+    mip_solver: str = "scip",
+) -> FirstResult:
+    """Find one solution for an n x n board, or prove that none exists.
 
-    return find_first(n, time_limit=time_limit)
+    ``engine="auto"`` picks the engine and strategy measured fastest to a first solution
+    (see :func:`nqueens.engines.auto.choose_first`); ``stats.engine`` and ``stats.strategy`` say
+    which ran.
+    """
+    _check_limits(n, limit=None, time_limit=time_limit)
+    if engine == AUTO:
+        if strategy is not None:
+            raise InputError("--strategy needs an engine: the auto engine picks both")
+        from nqueens.engines.auto import choose_first
+
+        engine, strategy = choose_first(n)
+    _check_engine(engine, strategy, mip_solver)
+    if engine == MIP:
+        from nqueens.engines import mip
+
+        return mip.find_first(n, backend=mip_solver, time_limit=time_limit)
+    if engine == CP:
+        from nqueens.engines import cp
+
+        return cp.find_first(n, strategy=strategy or FIRST_FAIL_MID, time_limit=time_limit)
+    from nqueens.engines import cpsat
+
+    return cpsat.find_first(n, strategy=strategy or AUTO, time_limit=time_limit)

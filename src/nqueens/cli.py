@@ -25,6 +25,7 @@ from rich.progress import (
 
 from nqueens import api, render
 from nqueens.results import SearchInterrupted, Solution, Stats, Status
+from nqueens.strategies import AUTO, CP_SAT, ENGINES, MIP_SOLVERS, STRATEGIES
 
 EXIT_OK = 0
 EXIT_NO_SOLUTION = 1
@@ -131,12 +132,18 @@ class Output:
         return n > render.PLAIN_BOARD_MAX_N
 
     def solution(
-        self, solution: Solution, number: int | None = None, stats: Stats | None = None
+        self,
+        solution: Solution,
+        number: int | None = None,
+        stats: Stats | None = None,
+        json_stats: bool = False,
     ) -> None:
-        """Write one solution to stdout, numbered when it is one of many."""
+        """Write one solution to stdout, numbered when it is one of many.
+
+        In JSON, ``stats`` adds the engine and strategy, ``json_stats`` the statistics too.
+        """
         if self.format == "json":
-            record = render.solution_record(solution, number, stats)
-            click.echo(record)
+            click.echo(render.solution_record(solution, number, stats=stats, with_stats=json_stats))
             return
         compact = self._compact(solution.n)
         if self.rich:
@@ -194,6 +201,37 @@ def format_options(function: F) -> F:
     return function
 
 
+def engine_options(default_engine: str) -> Callable[[F], F]:
+    """--engine, --strategy and --mip-solver, with the command's default engine."""
+    engines = [*ENGINES, AUTO] if default_engine == AUTO else list(ENGINES)
+
+    def decorate(function: F) -> F:
+        function = click.option(
+            "--mip-solver",
+            type=click.Choice(MIP_SOLVERS),
+            default="scip",
+            show_default=True,
+            help="The MIP backend of the mip engine (GLPK, the blog post's, is not in ortools).",
+        )(function)
+        function = click.option(
+            "--strategy",
+            type=click.Choice(STRATEGIES),
+            help="first-min: columns left to right, lowest row first (the guide's); "
+            "first-fail-mid: smallest domain first, middle value first (the Oz tutorial's); "
+            "auto: the engine's own search. [default: the engine's best for the command]",
+        )(function)
+        return click.option(
+            "--engine",
+            type=click.Choice(engines),
+            default=default_engine,
+            show_default=True,
+            help="cp-sat: CP-SAT; cp: the original CP solver; mip: the 0-1 integer program"
+            + ("; auto: the fastest measured for the board." if default_engine == AUTO else "."),
+        )(function)
+
+    return decorate
+
+
 def board_options(function: F) -> F:
     """How boards are drawn in text format."""
     return click.option(
@@ -242,6 +280,7 @@ def cli() -> None:
     is_flag=True,
     help="One solution per class under rotation and reflection (its lexicographically smallest).",
 )
+@engine_options(CP_SAT)
 @board_options
 @format_options
 @click.pass_context
@@ -250,6 +289,9 @@ def solve(
     n: int,
     limit: int | None,
     unique: bool,
+    engine: str,
+    strategy: str | None,
+    mip_solver: str,
     style: str,
     output_format: str,
     show_stats: bool,
@@ -260,7 +302,16 @@ def solve(
     Boards are numbered and streamed; a summary follows on stderr.
     """
     output = Output(output_format, style)
-    stream = _api_call(api.solve, n, limit=limit, time_limit=time_limit, unique=unique)
+    stream = _api_call(
+        api.solve,
+        n,
+        limit=limit,
+        time_limit=time_limit,
+        unique=unique,
+        engine=engine,
+        strategy=strategy,
+        mip_solver=mip_solver,
+    )
     with stream:
         try:
             for number, solution in enumerate(stream, start=1):
@@ -297,6 +348,7 @@ def solve(
     help="Enumerate one solution per symmetry class, weighted by class size (about 8x less work).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@engine_options(CP_SAT)
 @format_options
 @click.pass_context
 def count(
@@ -306,6 +358,9 @@ def count(
     workers: int | None,
     symmetry: bool,
     quiet: bool,
+    engine: str,
+    strategy: str | None,
+    mip_solver: str,
     output_format: str,
     show_stats: bool,
     time_limit: float | None,
@@ -315,6 +370,10 @@ def count(
     Prints the number alone (a sentence on a terminal), or one JSON object. A progress bar shows
     on a terminal while a large board is counted.
     """
+    if engine != CP_SAT and (unique or workers is not None or not symmetry):
+        raise click.UsageError(
+            "--unique, --workers and --no-symmetry apply to the cp-sat engine only"
+        )
     if unique and not symmetry:
         raise click.UsageError("--unique needs --symmetry: unique solutions come from it")
     output = Output(output_format)
@@ -327,6 +386,9 @@ def count(
                 workers=workers,
                 symmetry=symmetry,
                 on_progress=on_progress,
+                engine=engine,
+                strategy=strategy,
+                mip_solver=mip_solver,
             )
         except SearchInterrupted as interrupted:
             stats = interrupted.stats
@@ -380,12 +442,16 @@ def progress_bar(
 
 @cli.command(epilog=EXIT_CODES_HELP)
 @click.argument("n", callback=board_size)
+@engine_options(AUTO)
 @board_options
 @format_options
 @click.pass_context
 def first(
     ctx: click.Context,
     n: int,
+    engine: str,
+    strategy: str | None,
+    mip_solver: str,
     style: str,
     output_format: str,
     show_stats: bool,
@@ -394,7 +460,14 @@ def first(
     """Find one solution for an N x N board, fast, and show it with the time taken."""
     output = Output(output_format, style)
     try:
-        result = _api_call(api.first, n, time_limit=time_limit)
+        result = _api_call(
+            api.first,
+            n,
+            time_limit=time_limit,
+            engine=engine,
+            strategy=strategy,
+            mip_solver=mip_solver,
+        )
     except SearchInterrupted:
         output.message(f"Interrupted before a solution for N = {n} was found.")
         ctx.exit(EXIT_INTERRUPTED)
@@ -407,7 +480,7 @@ def first(
             "(the search did not finish)."
         )
         ctx.exit(EXIT_TIME_LIMIT)
-    output.solution(result.solution, stats=result.stats if show_stats else None)
+    output.solution(result.solution, stats=result.stats, json_stats=show_stats)
     output.message(f"Found in {result.stats.wall_time:.3f} s.")
     if show_stats and output.format == "text":
         output.stats(result.stats, enumeration=False)

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from nqueens.strategies import FIRST_FAIL_MID, FIRST_MIN
+
 
 @dataclass(frozen=True)
 class QueensModel:
@@ -27,14 +29,18 @@ class QueensModel:
 
 
 def build_model(
-    n: int, *, break_symmetry: bool = False, first_column_row: int | None = None
+    n: int,
+    *,
+    strategy: str = FIRST_MIN,
+    break_symmetry: bool = False,
+    first_column_row: int | None = None,
 ) -> QueensModel:
     """Build the N-queens model for an ``n`` x ``n`` board.
 
-    ``break_symmetry`` keeps only the lexicographically smallest solution of each class under the
-    8 symmetries of the square (see :func:`add_lex_leader`). ``first_column_row`` fixes the queen
-    of the first column, which splits a search into independent subproblems. Either way the
-    decision strategy is the guide's: columns left to right, lowest row first.
+    ``strategy`` adds the matching decision strategy (none for ``auto``). ``break_symmetry``
+    keeps only the lexicographically smallest solution of each class under the 8 symmetries of
+    the square (see :func:`add_lex_leader`). ``first_column_row`` fixes the queen of the first
+    column, which splits a search into independent subproblems.
     """
     model = cp_model.CpModel()
     queens = [model.new_int_var(0, n - 1, f"queen_col_{col}") for col in range(n)]
@@ -45,7 +51,14 @@ def build_model(
         add_lex_leader(model, queens)
     if first_column_row is not None:
         model.add(queens[0] == first_column_row)
-    model.add_decision_strategy(queens, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
+    if strategy == FIRST_MIN:  # the guide's: columns left to right, lowest row first
+        model.add_decision_strategy(queens, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
+    elif strategy == FIRST_FAIL_MID:
+        # The Oz tutorial's. CP-SAT tracks integer domains mostly by their bounds, so its
+        # "smallest domain" is not quite the original solver's first-fail.
+        model.add_decision_strategy(
+            queens, cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MEDIAN_VALUE
+        )
     return QueensModel(model=model, queens=queens)
 
 

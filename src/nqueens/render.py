@@ -58,23 +58,44 @@ def rich_board(solution: Solution) -> Text:
 
 
 def solution_record(
-    solution: Solution, number: int | None = None, stats: Stats | None = None
+    solution: Solution,
+    number: int | None = None,
+    *,
+    stats: Stats | None = None,
+    with_stats: bool = False,
 ) -> str:
-    """One JSON line for a solution: ``{"n": 8, "solution": 1, "rows": [...]}``, plus any stats."""
+    """One JSON line for a solution: ``{"n": 8, "solution": 1, "rows": [...]}``.
+
+    With ``stats``, the engine and strategy that found it; ``with_stats`` adds the statistics.
+    """
     record: dict[str, object] = {"n": solution.n}
     if number is not None:
         record["solution"] = number
     record["rows"] = list(solution.rows)
     if stats is not None:
-        record.update(stats_record(stats))
+        record["engine"] = stats.engine
+        record["strategy"] = stats.strategy
+        if with_stats:
+            record.update(stats_record(stats))
     return json.dumps(record)
 
 
+_STAT_NAMES = {
+    "cp-sat": ("conflicts", "branches"),
+    "cp": ("failures", "branches"),
+    "mip": ("iterations", "nodes"),
+}
+"""What each engine calls the two counters of Stats, in the words its own statistics use."""
+
+
 def stats_record(stats: Stats) -> dict[str, object]:
-    """The statistics as JSON-ready values."""
+    """The statistics as JSON-ready values, named as the engine names them."""
+    first_name, second_name = _STAT_NAMES[stats.engine]
     return {
-        "conflicts": stats.conflicts,
-        "branches": stats.branches,
+        "engine": stats.engine,
+        "strategy": stats.strategy,
+        first_name: stats.conflicts,
+        second_name: stats.branches,
         "wall_time": round(stats.wall_time, 6),
         "solutions_per_second": round(stats.solutions_per_second, 1),
     }
@@ -110,12 +131,14 @@ def stats_table(stats: Stats, *, enumeration: bool) -> Table:
     table = Table(title="Statistics", show_header=False, title_justify="left")
     table.add_column("statistic", style="bold")
     table.add_column("value", justify="right")
+    first_name, second_name = _STAT_NAMES[stats.engine]
     table.add_row("board", f"{stats.n} x {stats.n}")
+    table.add_row("engine", stats.engine + (f" ({stats.strategy})" if stats.strategy else ""))
     table.add_row("solutions", f"{stats.solutions:,}")
     if stats.unique is not None:
         table.add_row("unique up to symmetry", f"{stats.unique:,}")
-    table.add_row("conflicts", f"{stats.conflicts:,}")
-    table.add_row("branches", f"{stats.branches:,}")
+    table.add_row(first_name, f"{stats.conflicts:,}")
+    table.add_row(second_name, f"{stats.branches:,}")
     table.add_row("wall time", f"{stats.wall_time:.3f} s")
     if enumeration:
         table.add_row("solutions per second", f"{stats.solutions_per_second:,.0f}")

@@ -6,7 +6,9 @@ Core code returns these; only the CLI decides how to show them.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,11 @@ class Status(enum.Enum):
 
 @dataclass(frozen=True)
 class Stats:
-    """The solver's own statistics for one search, as the seed CP-SAT program reports them."""
+    """The solver's own statistics for one search, as the seed programs report them.
+
+    ``conflicts`` and ``branches`` are CP-SAT's conflicts and branches, the original CP solver's
+    failures and branches, or a MIP solver's simplex iterations and branch-and-bound nodes.
+    """
 
     n: int
     solutions: int
@@ -50,6 +56,8 @@ class Stats:
     wall_time: float
     status: Status
     unique: int | None = None  # solutions up to the 8 symmetries, when the search counted them
+    engine: str = "cp-sat"  # which solver: it decides what conflicts and branches mean
+    strategy: str | None = None  # the search strategy, where the engine takes one
 
     @property
     def solutions_per_second(self) -> float:
@@ -79,3 +87,24 @@ class SearchInterrupted(KeyboardInterrupt):
     def __init__(self, stats: Stats) -> None:
         super().__init__(f"interrupted after {stats.solutions} solutions")
         self.stats = stats
+
+
+class SolutionStream(Protocol):
+    """What every engine's solve returns: an iterator of solutions that can be stopped early.
+
+    ``stats`` is available once the stream is exhausted or closed; use the stream as a context
+    manager so that a search stopped early is closed.
+    """
+
+    def __iter__(self) -> Iterator[Solution]: ...
+
+    def __next__(self) -> Solution: ...
+
+    def close(self) -> None: ...
+
+    @property
+    def stats(self) -> Stats: ...
+
+    def __enter__(self) -> SolutionStream: ...
+
+    def __exit__(self, *exc_info: object) -> None: ...

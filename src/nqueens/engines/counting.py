@@ -22,6 +22,7 @@ from nqueens.callbacks import ClassCountingCallback, CountingCallback
 from nqueens.engines.cpsat import BackgroundSearch, enumeration_solver
 from nqueens.model import build_model
 from nqueens.results import SearchInterrupted, Stats, Status
+from nqueens.strategies import FIRST_MIN
 
 ProgressCallback = Callable[[int, int, int], None]
 """Called as ``on_progress(subproblems_done, subproblems_total, solutions_so_far)``."""
@@ -43,6 +44,7 @@ class Subproblem:
     n: int
     first_row: int
     symmetry: bool
+    strategy: str
     deadline: float | None  # time.time() value, comparable across processes
 
 
@@ -65,7 +67,9 @@ class _SubproblemInterrupted(KeyboardInterrupt):
         self.found = found
 
 
-def subproblems(n: int, *, symmetry: bool, deadline: float | None) -> list[Subproblem]:
+def subproblems(
+    n: int, *, symmetry: bool, strategy: str, deadline: float | None
+) -> list[Subproblem]:
     """One subproblem per row of the first column's queen, the largest first.
 
     With symmetry breaking the lexicographic leader has its first queen in the upper half
@@ -74,7 +78,7 @@ def subproblems(n: int, *, symmetry: bool, deadline: float | None) -> list[Subpr
     """
     rows = range((n + 1) // 2) if symmetry else range(n)
     ordered = sorted(rows, key=lambda row: abs(row - 1.5))
-    return [Subproblem(n, row, symmetry, deadline) for row in ordered]
+    return [Subproblem(n, row, symmetry, strategy, deadline) for row in ordered]
 
 
 def count_subproblem(task: Subproblem) -> Subcount:
@@ -85,9 +89,12 @@ def count_subproblem(task: Subproblem) -> Subcount:
         if time_limit <= 0:
             return Subcount(0, 0 if task.symmetry else None, 0, 0, complete=False)
     queens_model = build_model(
-        task.n, break_symmetry=task.symmetry, first_column_row=task.first_row
+        task.n,
+        strategy=task.strategy,
+        break_symmetry=task.symmetry,
+        first_column_row=task.first_row,
     )
-    solver = enumeration_solver(time_limit)
+    solver = enumeration_solver(time_limit, strategy=task.strategy)
     callback: ClassCountingCallback | CountingCallback = (
         ClassCountingCallback(queens_model.queens) if task.symmetry else CountingCallback()
     )
@@ -107,7 +114,7 @@ def count_subproblem(task: Subproblem) -> Subcount:
     return found(complete=search.finished)
 
 
-def _stats(n: int, found: list[Subcount], wall_time: float, status: Status) -> Stats:
+def _stats(n: int, found: list[Subcount], wall_time: float, status: Status, strategy: str) -> Stats:
     """The subproblems' counts and statistics added up."""
     uniques = [sub.unique for sub in found]
     return Stats(
@@ -118,6 +125,7 @@ def _stats(n: int, found: list[Subcount], wall_time: float, status: Status) -> S
         wall_time=wall_time,
         status=status,
         unique=None if None in uniques else sum(unique or 0 for unique in uniques),
+        strategy=strategy,
     )
 
 
@@ -156,6 +164,7 @@ def count_solutions(
     *,
     time_limit: float | None = None,
     symmetry: bool = True,
+    strategy: str = FIRST_MIN,
     workers: int = 1,
     on_progress: ProgressCallback | None = None,
 ) -> Stats:
@@ -165,7 +174,7 @@ def count_solutions(
     """
     started = time.monotonic()
     deadline = time.time() + time_limit if time_limit is not None else None
-    tasks = subproblems(n, symmetry=symmetry, deadline=deadline)
+    tasks = subproblems(n, symmetry=symmetry, strategy=strategy, deadline=deadline)
     workers = max(1, min(workers, len(tasks)))
     found: list[Subcount] = []
     if on_progress is not None:
@@ -179,10 +188,10 @@ def count_solutions(
     except KeyboardInterrupt as interrupt:
         if isinstance(interrupt, _SubproblemInterrupted):
             found.append(interrupt.found)
-        stats = _stats(n, found, time.monotonic() - started, Status.INTERRUPTED)
+        stats = _stats(n, found, time.monotonic() - started, Status.INTERRUPTED, strategy)
         raise SearchInterrupted(stats) from None
     finally:
         results.close()
     complete = len(found) == len(tasks) and all(sub.complete for sub in found)
     status = Status.COMPLETE if complete else Status.TIME_LIMIT
-    return _stats(n, found, time.monotonic() - started, status)
+    return _stats(n, found, time.monotonic() - started, status, strategy)

@@ -12,13 +12,13 @@ import queue
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from types import TracebackType
 
 from ortools.sat.python import cp_model
 
 from nqueens.callbacks import StreamingCallback
 from nqueens.model import build_model
 from nqueens.results import FirstResult, SearchInterrupted, Solution, Stats, Status
+from nqueens.strategies import AUTO, FIRST_MIN
 
 _POLL_SECONDS = 0.05
 _STREAM_BUFFER = 256  # solutions the solver may run ahead of a slow consumer
@@ -36,14 +36,14 @@ def first_solution_solver(time_limit: float | None) -> cp_model.CpSolver:
     return solver
 
 
-def enumeration_solver(time_limit: float | None, *, exhaustive: bool = True) -> cp_model.CpSolver:
+def enumeration_solver(time_limit: float | None, *, strategy: str) -> cp_model.CpSolver:
     """A CP-SAT solver that enumerates solutions one by one.
 
-    ``exhaustive`` searches in the model's fixed order (columns left to right, lowest row first):
-    when every branch is explored anyway, that is about twice as fast as CP-SAT's automatic search
-    (measured: every solution for N = 11 in 0.70 s against 1.50 s). To find a few solutions of a
-    board too large to exhaust, the automatic search is far faster (the fixed order does not
-    reach a first solution for N = 40 in minutes).
+    A named strategy is followed exactly (fixed search): when every branch is explored anyway,
+    the guide's first-min order is about twice as fast as CP-SAT's automatic search (measured:
+    every solution for N = 11 in 0.70 s against 1.50 s). To find a few solutions of a board too
+    large to exhaust, ``auto`` is far faster (first-min does not reach a first solution for
+    N = 40 in minutes).
     """
     solver = first_solution_solver(time_limit)
     params = solver.parameters
@@ -51,7 +51,7 @@ def enumeration_solver(time_limit: float | None, *, exhaustive: bool = True) -> 
     # Several workers on one model lose or repeat solutions while enumerating
     # (measured: 720 of the 724 solutions for N = 10 with two workers).
     params.num_workers = 1
-    if exhaustive:
+    if strategy != AUTO:
         params.search_branching = cp_model.FIXED_SEARCH
     return solver
 
@@ -146,38 +146,40 @@ def _stats(n: int, solver: cp_model.CpSolver | None, solutions: int, status: Sta
     )
 
 
-def find_first(n: int, *, time_limit: float | None = None) -> FirstResult:
-    """Look for one solution with CP-SAT's default (parallel) search."""
-    queens_model = build_model(n)
+def find_first(n: int, *, strategy: str = AUTO, time_limit: float | None = None) -> FirstResult:
+    """Look for one solution; ``auto`` is CP-SAT's default (parallel) search."""
+    queens_model = build_model(n, strategy=strategy)
     solver = first_solution_solver(time_limit)
+    if strategy != AUTO:
+        solver.parameters.search_branching = cp_model.FIXED_SEARCH
     search = BackgroundSearch(solver, queens_model.model)
     search.start()
     try:
         search.wait()
     except KeyboardInterrupt:
-        raise SearchInterrupted(_stats(n, solver, 0, Status.INTERRUPTED)) from None
+        stats = replace(_stats(n, solver, 0, Status.INTERRUPTED), strategy=strategy)
+        raise SearchInterrupted(stats) from None
     solution = None
     if search.status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         solution = Solution(rows=tuple(solver.value(queen) for queen in queens_model.queens))
     status = _status(search)
     if solution is not None:
         status = Status.COMPLETE  # the one solution asked for was found
-    return FirstResult(
-        solution=solution, stats=_stats(n, solver, int(solution is not None), status)
-    )
+    stats = _stats(n, solver, int(solution is not None), status)
+    return FirstResult(solution=solution, stats=replace(stats, strategy=strategy))
 
 
 _END = object()  # put on the queue by the search thread when the search is over
 
 
-class SolutionStream(Iterator[Solution]):
+class CpSatSolutionStream(Iterator[Solution]):
     """Every solution for an n x n board, as an iterator that yields each one as CP-SAT finds it.
 
     The solver runs ahead of the consumer by at most a small buffer, so memory stays flat however
     many solutions there are. ``stats`` tells how the search ended once the stream is exhausted or
     closed. Use it as a context manager, or call ``close()``, to stop a search early. With
     ``unique``, only the lexicographically smallest solution of each symmetry class is yielded.
-    ``exhaustive`` says the search is expected to run to its end (see :func:`enumeration_solver`).
+    ``strategy`` is the search strategy (see :func:`enumeration_solver`).
     """
 
     def __init__(
@@ -187,12 +189,13 @@ class SolutionStream(Iterator[Solution]):
         limit: int | None = None,
         time_limit: float | None = None,
         unique: bool = False,
-        exhaustive: bool = True,
+        strategy: str = FIRST_MIN,
     ) -> None:
         self.n = n
         self._unique = unique
-        queens_model = build_model(n, break_symmetry=unique)
-        self._solver = enumeration_solver(time_limit, exhaustive=exhaustive)
+        self._strategy = strategy
+        queens_model = build_model(n, strategy=strategy, break_symmetry=unique)
+        self._solver = enumeration_solver(time_limit, strategy=strategy)
         self._queue: queue.Queue[object] = queue.Queue(maxsize=_STREAM_BUFFER)
         self._closing = threading.Event()
         self._callback = StreamingCallback(queens_model.queens, self._offer, limit)
@@ -214,7 +217,7 @@ class SolutionStream(Iterator[Solution]):
                 continue
         return False
 
-    def __iter__(self) -> SolutionStream:
+    def __iter__(self) -> CpSatSolutionStream:
         return self
 
     def __next__(self) -> Solution:
@@ -246,7 +249,7 @@ class SolutionStream(Iterator[Solution]):
     def _finish(self, status: Status) -> None:
         self._finished = True
         solver = self._solver if self._started else None
-        stats = _stats(self.n, solver, self._delivered, status)
+        stats = replace(_stats(self.n, solver, self._delivered, status), strategy=self._strategy)
         self._stats = replace(stats, unique=self._delivered) if self._unique else stats
 
     def close(self) -> None:
@@ -265,13 +268,8 @@ class SolutionStream(Iterator[Solution]):
             raise RuntimeError("the stream is still running: exhaust it or close it first")
         return self._stats
 
-    def __enter__(self) -> SolutionStream:
+    def __enter__(self) -> CpSatSolutionStream:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()

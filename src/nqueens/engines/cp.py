@@ -1,0 +1,190 @@
+"""The original OR-Tools CP solver (``pywrapcp``), as the guide's second program uses it.
+
+Same three AllDifferent constraints; the search is a decision builder (``Phase``) iterated with
+``NewSearch`` / ``NextSolution`` / ``EndSearch``. Its statistics are failures and branches. A
+custom search limit, checked by the solver as it goes, stops the search on Ctrl-C or when the
+consumer has had enough, and ``TimeLimit`` enforces a time limit.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from types import FrameType
+
+from ortools.constraint_solver import pywrapcp
+
+from nqueens.results import FirstResult, SearchInterrupted, Solution, Stats, Status
+from nqueens.strategies import AUTO, CP, FIRST_FAIL_MID, FIRST_MIN
+
+
+class CpSearch:
+    """One search on the original CP solver, yielding solutions as ``NextSolution`` finds them."""
+
+    def __init__(self, n: int, *, strategy: str, time_limit: float | None) -> None:
+        self.n = n
+        self.time_limit = time_limit
+        self.solver = pywrapcp.Solver(f"{n}-queens")
+        solver = self.solver
+        self.queens = [solver.IntVar(0, n - 1, f"queen_col_{col}") for col in range(n)]
+        solver.Add(solver.AllDifferent(self.queens))
+        solver.Add(solver.AllDifferent([self.queens[col] + col for col in range(n)]))
+        solver.Add(solver.AllDifferent([self.queens[col] - col for col in range(n)]))
+        self.strategy = strategy
+        self._builder = self._decision_builder(strategy)
+        self._stop = threading.Event()
+        self._monitors = [solver.CustomLimit(self._stop.is_set)]
+        if time_limit is not None:
+            self._monitors.append(solver.TimeLimit(max(1, round(time_limit * 1000))))
+        self._started = time.monotonic()
+
+    def _decision_builder(self, strategy: str) -> pywrapcp.DecisionBuilder:
+        solver = self.solver
+        if strategy == FIRST_MIN:
+            return solver.Phase(self.queens, solver.CHOOSE_FIRST_UNBOUND, solver.ASSIGN_MIN_VALUE)
+        if strategy == FIRST_FAIL_MID:
+            return solver.Phase(
+                self.queens, solver.CHOOSE_MIN_SIZE_LOWEST_MIN, solver.ASSIGN_CENTER_VALUE
+            )
+        if strategy == AUTO:
+            parameters = pywrapcp.DefaultPhaseParameters()
+            parameters.display_level = parameters.NONE  # it would log to stderr
+            return solver.DefaultPhase(self.queens, parameters)
+        raise ValueError(f"unknown strategy {strategy!r}")
+
+    def solutions(self) -> Generator[Solution, None, None]:
+        """Each solution in turn; Ctrl-C stops the solver at its next check and then propagates."""
+        with _sigint_sets(self._stop):
+            self.solver.NewSearch(self._builder, self._monitors)
+            try:
+                while self.solver.NextSolution():
+                    yield Solution(rows=tuple(queen.Value() for queen in self.queens))
+            finally:
+                self.solver.EndSearch()
+        if self._stop.is_set():
+            raise KeyboardInterrupt
+
+    @property
+    def wall_time(self) -> float:
+        return time.monotonic() - self._started
+
+    def end_status(self) -> Status:
+        """Once NextSolution has returned False: the tree was exhausted, or the time ran out."""
+        if self.time_limit is not None and self.wall_time >= self.time_limit:
+            return Status.TIME_LIMIT
+        return Status.COMPLETE
+
+    def stats(self, solutions: int, status: Status) -> Stats:
+        return Stats(
+            n=self.n,
+            solutions=solutions,
+            conflicts=self.solver.Failures(),
+            branches=self.solver.Branches(),
+            wall_time=self.wall_time,
+            status=status,
+            engine=CP,
+            strategy=self.strategy,
+        )
+
+
+@contextmanager
+def _sigint_sets(flag: threading.Event) -> Iterator[None]:
+    """While the search runs, Ctrl-C sets ``flag`` (which the solver's custom limit watches).
+
+    Raising KeyboardInterrupt from inside the solver would not get through its C++ frames.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        flag.set()
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class CpSolutionStream(Iterator[Solution]):
+    """Solutions from the original CP solver, with the same interface as the CP-SAT stream."""
+
+    def __init__(
+        self, n: int, *, strategy: str, limit: int | None, time_limit: float | None
+    ) -> None:
+        self.n = n
+        self._limit = limit
+        self._search = CpSearch(n, strategy=strategy, time_limit=time_limit)
+        self._solutions = self._search.solutions()
+        self._delivered = 0
+        self._stats: Stats | None = None
+
+    def __iter__(self) -> CpSolutionStream:
+        return self
+
+    def __next__(self) -> Solution:
+        if self._stats is not None:
+            raise StopIteration
+        if self._limit is not None and self._delivered >= self._limit:
+            self._end(Status.LIMIT)
+            raise StopIteration
+        try:
+            solution = next(self._solutions)
+        except StopIteration:
+            self._end(self._search.end_status())
+            raise
+        except KeyboardInterrupt:
+            self._end(Status.INTERRUPTED)
+            raise
+        self._delivered += 1
+        return solution
+
+    def _end(self, status: Status) -> None:
+        self._solutions.close()
+        self._stats = self._search.stats(self._delivered, status)
+
+    def close(self) -> None:
+        """Stop the search; what was delivered so far is the partial result."""
+        if self._stats is None:
+            self._end(Status.INTERRUPTED)
+
+    @property
+    def stats(self) -> Stats:
+        if self._stats is None:
+            raise RuntimeError("the stream is still running: exhaust it or close it first")
+        return self._stats
+
+    def __enter__(self) -> CpSolutionStream:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def count_solutions(n: int, *, strategy: str, time_limit: float | None) -> Stats:
+    """Count every solution by walking the whole search tree."""
+    with CpSolutionStream(n, strategy=strategy, limit=None, time_limit=time_limit) as stream:
+        try:
+            for _ in stream:
+                pass
+        except KeyboardInterrupt:
+            raise SearchInterrupted(stream.stats) from None
+    return stream.stats
+
+
+def find_first(n: int, *, strategy: str, time_limit: float | None) -> FirstResult:
+    """The first solution the decision builder reaches, or a proof that there is none."""
+    with CpSolutionStream(n, strategy=strategy, limit=1, time_limit=time_limit) as stream:
+        try:
+            solution = next(stream, None)
+        except KeyboardInterrupt:
+            raise SearchInterrupted(stream.stats) from None
+    stats = stream.stats
+    if solution is not None:
+        stats = replace(stats, status=Status.COMPLETE)
+    return FirstResult(solution, stats)

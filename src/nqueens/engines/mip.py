@@ -1,0 +1,159 @@
+"""The blog post's 0-1 integer linear program, through OR-Tools' linear solver wrapper.
+
+N² binary variables ``x[r][c]`` (a queen on row r, column c); every row and every column sums to
+exactly 1; every diagonal in both directions sums to at most 1; maximize the number of queens. The
+post solved it with GLPK, which the ortools wheel does not link: SCIP (default), CBC and HiGHS do.
+
+A MIP solver returns one optimum, not all of them. To enumerate, each solution found is cut off
+by a no-good constraint (at most N-1 of its N squares may hold a queen) and the program is solved
+again, until it is infeasible: exact, one solve per solution, so only for small boards.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+from ortools.linear_solver import pywraplp
+
+from nqueens.results import FirstResult, SearchInterrupted, Solution, Stats, Status
+from nqueens.strategies import MIP
+
+_BACKENDS = {"scip": "SCIP", "cbc": "CBC", "highs": "HIGHS"}
+
+
+class MipSolutionStream(Iterator[Solution]):
+    """Solutions of the 0-1 program, one solve each, every earlier one cut off by a no-good."""
+
+    def __init__(
+        self, n: int, *, backend: str, limit: int | None, time_limit: float | None
+    ) -> None:
+        self.n = n
+        self._limit = limit
+        self._time_limit = time_limit
+        solver = pywraplp.Solver.CreateSolver(_BACKENDS[backend])
+        if solver is None:
+            raise RuntimeError(f"the {backend} MIP solver is not available in this ortools build")
+        solver.SuppressOutput()
+        if backend == "highs":
+            # HiGHS prints a banner to stdout on every solve unless told not to; the call reports
+            # failure, yet it takes effect (checked by the tests).
+            solver.SetSolverSpecificParametersAsString("output_flag=false")
+        self._solver = solver
+        self._squares = [[solver.BoolVar(f"x_{r}_{c}") for c in range(n)] for r in range(n)]
+        squares = self._squares
+        for i in range(n):
+            solver.Add(sum(squares[i][c] for c in range(n)) == 1)  # row i
+            solver.Add(sum(squares[r][i] for r in range(n)) == 1)  # column i
+        for diagonal in _diagonals(n):
+            solver.Add(sum(squares[r][c] for r, c in diagonal) <= 1)
+        solver.Maximize(sum(squares[r][c] for r in range(n) for c in range(n)))
+        self._started = time.monotonic()
+        self._iterations = 0
+        self._nodes = 0
+        self._delivered = 0
+        self._stats: Stats | None = None
+
+    def __iter__(self) -> MipSolutionStream:
+        return self
+
+    def __next__(self) -> Solution:
+        if self._stats is not None:
+            raise StopIteration
+        if self._limit is not None and self._delivered >= self._limit:
+            self._end(Status.LIMIT)
+            raise StopIteration
+        if self._time_limit is not None:
+            remaining = self._time_limit - (time.monotonic() - self._started)
+            if remaining <= 0:
+                self._end(Status.TIME_LIMIT)
+                raise StopIteration
+            self._solver.SetTimeLimit(max(1, round(remaining * 1000)))
+        try:
+            status = self._solver.Solve()
+        except KeyboardInterrupt:
+            self._end(Status.INTERRUPTED)
+            raise
+        self._iterations += self._solver.iterations()
+        self._nodes += self._solver.nodes()
+        if status == pywraplp.Solver.INFEASIBLE:
+            self._end(Status.COMPLETE)
+            raise StopIteration
+        if status not in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):
+            self._end(Status.TIME_LIMIT)
+            raise StopIteration
+        rows = tuple(
+            next(r for r in range(self.n) if self._squares[r][c].solution_value() > 0.5)
+            for c in range(self.n)
+        )
+        # No-good: this placement may not come back.
+        self._solver.Add(sum(self._squares[r][c] for c, r in enumerate(rows)) <= self.n - 1)
+        self._delivered += 1
+        return Solution(rows=rows)
+
+    def _end(self, status: Status) -> None:
+        self._stats = Stats(
+            n=self.n,
+            solutions=self._delivered,
+            conflicts=self._iterations,
+            branches=self._nodes,
+            wall_time=time.monotonic() - self._started,
+            status=status,
+            engine=MIP,
+        )
+
+    def close(self) -> None:
+        """Stop; what was delivered so far is the partial result."""
+        if self._stats is None:
+            self._end(Status.INTERRUPTED)
+
+    @property
+    def stats(self) -> Stats:
+        if self._stats is None:
+            raise RuntimeError("the stream is still running: exhaust it or close it first")
+        return self._stats
+
+    def __enter__(self) -> MipSolutionStream:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def _diagonals(n: int) -> list[list[tuple[int, int]]]:
+    """Every diagonal of two or more squares, in both directions, as (row, col) lists."""
+    down = [[(r, r - d) for r in range(n) if 0 <= r - d < n] for d in range(-(n - 1), n)]
+    up = [[(r, s - r) for r in range(n) if 0 <= s - r < n] for s in range(2 * n - 1)]
+    return [diagonal for diagonal in down + up if len(diagonal) > 1]
+
+
+def count_solutions(n: int, *, backend: str, time_limit: float | None) -> Stats:
+    """Count by enumeration with no-good cuts: exact, one MIP solve per solution."""
+    with MipSolutionStream(n, backend=backend, limit=None, time_limit=time_limit) as stream:
+        try:
+            for _ in stream:
+                pass
+        except KeyboardInterrupt:
+            raise SearchInterrupted(stream.stats) from None
+    return stream.stats
+
+
+def find_first(n: int, *, backend: str, time_limit: float | None) -> FirstResult:
+    """One optimal solution of the 0-1 program, or a proof that there is none."""
+    with MipSolutionStream(n, backend=backend, limit=1, time_limit=time_limit) as stream:
+        try:
+            solution = next(stream, None)
+        except KeyboardInterrupt:
+            raise SearchInterrupted(stream.stats) from None
+    stats = stream.stats
+    if solution is not None:
+        stats = Stats(
+            stats.n,
+            1,
+            stats.conflicts,
+            stats.branches,
+            stats.wall_time,
+            Status.COMPLETE,
+            engine=MIP,
+        )
+    return FirstResult(solution, stats)

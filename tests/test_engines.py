@@ -1,0 +1,173 @@
+"""Every engine and strategy of the seeds: exact counts, valid boards, and what each refuses."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+from helpers import (
+    PLAIN_ENV,
+    assert_valid_board,
+    brute_force_solutions,
+    json_lines,
+    known_total,
+    parse_plain_boards,
+)
+
+import nqueens
+from nqueens import InputError
+from nqueens.cli import cli
+
+ENGINE_STRATEGIES = [
+    ("cp-sat", "first-min"),
+    ("cp-sat", "first-fail-mid"),
+    ("cp-sat", "auto"),
+    ("cp", "first-min"),
+    ("cp", "first-fail-mid"),
+]
+
+
+@pytest.mark.parametrize(("engine", "strategy"), ENGINE_STRATEGIES)
+@pytest.mark.parametrize("n", range(1, 10))
+def test_every_engine_and_strategy_counts_exactly(n: int, engine: str, strategy: str) -> None:
+    assert nqueens.count(n, engine=engine, strategy=strategy).solutions == known_total(n)
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_mip_counts_exactly_with_no_good_cuts(n: int) -> None:
+    """N = 9 (352 solves, about a minute) was checked by hand with scip, cbc and highs."""
+    assert nqueens.count(n, engine="mip").solutions == known_total(n)
+
+
+@pytest.mark.parametrize("mip_solver", ["cbc", "highs"])
+def test_other_mip_backends_count_exactly(mip_solver: str) -> None:
+    assert nqueens.count(6, engine="mip", mip_solver=mip_solver).solutions == 4
+
+
+@pytest.mark.parametrize(("engine", "strategy"), [*ENGINE_STRATEGIES, ("mip", None)])
+@pytest.mark.parametrize("n", [5, 6, 7])
+def test_every_engine_solves_with_valid_distinct_boards(
+    n: int, engine: str, strategy: str | None
+) -> None:
+    with nqueens.solve(n, engine=engine, strategy=strategy) as stream:
+        boards = [solution.rows for solution in stream]
+    for rows in boards:
+        assert_valid_board(rows, n)
+    assert len(boards) == len(set(boards))
+    assert set(boards) == brute_force_solutions(n)
+    assert stream.stats.engine == engine
+
+
+@pytest.mark.parametrize(
+    ("engine", "strategy"), [*ENGINE_STRATEGIES, ("cp", "auto"), ("mip", None)]
+)
+@pytest.mark.parametrize("n", [1, 8, 30])
+def test_every_engine_finds_a_valid_first_solution(
+    n: int, engine: str, strategy: str | None
+) -> None:
+    result = nqueens.first(n, engine=engine, strategy=strategy)
+    assert result.solution is not None
+    assert_valid_board(result.solution.rows, n)
+    assert result.stats.engine == engine
+
+
+@pytest.mark.parametrize("engine", ["cp-sat", "cp", "mip"])
+def test_every_engine_proves_n3_has_no_solution(engine: str) -> None:
+    assert nqueens.first(3, engine=engine).proven_infeasible
+
+
+def test_auto_picks_the_original_solver_with_first_fail_mid() -> None:
+    result = nqueens.first(1000)
+    assert (result.stats.engine, result.stats.strategy) == ("cp", "first-fail-mid")
+    assert result.solution is not None
+    assert_valid_board(result.solution.rows, 1000)
+
+
+def test_limits_hold_on_every_engine() -> None:
+    for engine in ("cp-sat", "cp", "mip"):
+        with nqueens.solve(8, engine=engine, limit=3) as stream:
+            assert len(list(stream)) == 3
+        assert stream.stats.status is nqueens.Status.LIMIT
+    stats = nqueens.count(15, engine="cp", time_limit=0.3)
+    assert stats.status is nqueens.Status.TIME_LIMIT and stats.solutions < known_total(15)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: nqueens.count(8, engine="cp", strategy="auto"), "report a solution twice"),
+        (lambda: nqueens.count(8, engine="mip", strategy="first-min"), "no search strategy"),
+        (lambda: nqueens.count(11, engine="mip"), "2,680 solutions"),
+        (lambda: nqueens.solve(8, engine="cp", unique=True), "use cp-sat"),
+        (lambda: nqueens.first(8, strategy="first-min"), "auto engine picks both"),
+        (lambda: nqueens.count(8, engine="glpk"), "unknown engine"),
+        (lambda: nqueens.first(8, engine="mip", mip_solver="glpk"), "unknown MIP solver"),
+    ],
+)
+def test_engine_refusals_say_why(call: object, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        call()  # type: ignore[operator]
+
+
+def _run(*args: str) -> object:
+    return CliRunner().invoke(cli, list(args), env=PLAIN_ENV, catch_exceptions=False)
+
+
+@pytest.mark.parametrize("engine", ["cp-sat", "cp", "mip"])
+def test_first_8_on_every_engine_from_the_command_line(engine: str) -> None:
+    result = _run("first", "8", "--engine", engine)
+    assert result.exit_code == 0  # type: ignore[attr-defined]
+    (board,) = parse_plain_boards(result.stdout)  # type: ignore[attr-defined]
+    assert_valid_board(board, 8)
+
+
+def test_first_json_says_what_auto_picked() -> None:
+    result = _run("first", "20", "--format", "json")
+    (record,) = json_lines(result.stdout)  # type: ignore[attr-defined]
+    assert (record["engine"], record["strategy"]) == ("cp", "first-fail-mid")
+
+
+def test_cp_stats_are_failures_and_branches() -> None:
+    result = _run("count", "8", "--engine", "cp", "--format", "json", "--stats")
+    (record,) = json_lines(result.stdout)  # type: ignore[attr-defined]
+    assert record["solutions"] == 92 and "failures" in record and "branches" in record
+
+
+def test_counting_options_of_cp_sat_are_refused_elsewhere() -> None:
+    result = _run("count", "8", "--engine", "cp", "--workers", "2")
+    assert result.exit_code == 2  # type: ignore[attr-defined]
+    assert "cp-sat engine only" in result.stderr  # type: ignore[attr-defined]
+
+
+def test_highs_prints_no_banner_into_the_data() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "nqueens", "first", "6", "--engine", "mip", "--mip-solver", "highs"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0
+    (board,) = parse_plain_boards(done.stdout)
+    assert_valid_board(board, 6)
+    assert len(done.stdout.splitlines()) == 6
+    assert done.stderr.startswith("Found in")
+
+
+def test_ctrl_c_on_the_original_solver_is_clean() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nqueens", "count", "16", "--engine", "cp"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **{k: v for k, v in PLAIN_ENV.items() if v is not None}},
+    )
+    time.sleep(1.5)
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    assert int(stdout) < known_total(16)
+    assert "interrupted" in stderr and "Traceback" not in stderr
