@@ -5,6 +5,7 @@ Data for programs goes to stdout; summaries, statistics and messages go to stder
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -485,6 +486,139 @@ def first(
     if show_stats and output.format == "text":
         output.stats(result.stats, enumeration=False)
     ctx.exit(EXIT_OK)
+
+
+def sizes_option(value: str, option: str) -> list[int]:
+    """Parse board sizes such as ``4-12`` or ``50,100,200`` (or a mix)."""
+    sizes: list[int] = []
+    for part in value.split(","):
+        match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        if match is None:
+            raise click.BadParameter(
+                f"{part.strip()!r} is not a size or a range such as 4-12", param_hint=option
+            )
+        low, high = int(match.group(1)), int(match.group(2) or match.group(1))
+        if low > high:
+            raise click.BadParameter(f"the range {low}-{high} is empty", param_hint=option)
+        for n in (low, high):
+            try:
+                api.check_board_size(n)
+            except api.InputError as error:
+                raise click.BadParameter(str(error), param_hint=option) from None
+        sizes.extend(range(low, high + 1))
+    return sizes
+
+
+def names_option(value: str, allowed: tuple[str, ...], option: str) -> list[str]:
+    """Parse a comma-separated list of names, each one of ``allowed``."""
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    unknown = [name for name in names if name not in allowed]
+    if unknown or not names:
+        raise click.BadParameter(
+            f"{', '.join(unknown) or 'nothing'}: choose from {', '.join(allowed)}",
+            param_hint=option,
+        )
+    return names
+
+
+@cli.command(epilog=EXIT_CODES_HELP)
+@click.option(
+    "--sizes",
+    default="4-12",
+    show_default=True,
+    help="Boards for the table of time to every solution (the seed's), e.g. 4-12 or 8,10,12.",
+)
+@click.option(
+    "--first-sizes",
+    default="8,50,100,200,500,1000",
+    show_default=True,
+    help="Boards for the table of time to a first solution.",
+)
+@click.option("--engines", default=",".join(ENGINES), show_default=True, help="Engines to run.")
+@click.option(
+    "--strategies", default=",".join(STRATEGIES), show_default=True, help="Strategies to run."
+)
+@click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Per run of a cell; a cell over it shows as '> SECONDS'.",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "csv"]),
+    default="text",
+    show_default=True,
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def bench(
+    sizes: str,
+    first_sizes: str,
+    engines: str,
+    strategies: str,
+    repeat: int,
+    time_limit: float,
+    output_format: str,
+    quiet: bool,
+) -> None:
+    """Measure every engine and strategy side by side: the seed's table, and time to a first.
+
+    The first table reproduces the OR-Tools guide's (N, solutions, time to find all) with the
+    guide's published times beside it; the second times a first solution for growing N.
+    Each cell keeps the solver's own statistics (in JSON and CSV).
+    """
+    plan = {
+        "sizes": sizes_option(sizes, "--sizes"),
+        "first_sizes": sizes_option(first_sizes, "--first-sizes"),
+        "engines": names_option(engines, ENGINES, "--engines"),
+        "strategies": names_option(strategies, STRATEGIES, "--strategies"),
+    }
+    output = Output("text")
+    from nqueens import bench as benchmark
+
+    total = sum(
+        len(plan[key]) * len(benchmark.columns(plan["engines"], plan["strategies"], table))  # type: ignore[arg-type]
+        for key, table in (("sizes", benchmark.ALL), ("first_sizes", benchmark.FIRST))
+    )
+    show_progress = not quiet and output.err.is_terminal
+    with Progress(
+        TextColumn("[bold]Benchmarking"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=output.err,
+        transient=True,
+        disable=not show_progress,
+    ) as progress:
+        task = progress.add_task("", total=total)
+
+        def on_cell(cell: benchmark.Cell) -> None:
+            label = cell.column.label.replace("\n", " ")
+            progress.update(task, advance=1, description=f"N = {cell.n}, {label}")
+
+        cells = benchmark.run(
+            sizes=plan["sizes"],  # type: ignore[arg-type]
+            first_sizes=plan["first_sizes"],  # type: ignore[arg-type]
+            engines=plan["engines"],  # type: ignore[arg-type]
+            strategies=plan["strategies"],  # type: ignore[arg-type]
+            repeat=repeat,
+            time_limit=time_limit,
+            on_cell=on_cell,
+        )
+    if output_format == "json":
+        click.echo(json.dumps(render.bench_records(cells), indent=1))
+    elif output_format == "csv":
+        click.echo(render.bench_csv(cells), nl=False)
+    else:
+        # Off a terminal (a file, a README) the tables keep their natural width.
+        console = output.out if output.out.is_terminal else Console(width=1000, highlight=False)
+        for table in render.bench_tables(cells, time_limit=time_limit):
+            console.print(table)
 
 
 def main() -> None:

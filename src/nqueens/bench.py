@@ -1,0 +1,151 @@
+"""``nqueens bench``: every engine and strategy measured side by side, in one run.
+
+Two tables: the seed's (time to find every solution, for growing N) and time to a first
+solution. Each cell runs through the public API, ``--repeat`` times, and keeps the median time and
+the solver's statistics of its last run; a cell the time limit stops shows as such, not as a
+number. Core code only: it returns values and never prints.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from nqueens import api
+from nqueens.results import Stats
+from nqueens.strategies import AUTO, CP, CP_SAT, MIP
+
+SEED_PUBLISHED_MS: dict[int, int] = {
+    1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0, 7: 3, 8: 9,
+    9: 35, 10: 95, 11: 378, 12: 2198, 13: 11628, 14: 62427, 15: 410701,
+}  # fmt: skip
+"""The OR-Tools guide's table: every solution with the original CP solver, on its machine."""
+
+ALL = "all"
+FIRST = "first"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One engine with one strategy (None for the mip engine, which has none)."""
+
+    engine: str
+    strategy: str | None
+
+    @property
+    def label(self) -> str:
+        """The column's heading: the engine above its strategy."""
+        return self.engine if self.strategy is None else f"{self.engine}\n{self.strategy}"
+
+
+FINISHED = "finished"
+OVER_LIMIT = "over-limit"
+REFUSED = "refused"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One measurement: the median time over the repeats and the statistics of the last run.
+
+    ``outcome`` is FINISHED, OVER_LIMIT (a run hit the time limit: no time is given) or REFUSED
+    (the engine does not take this board, e.g. mip enumeration of a large board).
+    """
+
+    table: str  # ALL (every solution) or FIRST (a first solution)
+    n: int
+    column: Column
+    outcome: str
+    seconds: float | None = None
+    stats: Stats | None = None
+
+
+def columns(engines: Iterable[str], strategies: Iterable[str], table: str) -> list[Column]:
+    """The engine x strategy combinations that make sense for a table.
+
+    The cp engine's auto strategy repeats solutions, so it only runs in the first-solution table.
+    """
+    chosen_strategies = list(strategies)
+    result: list[Column] = []
+    for engine in engines:
+        if engine == MIP:
+            result.append(Column(MIP, None))
+            continue
+        for strategy in chosen_strategies:
+            if engine == CP and strategy == AUTO and table == ALL:
+                continue
+            result.append(Column(engine, strategy))
+    return result
+
+
+def _import_engines() -> None:
+    """Load every engine (OR-Tools with them) first, so no cell's time includes an import."""
+    import nqueens.engines.counting
+    import nqueens.engines.cp
+    import nqueens.engines.mip  # noqa: F401
+
+
+def _measure_all(n: int, column: Column, time_limit: float) -> Stats:
+    """Every solution, on one core and without symmetry breaking: the engines' bare search."""
+    extra = {"workers": 1, "symmetry": False} if column.engine == CP_SAT else {}
+    return api.count(
+        n, engine=column.engine, strategy=column.strategy, time_limit=time_limit, **extra
+    )
+
+
+def _measure_first(n: int, column: Column, time_limit: float) -> Stats:
+    return api.first(n, engine=column.engine, strategy=column.strategy, time_limit=time_limit).stats
+
+
+def run(
+    *,
+    sizes: list[int],
+    first_sizes: list[int],
+    engines: list[str],
+    strategies: list[str],
+    repeat: int,
+    time_limit: float,
+    on_cell: Callable[[Cell], None] | None = None,
+) -> list[Cell]:
+    """Measure every cell of both tables; ``on_cell`` is told of each one as it is done."""
+    _import_engines()
+    plan = [
+        (ALL, n, column, _measure_all)
+        for n in sizes
+        for column in columns(engines, strategies, ALL)
+    ] + [
+        (FIRST, n, column, _measure_first)
+        for n in first_sizes
+        for column in columns(engines, strategies, FIRST)
+    ]
+    cells: list[Cell] = []
+    for table, n, column, measure in plan:
+        cell = _cell(table, n, column, measure, repeat, time_limit)
+        cells.append(cell)
+        if on_cell is not None:
+            on_cell(cell)
+    return cells
+
+
+def _cell(
+    table: str,
+    n: int,
+    column: Column,
+    measure: Callable[[int, Column, float], Stats],
+    repeat: int,
+    time_limit: float,
+) -> Cell:
+    """Repeat one measurement; a run that does not finish ends the cell as over the limit."""
+    times: list[float] = []
+    stats: Stats | None = None
+    for _ in range(repeat):
+        started = time.perf_counter()
+        try:
+            stats = measure(n, column, time_limit)
+        except api.InputError:
+            return Cell(table, n, column, REFUSED)
+        if stats.status.partial:
+            return Cell(table, n, column, OVER_LIMIT, stats=stats)
+        times.append(time.perf_counter() - started)
+    return Cell(table, n, column, FINISHED, statistics.median(times), stats)
