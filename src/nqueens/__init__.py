@@ -13,8 +13,15 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-from nqueens.api import MAX_N, InputError, count, first, solve
-from nqueens.results import FirstResult, SearchInterrupted, Solution, Stats, Status
+from nqueens.api import MAX_N, count, first, solve
+from nqueens.results import (
+    FirstResult,
+    InputError,
+    SearchInterrupted,
+    Solution,
+    Stats,
+    Status,
+)
 
 try:
     __version__ = version("nqueens")

@@ -6,10 +6,12 @@ search actually runs, so importing ``nqueens`` (and ``nqueens --help``) stays fa
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from nqueens.known_counts import KNOWN_TOTALS
-from nqueens.results import FirstResult, SolutionStream, Stats
+from nqueens.puzzle import Puzzle, Square
+from nqueens.results import FirstResult, InputError, SolutionStream, Stats
 from nqueens.strategies import (
     AUTO,
     CP,
@@ -37,10 +39,6 @@ N = 18 has 666,090,624 solutions, already hours of enumeration; N = 19 has 7.5 t
 
 MAX_MIP_ENUMERATION_N = 10
 """The mip engine solves once per solution: N = 10 (724 solutions) takes minutes already."""
-
-
-class InputError(ValueError):
-    """An argument outside what nqueens accepts; the message says why, for the user to read."""
 
 
 def check_board_size(n: int) -> None:
@@ -115,6 +113,12 @@ def _check_mip_enumeration(n: int, limit: int | None) -> None:
         )
 
 
+def _puzzle(n: int, queens: Iterable[Square], blocked: Iterable[Square]) -> Puzzle | None:
+    """The validated constraints, or None for the plain problem."""
+    puzzle = Puzzle(n, tuple(queens), tuple(blocked))
+    return puzzle if puzzle.constrained else None
+
+
 def solve(
     n: int,
     *,
@@ -124,31 +128,41 @@ def solve(
     engine: str = CP_SAT,
     strategy: str | None = None,
     mip_solver: str = "scip",
+    queens: Iterable[Square] = (),
+    blocked: Iterable[Square] = (),
 ) -> SolutionStream:
     """Every solution for an n x n board, yielded as the engine finds them.
 
     ``limit`` stops after that many solutions, ``time_limit`` after that many seconds; ``unique``
-    yields one solution per class under the 8 symmetries of the square (cp-sat only). The
+    yields one solution per class under the 8 symmetries of the square (cp-sat only).
+    ``queens`` must be kept and ``blocked`` squares left empty (0-based ``(row, col)``). The
     stream's ``stats`` tell how the search ended once it is exhausted or closed.
     """
     _check_enumeration(n, limit=limit, time_limit=time_limit)
     _check_engine(engine, strategy, mip_solver)
+    puzzle = _puzzle(n, queens, blocked)
     if unique and engine != CP_SAT:
         raise InputError("unique solutions come from cp-sat's symmetry breaking: use cp-sat")
+    if unique and puzzle is not None:
+        raise InputError("unique solutions need a symmetric board: the given squares break it")
     if engine == MIP:
         _check_mip_enumeration(n, limit)
         from nqueens.engines.mip import MipSolutionStream
 
-        return MipSolutionStream(n, backend=mip_solver, limit=limit, time_limit=time_limit)
+        return MipSolutionStream(
+            n, backend=mip_solver, limit=limit, time_limit=time_limit, puzzle=puzzle
+        )
     chosen = _enumeration_strategy(engine, strategy, n, limit)
     if engine == CP:
         from nqueens.engines.cp import CpSolutionStream
 
-        return CpSolutionStream(n, strategy=chosen, limit=limit, time_limit=time_limit)
+        return CpSolutionStream(
+            n, strategy=chosen, limit=limit, time_limit=time_limit, puzzle=puzzle
+        )
     from nqueens.engines.cpsat import CpSatSolutionStream
 
     return CpSatSolutionStream(
-        n, limit=limit, time_limit=time_limit, unique=unique, strategy=chosen
+        n, limit=limit, time_limit=time_limit, unique=unique, strategy=chosen, puzzle=puzzle
     )
 
 
@@ -162,6 +176,8 @@ def count(
     engine: str = CP_SAT,
     strategy: str | None = None,
     mip_solver: str = "scip",
+    queens: Iterable[Square] = (),
+    blocked: Iterable[Square] = (),
 ) -> Stats:
     """Count the solutions for an n x n board exactly; ``stats.solutions`` is the count.
 
@@ -169,32 +185,36 @@ def count(
     symmetries of the square and ``stats.unique`` holds the number of classes; ``workers``
     processes share the search (default: every core; 1 searches in this process), and
     ``on_progress(done, total, solutions)`` is called as each subproblem finishes. The cp and mip
-    engines search in this process, without symmetry breaking. Ctrl-C raises
-    ``SearchInterrupted``, whose ``stats`` hold the partial count.
+    engines search in this process, without symmetry breaking. ``queens`` must be kept and
+    ``blocked`` squares left empty (0-based ``(row, col)``); they break the board's symmetry, so
+    symmetry breaking is then off. Ctrl-C raises ``SearchInterrupted``, whose ``stats`` hold
+    the partial count.
     """
     _check_enumeration(n, limit=None, time_limit=time_limit)
     _check_engine(engine, strategy, mip_solver)
+    puzzle = _puzzle(n, queens, blocked)
     if workers is not None and workers < 1:
         raise InputError(f"the number of workers must be at least 1, not {workers}")
     if engine == MIP:
         _check_mip_enumeration(n, None)
         from nqueens.engines import mip
 
-        return mip.count_solutions(n, backend=mip_solver, time_limit=time_limit)
+        return mip.count_solutions(n, backend=mip_solver, time_limit=time_limit, puzzle=puzzle)
     chosen = _enumeration_strategy(engine, strategy, n, None)
     if engine == CP:
         from nqueens.engines import cp
 
-        return cp.count_solutions(n, strategy=chosen, time_limit=time_limit)
+        return cp.count_solutions(n, strategy=chosen, time_limit=time_limit, puzzle=puzzle)
     from nqueens.engines.counting import count_solutions, default_workers
 
     return count_solutions(
         n,
         time_limit=time_limit,
-        symmetry=symmetry,
+        symmetry=symmetry and puzzle is None,
         strategy=chosen,
         workers=workers or default_workers(),
         on_progress=on_progress,
+        puzzle=puzzle,
     )
 
 
@@ -205,29 +225,36 @@ def first(
     engine: str = AUTO,
     strategy: str | None = None,
     mip_solver: str = "scip",
+    queens: Iterable[Square] = (),
+    blocked: Iterable[Square] = (),
 ) -> FirstResult:
     """Find one solution for an n x n board, or prove that none exists.
+
+    ``queens`` must be kept and ``blocked`` squares left empty (0-based ``(row, col)``).
 
     ``engine="auto"`` picks the engine and strategy measured fastest to a first solution
     (see :func:`nqueens.engines.auto.choose_first`); ``stats.engine`` and ``stats.strategy`` say
     which ran.
     """
     _check_limits(n, limit=None, time_limit=time_limit)
+    puzzle = _puzzle(n, queens, blocked)
     if engine == AUTO:
         if strategy is not None:
             raise InputError("--strategy needs an engine: the auto engine picks both")
         from nqueens.engines.auto import choose_first
 
-        engine, strategy = choose_first(n)
+        engine, strategy = choose_first(n, puzzle)
     _check_engine(engine, strategy, mip_solver)
     if engine == MIP:
         from nqueens.engines import mip
 
-        return mip.find_first(n, backend=mip_solver, time_limit=time_limit)
+        return mip.find_first(n, backend=mip_solver, time_limit=time_limit, puzzle=puzzle)
     if engine == CP:
         from nqueens.engines import cp
 
-        return cp.find_first(n, strategy=strategy or FIRST_FAIL_MID, time_limit=time_limit)
+        return cp.find_first(
+            n, strategy=strategy or FIRST_FAIL_MID, time_limit=time_limit, puzzle=puzzle
+        )
     from nqueens.engines import cpsat
 
-    return cpsat.find_first(n, strategy=strategy or AUTO, time_limit=time_limit)
+    return cpsat.find_first(n, strategy=strategy or AUTO, time_limit=time_limit, puzzle=puzzle)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from nqueens import api
-from nqueens.results import Stats
+from nqueens.results import InputError, Stats
 from nqueens.strategies import AUTO, CP, CP_SAT, MIP
 
 SEED_PUBLISHED_MS: dict[int, int] = {
@@ -88,10 +88,16 @@ def _import_engines() -> None:
 
 def _measure_all(n: int, column: Column, time_limit: float) -> Stats:
     """Every solution, on one core and without symmetry breaking: the engines' bare search."""
-    extra = {"workers": 1, "symmetry": False} if column.engine == CP_SAT else {}
-    return api.count(
-        n, engine=column.engine, strategy=column.strategy, time_limit=time_limit, **extra
-    )
+    if column.engine == CP_SAT:
+        return api.count(
+            n,
+            engine=CP_SAT,
+            strategy=column.strategy,
+            time_limit=time_limit,
+            workers=1,
+            symmetry=False,
+        )
+    return api.count(n, engine=column.engine, strategy=column.strategy, time_limit=time_limit)
 
 
 def _measure_first(n: int, column: Column, time_limit: float) -> Stats:
@@ -143,7 +149,7 @@ def _cell(
         started = time.perf_counter()
         try:
             stats = measure(n, column, time_limit)
-        except api.InputError:
+        except InputError:
             return Cell(table, n, column, REFUSED)
         if stats.status.partial:
             return Cell(table, n, column, OVER_LIMIT, stats=stats)

@@ -25,7 +25,7 @@ from rich.progress import (
 )
 
 from nqueens import api, render
-from nqueens.results import SearchInterrupted, Solution, Stats, Status
+from nqueens.results import InputError, SearchInterrupted, Solution, Stats, Status
 from nqueens.strategies import AUTO, CP_SAT, ENGINES, MIP_SOLVERS, STRATEGIES
 
 EXIT_OK = 0
@@ -59,7 +59,7 @@ def board_size(ctx: click.Context, param: click.Parameter, value: str) -> int:
     number = int(text)
     try:
         api.check_board_size(number)
-    except api.InputError as error:
+    except InputError as error:
         raise click.BadParameter(str(error), ctx, param) from None
     return number
 
@@ -250,7 +250,7 @@ def _api_call(call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Call the API, turning an input it refuses into a usage error (exit 2)."""
     try:
         return call(*args, **kwargs)
-    except api.InputError as error:
+    except InputError as error:
         raise click.UsageError(str(error)) from None
 
 
@@ -503,7 +503,7 @@ def sizes_option(value: str, option: str) -> list[int]:
         for n in (low, high):
             try:
                 api.check_board_size(n)
-            except api.InputError as error:
+            except InputError as error:
                 raise click.BadParameter(str(error), param_hint=option) from None
         sizes.extend(range(low, high + 1))
     return sizes
@@ -571,19 +571,16 @@ def bench(
     guide's published times beside it; the second times a first solution for growing N.
     Each cell keeps the solver's own statistics (in JSON and CSV).
     """
-    plan = {
-        "sizes": sizes_option(sizes, "--sizes"),
-        "first_sizes": sizes_option(first_sizes, "--first-sizes"),
-        "engines": names_option(engines, ENGINES, "--engines"),
-        "strategies": names_option(strategies, STRATEGIES, "--strategies"),
-    }
+    size_list = sizes_option(sizes, "--sizes")
+    first_size_list = sizes_option(first_sizes, "--first-sizes")
+    engine_list = names_option(engines, ENGINES, "--engines")
+    strategy_list = names_option(strategies, STRATEGIES, "--strategies")
     output = Output("text")
     from nqueens import bench as benchmark
 
-    total = sum(
-        len(plan[key]) * len(benchmark.columns(plan["engines"], plan["strategies"], table))  # type: ignore[arg-type]
-        for key, table in (("sizes", benchmark.ALL), ("first_sizes", benchmark.FIRST))
-    )
+    total = len(size_list) * len(
+        benchmark.columns(engine_list, strategy_list, benchmark.ALL)
+    ) + len(first_size_list) * len(benchmark.columns(engine_list, strategy_list, benchmark.FIRST))
     show_progress = not quiet and output.err.is_terminal
     with Progress(
         TextColumn("[bold]Benchmarking"),
@@ -602,10 +599,10 @@ def bench(
             progress.update(task, advance=1, description=f"N = {cell.n}, {label}")
 
         cells = benchmark.run(
-            sizes=plan["sizes"],  # type: ignore[arg-type]
-            first_sizes=plan["first_sizes"],  # type: ignore[arg-type]
-            engines=plan["engines"],  # type: ignore[arg-type]
-            strategies=plan["strategies"],  # type: ignore[arg-type]
+            sizes=size_list,
+            first_sizes=first_size_list,
+            engines=engine_list,
+            strategies=strategy_list,
             repeat=repeat,
             time_limit=time_limit,
             on_cell=on_cell,

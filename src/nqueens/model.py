@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from nqueens.puzzle import Puzzle
 from nqueens.strategies import FIRST_FAIL_MID, FIRST_MIN
 
 
@@ -34,13 +35,15 @@ def build_model(
     strategy: str = FIRST_MIN,
     break_symmetry: bool = False,
     first_column_row: int | None = None,
+    puzzle: Puzzle | None = None,
 ) -> QueensModel:
     """Build the N-queens model for an ``n`` x ``n`` board.
 
     ``strategy`` adds the matching decision strategy (none for ``auto``). ``break_symmetry``
     keeps only the lexicographically smallest solution of each class under the 8 symmetries of
     the square (see :func:`add_lex_leader`). ``first_column_row`` fixes the queen of the first
-    column, which splits a search into independent subproblems.
+    column, which splits a search into independent subproblems. ``puzzle`` keeps its queens
+    and leaves its blocked squares empty.
     """
     model = cp_model.CpModel()
     queens = [model.new_int_var(0, n - 1, f"queen_col_{col}") for col in range(n)]
@@ -51,6 +54,11 @@ def build_model(
         add_lex_leader(model, queens)
     if first_column_row is not None:
         model.add(queens[0] == first_column_row)
+    if puzzle is not None:
+        for row, col in puzzle.queens:
+            model.add(queens[col] == row)
+        for row, col in puzzle.blocked:
+            model.add(queens[col] != row)
     if strategy == FIRST_MIN:  # the guide's: columns left to right, lowest row first
         model.add_decision_strategy(queens, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
     elif strategy == FIRST_FAIL_MID:

@@ -11,6 +11,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 
+class InputError(ValueError):
+    """An argument outside what nqueens accepts; the message says why, for the user to read."""
+
+
 @dataclass(frozen=True)
 class Solution:
     """One placement of N queens: ``rows[c]`` is the 0-based row of the queen in column ``c``."""

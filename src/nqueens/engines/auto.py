@@ -8,9 +8,10 @@ CP-SAT's default search needs seconds from N = 200 and finds nothing within 60 s
 
 from __future__ import annotations
 
+from nqueens.puzzle import Puzzle
 from nqueens.strategies import CP, FIRST_FAIL_MID
 
 
-def choose_first(n: int) -> tuple[str, str]:
-    """The (engine, strategy) to find one solution for an n x n board."""
+def choose_first(n: int, puzzle: Puzzle | None = None) -> tuple[str, str]:
+    """The (engine, strategy) to find one solution for an n x n board and its given squares."""
     return CP, FIRST_FAIL_MID

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from nqueens.callbacks import ClassCountingCallback, CountingCallback
 from nqueens.engines.cpsat import BackgroundSearch, enumeration_solver
 from nqueens.model import build_model
+from nqueens.puzzle import Puzzle
 from nqueens.results import SearchInterrupted, Stats, Status
 from nqueens.strategies import FIRST_MIN
 
@@ -46,6 +47,7 @@ class Subproblem:
     symmetry: bool
     strategy: str
     deadline: float | None  # time.time() value, comparable across processes
+    puzzle: Puzzle | None = None
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,7 @@ class _SubproblemInterrupted(KeyboardInterrupt):
 
 
 def subproblems(
-    n: int, *, symmetry: bool, strategy: str, deadline: float | None
+    n: int, *, symmetry: bool, strategy: str, deadline: float | None, puzzle: Puzzle | None = None
 ) -> list[Subproblem]:
     """One subproblem per row of the first column's queen, the largest first.
 
@@ -78,7 +80,7 @@ def subproblems(
     """
     rows = range((n + 1) // 2) if symmetry else range(n)
     ordered = sorted(rows, key=lambda row: abs(row - 1.5))
-    return [Subproblem(n, row, symmetry, strategy, deadline) for row in ordered]
+    return [Subproblem(n, row, symmetry, strategy, deadline, puzzle) for row in ordered]
 
 
 def count_subproblem(task: Subproblem) -> Subcount:
@@ -93,6 +95,7 @@ def count_subproblem(task: Subproblem) -> Subcount:
         strategy=task.strategy,
         break_symmetry=task.symmetry,
         first_column_row=task.first_row,
+        puzzle=task.puzzle,
     )
     solver = enumeration_solver(time_limit, strategy=task.strategy)
     callback: ClassCountingCallback | CountingCallback = (
@@ -167,6 +170,7 @@ def count_solutions(
     strategy: str = FIRST_MIN,
     workers: int = 1,
     on_progress: ProgressCallback | None = None,
+    puzzle: Puzzle | None = None,
 ) -> Stats:
     """Count every solution for an n x n board, exactly; Ctrl-C raises SearchInterrupted.
 
@@ -174,7 +178,7 @@ def count_solutions(
     """
     started = time.monotonic()
     deadline = time.time() + time_limit if time_limit is not None else None
-    tasks = subproblems(n, symmetry=symmetry, strategy=strategy, deadline=deadline)
+    tasks = subproblems(n, symmetry=symmetry, strategy=strategy, deadline=deadline, puzzle=puzzle)
     workers = max(1, min(workers, len(tasks)))
     found: list[Subcount] = []
     if on_progress is not None:

@@ -18,6 +18,7 @@ from types import FrameType
 
 from ortools.constraint_solver import pywrapcp
 
+from nqueens.puzzle import Puzzle
 from nqueens.results import FirstResult, SearchInterrupted, Solution, Stats, Status
 from nqueens.strategies import AUTO, CP, FIRST_FAIL_MID, FIRST_MIN
 
@@ -25,7 +26,9 @@ from nqueens.strategies import AUTO, CP, FIRST_FAIL_MID, FIRST_MIN
 class CpSearch:
     """One search on the original CP solver, yielding solutions as ``NextSolution`` finds them."""
 
-    def __init__(self, n: int, *, strategy: str, time_limit: float | None) -> None:
+    def __init__(
+        self, n: int, *, strategy: str, time_limit: float | None, puzzle: Puzzle | None
+    ) -> None:
         self.n = n
         self.time_limit = time_limit
         self.solver = pywrapcp.Solver(f"{n}-queens")
@@ -34,6 +37,11 @@ class CpSearch:
         solver.Add(solver.AllDifferent(self.queens))
         solver.Add(solver.AllDifferent([self.queens[col] + col for col in range(n)]))
         solver.Add(solver.AllDifferent([self.queens[col] - col for col in range(n)]))
+        if puzzle is not None:
+            for row, col in puzzle.queens:
+                solver.Add(self.queens[col] == row)
+            for row, col in puzzle.blocked:
+                solver.Add(self.queens[col] != row)
         self.strategy = strategy
         self._builder = self._decision_builder(strategy)
         self._stop = threading.Event()
@@ -115,11 +123,17 @@ class CpSolutionStream(Iterator[Solution]):
     """Solutions from the original CP solver, with the same interface as the CP-SAT stream."""
 
     def __init__(
-        self, n: int, *, strategy: str, limit: int | None, time_limit: float | None
+        self,
+        n: int,
+        *,
+        strategy: str,
+        limit: int | None,
+        time_limit: float | None,
+        puzzle: Puzzle | None = None,
     ) -> None:
         self.n = n
         self._limit = limit
-        self._search = CpSearch(n, strategy=strategy, time_limit=time_limit)
+        self._search = CpSearch(n, strategy=strategy, time_limit=time_limit, puzzle=puzzle)
         self._solutions = self._search.solutions()
         self._delivered = 0
         self._stats: Stats | None = None
@@ -166,9 +180,13 @@ class CpSolutionStream(Iterator[Solution]):
         self.close()
 
 
-def count_solutions(n: int, *, strategy: str, time_limit: float | None) -> Stats:
+def count_solutions(
+    n: int, *, strategy: str, time_limit: float | None, puzzle: Puzzle | None = None
+) -> Stats:
     """Count every solution by walking the whole search tree."""
-    with CpSolutionStream(n, strategy=strategy, limit=None, time_limit=time_limit) as stream:
+    with CpSolutionStream(
+        n, strategy=strategy, limit=None, time_limit=time_limit, puzzle=puzzle
+    ) as stream:
         try:
             for _ in stream:
                 pass
@@ -177,9 +195,13 @@ def count_solutions(n: int, *, strategy: str, time_limit: float | None) -> Stats
     return stream.stats
 
 
-def find_first(n: int, *, strategy: str, time_limit: float | None) -> FirstResult:
+def find_first(
+    n: int, *, strategy: str, time_limit: float | None, puzzle: Puzzle | None = None
+) -> FirstResult:
     """The first solution the decision builder reaches, or a proof that there is none."""
-    with CpSolutionStream(n, strategy=strategy, limit=1, time_limit=time_limit) as stream:
+    with CpSolutionStream(
+        n, strategy=strategy, limit=1, time_limit=time_limit, puzzle=puzzle
+    ) as stream:
         try:
             solution = next(stream, None)
         except KeyboardInterrupt:

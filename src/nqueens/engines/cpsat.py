@@ -17,6 +17,7 @@ from ortools.sat.python import cp_model
 
 from nqueens.callbacks import StreamingCallback
 from nqueens.model import build_model
+from nqueens.puzzle import Puzzle
 from nqueens.results import FirstResult, SearchInterrupted, Solution, Stats, Status
 from nqueens.strategies import AUTO, FIRST_MIN
 
@@ -146,9 +147,15 @@ def _stats(n: int, solver: cp_model.CpSolver | None, solutions: int, status: Sta
     )
 
 
-def find_first(n: int, *, strategy: str = AUTO, time_limit: float | None = None) -> FirstResult:
+def find_first(
+    n: int,
+    *,
+    strategy: str = AUTO,
+    time_limit: float | None = None,
+    puzzle: Puzzle | None = None,
+) -> FirstResult:
     """Look for one solution; ``auto`` is CP-SAT's default (parallel) search."""
-    queens_model = build_model(n, strategy=strategy)
+    queens_model = build_model(n, strategy=strategy, puzzle=puzzle)
     solver = first_solution_solver(time_limit)
     if strategy != AUTO:
         solver.parameters.search_branching = cp_model.FIXED_SEARCH
@@ -190,11 +197,12 @@ class CpSatSolutionStream(Iterator[Solution]):
         time_limit: float | None = None,
         unique: bool = False,
         strategy: str = FIRST_MIN,
+        puzzle: Puzzle | None = None,
     ) -> None:
         self.n = n
         self._unique = unique
         self._strategy = strategy
-        queens_model = build_model(n, strategy=strategy, break_symmetry=unique)
+        queens_model = build_model(n, strategy=strategy, break_symmetry=unique, puzzle=puzzle)
         self._solver = enumeration_solver(time_limit, strategy=strategy)
         self._queue: queue.Queue[object] = queue.Queue(maxsize=_STREAM_BUFFER)
         self._closing = threading.Event()

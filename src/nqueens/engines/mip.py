@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 from ortools.linear_solver import pywraplp
 
+from nqueens.puzzle import Puzzle
 from nqueens.results import FirstResult, SearchInterrupted, Solution, Stats, Status
 from nqueens.strategies import MIP
 
@@ -26,7 +27,13 @@ class MipSolutionStream(Iterator[Solution]):
     """Solutions of the 0-1 program, one solve each, every earlier one cut off by a no-good."""
 
     def __init__(
-        self, n: int, *, backend: str, limit: int | None, time_limit: float | None
+        self,
+        n: int,
+        *,
+        backend: str,
+        limit: int | None,
+        time_limit: float | None,
+        puzzle: Puzzle | None = None,
     ) -> None:
         self.n = n
         self._limit = limit
@@ -47,6 +54,11 @@ class MipSolutionStream(Iterator[Solution]):
             solver.Add(sum(squares[r][i] for r in range(n)) == 1)  # column i
         for diagonal in _diagonals(n):
             solver.Add(sum(squares[r][c] for r, c in diagonal) <= 1)
+        if puzzle is not None:
+            for row, col in puzzle.queens:
+                solver.Add(squares[row][col] == 1)
+            for row, col in puzzle.blocked:
+                solver.Add(squares[row][col] == 0)
         solver.Maximize(sum(squares[r][c] for r in range(n) for c in range(n)))
         self._started = time.monotonic()
         self._iterations = 0
@@ -127,9 +139,13 @@ def _diagonals(n: int) -> list[list[tuple[int, int]]]:
     return [diagonal for diagonal in down + up if len(diagonal) > 1]
 
 
-def count_solutions(n: int, *, backend: str, time_limit: float | None) -> Stats:
+def count_solutions(
+    n: int, *, backend: str, time_limit: float | None, puzzle: Puzzle | None = None
+) -> Stats:
     """Count by enumeration with no-good cuts: exact, one MIP solve per solution."""
-    with MipSolutionStream(n, backend=backend, limit=None, time_limit=time_limit) as stream:
+    with MipSolutionStream(
+        n, backend=backend, limit=None, time_limit=time_limit, puzzle=puzzle
+    ) as stream:
         try:
             for _ in stream:
                 pass
@@ -138,9 +154,13 @@ def count_solutions(n: int, *, backend: str, time_limit: float | None) -> Stats:
     return stream.stats
 
 
-def find_first(n: int, *, backend: str, time_limit: float | None) -> FirstResult:
+def find_first(
+    n: int, *, backend: str, time_limit: float | None, puzzle: Puzzle | None = None
+) -> FirstResult:
     """One optimal solution of the 0-1 program, or a proof that there is none."""
-    with MipSolutionStream(n, backend=backend, limit=1, time_limit=time_limit) as stream:
+    with MipSolutionStream(
+        n, backend=backend, limit=1, time_limit=time_limit, puzzle=puzzle
+    ) as stream:
         try:
             solution = next(stream, None)
         except KeyboardInterrupt:
