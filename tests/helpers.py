@@ -98,3 +98,22 @@ PLAIN_ENV = {
 
 TERMINAL_ENV = {**PLAIN_ENV, "FORCE_COLOR": "1"}
 """Environment that makes rich treat the output as a 100-column colour terminal."""
+
+
+def count_completions(n: int, queens: set[tuple[int, int]], blocked: set[tuple[int, int]]) -> int:
+    """Solutions keeping every (row, col) in ``queens`` and none in ``blocked``, by plain
+    column-by-column backtracking with no solver (0-based squares)."""
+    fixed = {col: row for row, col in queens}
+
+    def place(col: int, rows: list[int]) -> int:
+        if col == n:
+            return 1
+        total = 0
+        for row in [fixed[col]] if col in fixed else range(n):
+            if (row, col) in blocked:
+                continue
+            if all(r != row and abs(r - row) != col - c for c, r in enumerate(rows)):
+                total += place(col + 1, [*rows, row])
+        return total
+
+    return place(0, [])

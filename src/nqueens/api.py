@@ -6,7 +6,9 @@ search actually runs, so importing ``nqueens`` (and ``nqueens --help``) stays fa
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from nqueens.known_counts import KNOWN_TOTALS
@@ -232,19 +234,42 @@ def first(
 
     ``queens`` must be kept and ``blocked`` squares left empty (0-based ``(row, col)``).
 
-    ``engine="auto"`` picks the engine and strategy measured fastest to a first solution
-    (see :func:`nqueens.engines.auto.choose_first`); ``stats.engine`` and ``stats.strategy`` say
-    which ran.
+    ``engine="auto"`` runs the engines and strategies measured fastest to a first solution
+    (see :mod:`nqueens.engines.auto`); ``stats.engine`` and ``stats.strategy`` say which one
+    decided, and ``stats.wall_time`` covers every attempt.
     """
     _check_limits(n, limit=None, time_limit=time_limit)
     puzzle = _puzzle(n, queens, blocked)
-    if engine == AUTO:
-        if strategy is not None:
-            raise InputError("--strategy needs an engine: the auto engine picks both")
-        from nqueens.engines.auto import choose_first
+    if engine != AUTO:
+        _check_engine(engine, strategy, mip_solver)
+        return _first_on(engine, strategy, n, time_limit, mip_solver, puzzle)
+    if strategy is not None:
+        raise InputError("--strategy needs an engine: the auto engine picks both")
+    from nqueens.engines.auto import first_plan
 
-        engine, strategy = choose_first(n, puzzle)
-    _check_engine(engine, strategy, mip_solver)
+    started = time.monotonic()
+    plan = first_plan(n, puzzle)
+    for attempt in plan:
+        budget = None if time_limit is None else time_limit - (time.monotonic() - started)
+        if attempt.seconds is not None:
+            budget = attempt.seconds if budget is None else min(budget, attempt.seconds)
+        result = _first_on(attempt.engine, attempt.strategy, n, budget, mip_solver, puzzle)
+        decided = result.solution is not None or result.proven_infeasible
+        if decided or attempt is plan[-1]:
+            break
+    wall_time = time.monotonic() - started
+    return FirstResult(result.solution, replace(result.stats, wall_time=wall_time))
+
+
+def _first_on(
+    engine: str,
+    strategy: str | None,
+    n: int,
+    time_limit: float | None,
+    mip_solver: str,
+    puzzle: Puzzle | None,
+) -> FirstResult:
+    """One engine's search for a first solution."""
     if engine == MIP:
         from nqueens.engines import mip
 

@@ -11,7 +11,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 import click
 from rich.console import Console
@@ -25,6 +25,7 @@ from rich.progress import (
 )
 
 from nqueens import api, render
+from nqueens.puzzle import Square, parse_square, read_puzzle
 from nqueens.results import InputError, SearchInterrupted, Solution, Stats, Status
 from nqueens.strategies import AUTO, CP_SAT, ENGINES, MIP_SOLVERS, STRATEGIES
 
@@ -42,7 +43,7 @@ at the left.
 \b
 Exit codes:
   0    success (a count of 0 is a success)
-  1    no solution exists (solve, first)
+  1    no solution exists (solve, first); a board is not valid (verify)
   2    bad usage or bad input
   3    the time limit ended the search first: the result is partial
   130  interrupted (Ctrl-C): the result is partial
@@ -51,8 +52,13 @@ Exit codes:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def board_size(ctx: click.Context, param: click.Parameter, value: str) -> int:
-    """Parse N: a whole number from 1 to ``api.MAX_N``, with a message that says what was wrong."""
+def board_size(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+    """Parse N: a whole number from 1 to ``api.MAX_N``, with a message that says what was wrong.
+
+    None when N is left out, which only --board allows (it reads N from the file).
+    """
+    if value is None:
+        return None
     text = value.strip()
     if not re.fullmatch(r"[+-]?\d+", text):
         raise click.BadParameter(f"N must be a positive whole number, not {text!r}", ctx, param)
@@ -233,6 +239,66 @@ def engine_options(default_engine: str) -> Callable[[F], F]:
     return decorate
 
 
+def puzzle_options(function: F) -> F:
+    """--queen, --block and --board: a completion puzzle, in 1-based ROW,COL squares."""
+    function = click.option(
+        "--board",
+        "board_file",
+        type=click.File("r"),
+        metavar="FILE",
+        help="A starting position ('-' for stdin): one line per row, Q a queen, # or X blocked, "
+        ". or _ free; or a CSPLib problem 79 instance (letting n / letting init). "
+        "N is read from it.",
+    )(function)
+    function = click.option(
+        "--block",
+        "block_squares",
+        multiple=True,
+        metavar="ROW,COL",
+        help="A square that must stay empty (repeatable).",
+    )(function)
+    return click.option(
+        "--queen",
+        "queen_squares",
+        multiple=True,
+        metavar="ROW,COL",
+        help="A queen already on the board, to keep (repeatable).",
+    )(function)
+
+
+def resolve_puzzle(
+    n: int | None,
+    queen_squares: tuple[str, ...],
+    block_squares: tuple[str, ...],
+    board_file: TextIO | None,
+) -> tuple[int, list[Square], list[Square]]:
+    """N and the given squares (0-based), from the argument, the options and the board file."""
+    queens = [_square(text, "--queen") for text in queen_squares]
+    blocked = [_square(text, "--block") for text in block_squares]
+    if board_file is None:
+        if n is None:
+            raise click.UsageError(
+                "Missing argument 'N' (or give a starting position with --board)."
+            )
+        return n, queens, blocked
+    try:
+        puzzle = read_puzzle(board_file.read())
+    except InputError as error:
+        raise click.BadParameter(str(error), param_hint="'--board'") from None
+    if n is not None and n != puzzle.n:
+        raise click.UsageError(
+            f"N is {n}, but the board given with --board is {puzzle.n} x {puzzle.n}"
+        )
+    return puzzle.n, [*puzzle.queens, *queens], [*puzzle.blocked, *blocked]
+
+
+def _square(text: str, option: str) -> Square:
+    try:
+        return parse_square(text)
+    except InputError as error:
+        raise click.BadParameter(str(error), param_hint=f"'{option}'") from None
+
+
 def board_options(function: F) -> F:
     """How boards are drawn in text format."""
     return click.option(
@@ -274,20 +340,24 @@ def cli() -> None:
 
 
 @cli.command(epilog=EXIT_CODES_HELP)
-@click.argument("n", callback=board_size)
+@click.argument("n", callback=board_size, required=False)
 @click.option("--limit", type=click.IntRange(min=1), metavar="K", help="Stop after K solutions.")
 @click.option(
     "--unique",
     is_flag=True,
     help="One solution per class under rotation and reflection (its lexicographically smallest).",
 )
+@puzzle_options
 @engine_options(CP_SAT)
 @board_options
 @format_options
 @click.pass_context
 def solve(
     ctx: click.Context,
-    n: int,
+    n: int | None,
+    queen_squares: tuple[str, ...],
+    block_squares: tuple[str, ...],
+    board_file: TextIO | None,
     limit: int | None,
     unique: bool,
     engine: str,
@@ -303,9 +373,12 @@ def solve(
     Boards are numbered and streamed; a summary follows on stderr.
     """
     output = Output(output_format, style)
+    n, queens, blocked = resolve_puzzle(n, queen_squares, block_squares, board_file)
     stream = _api_call(
         api.solve,
         n,
+        queens=queens,
+        blocked=blocked,
         limit=limit,
         time_limit=time_limit,
         unique=unique,
@@ -330,7 +403,7 @@ def solve(
 
 
 @cli.command(epilog=EXIT_CODES_HELP)
-@click.argument("n", callback=board_size)
+@click.argument("n", callback=board_size, required=False)
 @click.option(
     "--unique",
     is_flag=True,
@@ -349,12 +422,16 @@ def solve(
     help="Enumerate one solution per symmetry class, weighted by class size (about 8x less work).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@puzzle_options
 @engine_options(CP_SAT)
 @format_options
 @click.pass_context
 def count(
     ctx: click.Context,
-    n: int,
+    n: int | None,
+    queen_squares: tuple[str, ...],
+    block_squares: tuple[str, ...],
+    board_file: TextIO | None,
     unique: bool,
     workers: int | None,
     symmetry: bool,
@@ -378,11 +455,14 @@ def count(
     if unique and not symmetry:
         raise click.UsageError("--unique needs --symmetry: unique solutions come from it")
     output = Output(output_format)
+    n, queens, blocked = resolve_puzzle(n, queen_squares, block_squares, board_file)
     with progress_bar(output, n, enabled=not quiet) as on_progress:
         try:
             stats = _api_call(
                 api.count,
                 n,
+                queens=queens,
+                blocked=blocked,
                 time_limit=time_limit,
                 workers=workers,
                 symmetry=symmetry,
@@ -442,14 +522,18 @@ def progress_bar(
 
 
 @cli.command(epilog=EXIT_CODES_HELP)
-@click.argument("n", callback=board_size)
+@click.argument("n", callback=board_size, required=False)
+@puzzle_options
 @engine_options(AUTO)
 @board_options
 @format_options
 @click.pass_context
 def first(
     ctx: click.Context,
-    n: int,
+    n: int | None,
+    queen_squares: tuple[str, ...],
+    block_squares: tuple[str, ...],
+    board_file: TextIO | None,
     engine: str,
     strategy: str | None,
     mip_solver: str,
@@ -460,10 +544,13 @@ def first(
 ) -> None:
     """Find one solution for an N x N board, fast, and show it with the time taken."""
     output = Output(output_format, style)
+    n, queens, blocked = resolve_puzzle(n, queen_squares, block_squares, board_file)
     try:
         result = _api_call(
             api.first,
             n,
+            queens=queens,
+            blocked=blocked,
             time_limit=time_limit,
             engine=engine,
             strategy=strategy,
@@ -486,6 +573,51 @@ def first(
     if show_stats and output.format == "text":
         output.stats(result.stats, enumeration=False)
     ctx.exit(EXIT_OK)
+
+
+@cli.command(epilog=EXIT_CODES_HELP)
+@click.argument("source", type=click.File("r"), default="-", metavar="[FILE|-]")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="json: one object per board, with its problems.",
+)
+@click.pass_context
+def verify(ctx: click.Context, source: TextIO, output_format: str) -> None:
+    """Check boards as solve and first print them: text (with or without labels) or JSON lines.
+
+    Reports every pair of queens that attack each other, by their 1-based squares. Exits 0 when
+    every board is a solution, 1 otherwise, 2 when the input holds no board or cannot be read.
+    """
+    from nqueens.verify import read_boards
+
+    output = Output(output_format)
+    try:
+        boards = read_boards(source.read())
+    except InputError as error:
+        raise click.BadParameter(str(error), param_hint="'FILE'") from None
+    if not boards:
+        raise click.BadParameter("no board found in the input", param_hint="'FILE'")
+    for board in boards:
+        if output_format == "json":
+            record = {
+                "board": board.number,
+                "n": board.n,
+                "valid": board.valid,
+                "problems": board.problems,
+            }
+            click.echo(json.dumps(record))
+        elif not board.valid:
+            for problem in board.problems:
+                click.echo(f"board {board.number} (N = {board.n}): {problem}")
+    invalid = sum(not board.valid for board in boards)
+    noun = "board" if len(boards) == 1 else "boards"
+    verdict = "all valid" if not invalid else f"{invalid} not valid"
+    output.message(f"{len(boards)} {noun} checked: {verdict}.")
+    ctx.exit(EXIT_NO_SOLUTION if invalid else EXIT_OK)
 
 
 def sizes_option(value: str, option: str) -> list[int]:

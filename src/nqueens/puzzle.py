@@ -9,6 +9,7 @@ CSPLib problem 79), and checking a placement of queens, pair by pair.
 from __future__ import annotations
 
 import itertools
+import random
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -149,3 +150,30 @@ def _read_csplib(text: str) -> Puzzle:
     pairs = re.findall(r"[\[(]\s*(\d+)\s*,\s*(\d+)\s*[\])]", init.group(1)) if init else []
     queens = tuple(parse_square(f"{row},{col}") for row, col in pairs)
     return Puzzle(int(size.group(1)), queens)
+
+
+def random_puzzle(n: int, queens: int, *, seed: int | None = None) -> Puzzle:
+    """``queens`` non-attacking queens placed at random on an n x n board (no blocked squares).
+
+    The result need not be completable: deciding that is the solver's job (and NP-complete).
+    """
+    if not 0 <= queens <= n:
+        raise InputError(f"cannot place {queens} non-attacking queens on a {n} x {n} board")
+    chooser = random.Random(seed)
+    while True:
+        placed: list[Square] = []
+        for col in chooser.sample(range(n), queens):
+            free = [row for row in range(n) if all(attack((row, col), q) is None for q in placed)]
+            if not free:
+                break
+            placed.append((chooser.choice(free), col))
+        else:
+            return Puzzle(n, tuple(sorted(placed)))
+
+
+def puzzle_text(puzzle: Puzzle) -> str:
+    """The puzzle as a board drawing that --board reads: Q given, # blocked, . free."""
+    marks = {square: "Q" for square in puzzle.queens} | {square: "#" for square in puzzle.blocked}
+    return "\n".join(
+        " ".join(marks.get((row, col), ".") for col in range(puzzle.n)) for row in range(puzzle.n)
+    )

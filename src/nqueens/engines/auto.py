@@ -1,17 +1,38 @@
-"""The auto engine for ``first``: which engine and strategy reach a first solution fastest.
+"""The auto engine for ``first``: which engines and strategies reach a first solution fastest.
 
-Measured with ``nqueens bench`` (README, "Time to a first solution"): the original CP solver with
-the Oz tutorial's first-fail, middle-value search answered every N from 1 to 3,000 in under two
-seconds (N = 1,000 in 0.19 s, N = 2,000 in 0.8 s) and never fell behind the other engines, while
-CP-SAT's default search needs seconds from N = 200 and finds nothing within 60 s for N = 500.
+Measured with ``nqueens bench`` and ``benchmarks/completion.py`` (README, "Benchmarks"):
+
+- The plain problem: the original CP solver with the Oz tutorial's first-fail, middle-value
+  search answered every N from 1 to 3,000 in under two seconds (N = 1,000 in 0.19 s), while
+  CP-SAT's default search needs seconds from N = 200 and finds nothing within 60 s for N = 500.
+- Completion puzzles (N/10 queens pre-placed at random): that same search answers most instances
+  in milliseconds but gets lost in some (one in three at N = 100 within 10 s), which CP-SAT's
+  default search decides in well under a second at N = 100 and in about 7 s at N = 200. So the
+  plan is a short portfolio: the fast search first, with a small budget, then CP-SAT.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from nqueens.puzzle import Puzzle
-from nqueens.strategies import CP, FIRST_FAIL_MID
+from nqueens.strategies import AUTO, CP, CP_SAT, FIRST_FAIL_MID
+
+FIRST_TRY_SECONDS = 1.0
+"""How long the fast search gets on a puzzle before CP-SAT takes over."""
 
 
-def choose_first(n: int, puzzle: Puzzle | None = None) -> tuple[str, str]:
-    """The (engine, strategy) to find one solution for an n x n board and its given squares."""
-    return CP, FIRST_FAIL_MID
+@dataclass(frozen=True)
+class Attempt:
+    """Run ``engine`` with ``strategy`` for at most ``seconds`` (None: whatever time is left)."""
+
+    engine: str
+    strategy: str
+    seconds: float | None = None
+
+
+def first_plan(n: int, puzzle: Puzzle | None) -> list[Attempt]:
+    """The attempts, in order, to find one solution for an n x n board and its given squares."""
+    if puzzle is None:
+        return [Attempt(CP, FIRST_FAIL_MID)]
+    return [Attempt(CP, FIRST_FAIL_MID, FIRST_TRY_SECONDS), Attempt(CP_SAT, AUTO)]

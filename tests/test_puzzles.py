@@ -1,0 +1,323 @@
+"""Completion puzzles: exact counts against an independent counter, valid completions, every
+validation error, board files, and `nqueens verify`."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from helpers import (
+    PLAIN_ENV,
+    TERMINAL_ENV,
+    assert_valid_board,
+    count_completions,
+    json_lines,
+    parse_plain_boards,
+)
+
+import nqueens
+from nqueens import InputError
+from nqueens.cli import cli
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+def random_instance(seed: int, n: int) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
+    """Up to two non-attacking queens and a few blocked squares, from a seeded generator."""
+    chooser = random.Random(seed)
+    queens: set[tuple[int, int]] = set()
+    for _ in range(chooser.randint(0, 2)):
+        row, col = chooser.randrange(n), chooser.randrange(n)
+        if all(r != row and c != col and abs(r - row) != abs(c - col) for r, c in queens):
+            queens.add((row, col))
+    squares = [(r, c) for r in range(n) for c in range(n) if (r, c) not in queens]
+    blocked = set(chooser.sample(squares, chooser.randint(0, n)))
+    return queens, blocked
+
+
+INSTANCES = [(seed, 4 + seed % 7) for seed in range(24)]  # N from 4 to 10
+
+
+def _keeps(
+    rows: tuple[int, ...], queens: set[tuple[int, int]], blocked: set[tuple[int, int]]
+) -> bool:
+    placed = {(row, col) for col, row in enumerate(rows)}
+    return queens <= placed and not blocked & placed
+
+
+@pytest.mark.parametrize(
+    ("engine", "strategy"),
+    [("cp-sat", "first-min"), ("cp-sat", "auto"), ("cp", "first-min"), ("cp", "first-fail-mid")],
+)
+@pytest.mark.parametrize(("seed", "n"), INSTANCES)
+def test_completion_counts_match_an_independent_counter(
+    seed: int, n: int, engine: str, strategy: str
+) -> None:
+    queens, blocked = random_instance(seed, n)
+    stats = nqueens.count(n, queens=queens, blocked=blocked, engine=engine, strategy=strategy)
+    assert stats.solutions == count_completions(n, queens, blocked)
+
+
+@pytest.mark.parametrize(("seed", "n"), [(seed, n) for seed, n in INSTANCES if n <= 7])
+def test_completion_counts_on_the_mip_engine(seed: int, n: int) -> None:
+    queens, blocked = random_instance(seed, n)
+    assert nqueens.count(n, queens=queens, blocked=blocked, engine="mip").solutions == (
+        count_completions(n, queens, blocked)
+    )
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_completion_counts_with_workers(workers: int) -> None:
+    queens, blocked = {(0, 2)}, {(4, 4), (5, 1)}
+    stats = nqueens.count(10, queens=queens, blocked=blocked, workers=workers)
+    assert stats.solutions == count_completions(10, queens, blocked)
+    assert stats.unique is None  # given squares break the symmetry
+
+
+@pytest.mark.parametrize("engine", ["auto", "cp-sat", "cp", "mip"])
+@pytest.mark.parametrize(("seed", "n"), INSTANCES[:12])
+def test_first_keeps_the_givens_or_proves_none(seed: int, n: int, engine: str) -> None:
+    queens, blocked = random_instance(seed, n)
+    result = nqueens.first(n, queens=queens, blocked=blocked, engine=engine)
+    if count_completions(n, queens, blocked) == 0:
+        assert result.proven_infeasible
+    else:
+        assert result.solution is not None
+        assert_valid_board(result.solution.rows, n)
+        assert _keeps(result.solution.rows, queens, blocked)
+
+
+def test_solve_yields_only_completions() -> None:
+    queens, blocked = {(1, 2)}, {(0, 0)}
+    with nqueens.solve(8, queens=queens, blocked=blocked) as stream:
+        boards = [solution.rows for solution in stream]
+    assert len(boards) == count_completions(8, queens, blocked)
+    for rows in boards:
+        assert_valid_board(rows, 8)
+        assert _keeps(rows, queens, blocked)
+
+
+def test_auto_falls_back_to_cp_sat_when_the_fast_search_gets_lost() -> None:
+    """Seed 0 of the completion benchmark at N = 100: first-fail-mid does not finish in 10 s."""
+    from nqueens.puzzle import random_puzzle
+
+    puzzle = random_puzzle(100, 10, seed=0)
+    fast = nqueens.first(
+        100, engine="cp", strategy="first-fail-mid", queens=puzzle.queens, time_limit=1.5
+    )
+    result = nqueens.first(100, queens=puzzle.queens)
+    assert fast.solution is None and not fast.proven_infeasible
+    assert result.solution is not None or result.proven_infeasible
+    assert result.stats.engine == "cp-sat"
+    if result.solution is not None:
+        assert_valid_board(result.solution.rows, 100)
+        assert puzzle.allows(result.solution.rows)
+
+
+def test_unique_is_refused_with_given_squares() -> None:
+    with pytest.raises(InputError, match="break"):
+        nqueens.solve(8, queens=[(0, 0)], unique=True)
+
+
+def run(*args: str, stdin: str | None = None, env: dict[str, str | None] = PLAIN_ENV):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(cli, list(args), input=stdin, env=env, catch_exceptions=False)
+
+
+# --- the command line: givens, board files, validation ----------------------------------------
+
+
+def test_queen_and_block_options_are_one_based() -> None:
+    result = run("solve", "6", "--queen", "1,2", "--block", "3,1", "--format", "json")
+    assert result.exit_code == 0
+    boards = [tuple(record["rows"]) for record in json_lines(result.stdout)]
+    assert len(boards) == count_completions(6, {(0, 1)}, {(2, 0)}) > 0
+    for rows in boards:
+        assert rows[1] == 0 and rows[0] != 2
+
+
+def test_board_file_gives_n_and_the_squares(tmp_path: Path) -> None:
+    board = tmp_path / "puzzle.txt"
+    board.write_text(
+        "..Q.....\n........\n#.......\n........\n........\n........\n........\n........\n"
+    )
+    result = run("count", "--board", str(board))
+    assert result.exit_code == 0
+    assert int(result.stdout) == count_completions(8, {(0, 2)}, {(2, 0)})
+
+
+def test_board_from_stdin_with_spaces_and_x_marks() -> None:
+    text = "Q _ _ _ _\n_ _ X _ _\n_ _ _ _ _\n_ _ _ _ _\n_ _ _ _ _\n"
+    result = run("count", "--board", "-", stdin=text)
+    assert int(result.stdout) == count_completions(5, {(0, 0)}, {(1, 2)})
+
+
+def test_csplib_instance() -> None:
+    text = "language Essence 1.3\nletting n = 8\nletting init = [[1, 1], [2, 5]]\n"
+    result = run("count", "--board", "-", stdin=text)
+    assert int(result.stdout) == count_completions(8, {(0, 0), (1, 4)}, set())
+
+
+def test_example_puzzle_has_a_completion() -> None:
+    result = run("first", "--board", str(EXAMPLES / "puzzle_8.txt"))
+    assert result.exit_code == 0
+    (rows,) = parse_plain_boards(result.stdout)
+    assert_valid_board(rows, 8)
+    assert _keeps(rows, {(1, 2), (7, 6)}, {(3, 4), (5, 5)})
+
+
+def test_random_instance_example_feeds_the_solver() -> None:
+    generated = subprocess.run(
+        [
+            sys.executable,
+            str(EXAMPLES / "random_completion.py"),
+            "20",
+            "--queens",
+            "2",
+            "--seed",
+            "4",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert sum(line.split().count("Q") for line in generated.splitlines()) == 2
+    result = run("first", "--board", "-", stdin=generated)
+    assert result.exit_code in (0, 1)
+    if result.exit_code == 0:
+        (rows,) = parse_plain_boards(result.stdout)
+        assert_valid_board(rows, 20)
+
+
+@pytest.mark.parametrize("command", ["solve", "first"])
+def test_infeasible_puzzle_says_no_solution(command: str) -> None:
+    givens = ["1,1", "2,3", "3,5", "4,7", "5,2", "6,4", "7,6"]  # no completion: checked below
+    result = run(command, "8", *[arg for square in givens for arg in ("--queen", square)])
+    assert (
+        count_completions(8, {(0, 0), (1, 2), (2, 4), (3, 6), (4, 1), (5, 3), (6, 5)}, set()) == 0
+    )
+    assert result.exit_code == 1
+    assert "No solution" in result.stderr
+
+
+def test_infeasible_puzzle_counts_zero() -> None:
+    result = run("count", "4", "--queen", "1,1")
+    assert result.exit_code == 0
+    assert result.stdout == "0\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--queen", "9,1"], "square 9,1 is off the 8 x 8 board"),
+        (["--block", "1,9"], "square 1,9 is off the 8 x 8 board"),
+        (["--queen", "2,2", "--queen", "2,2"], "queen 2,2 is given twice"),
+        (["--queen", "2,2", "--block", "2,2"], "square 2,2 is both a queen and blocked"),
+        (["--queen", "1,1", "--queen", "1,5"], "queens 1,1 and 1,5 share a row"),
+        (["--queen", "1,1", "--queen", "6,1"], "queens 1,1 and 6,1 share a column"),
+        (["--queen", "1,1", "--queen", "3,3"], "queens 1,1 and 3,3 share a diagonal"),
+        (["--queen", "3;4"], "malformed square '3;4'"),
+        (["--queen", "a,b"], "malformed square 'a,b'"),
+        (["--block", "1,"], "malformed square '1,'"),
+        (["--queen", "0,3"], "count from 1"),
+    ],
+)
+@pytest.mark.parametrize("command", ["solve", "count", "first"])
+def test_bad_squares_exit_2_naming_them(command: str, args: list[str], message: str) -> None:
+    result = run(command, "8", *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Q...\n....\n...\n....\n", "row 3 has 3 squares"),
+        ("Q..\n.?.\n...\n", "square 2,2 is '?'"),
+        ("", "the board is empty"),
+        ("Q.Q\n...\n...\n", "queens 1,1 and 1,3 share a row"),
+        ("letting init = [[1, 1]]\n", "no 'letting n"),
+    ],
+)
+def test_bad_board_files_exit_2(text: str, message: str) -> None:
+    result = run("count", "--board", "-", stdin=text)
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_n_must_agree_with_the_board() -> None:
+    result = run("count", "6", "--board", "-", stdin="Q...\n....\n....\n....\n")
+    assert result.exit_code == 2
+    assert "4 x 4" in result.stderr
+
+
+def test_n_or_a_board_is_needed() -> None:
+    result = run("count")
+    assert result.exit_code == 2
+    assert "Missing argument 'N'" in result.stderr
+
+
+# --- verify ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("output_format", ["text", "json"])
+def test_solve_output_verifies(output_format: str) -> None:
+    solved = run("solve", "8", "--format", output_format)
+    result = run("verify", "-", stdin=solved.stdout)
+    assert result.exit_code == 0, result.stdout
+    assert "92 boards checked: all valid" in result.stderr
+
+
+def test_compact_and_labelled_boards_verify() -> None:
+    compact = run("solve", "9", "--style", "compact").stdout
+    labelled = run("first", "12", env=TERMINAL_ENV).stdout
+    result = run("verify", stdin=compact + "\n" + labelled)
+    assert result.exit_code == 0, result.stdout
+    assert "353 boards checked: all valid" in result.stderr
+
+
+def test_verify_reports_every_attacking_pair() -> None:
+    text = 'Q _ _ _\n_ Q _ _\n_ _ _ Q\n_ _ Q _\n\n{"n": 4, "rows": [1, 3, 0, 2]}\n'
+    result = run("verify", stdin=text)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert "board 1 (N = 4): queens 1,1 and 2,2 share a diagonal" in lines
+    assert "board 1 (N = 4): queens 3,4 and 4,3 share a diagonal" in lines
+    assert not any(line.startswith("board 2") for line in lines)
+    assert "2 boards checked: 1 not valid" in result.stderr
+
+
+def test_verify_json_and_missing_queens() -> None:
+    result = run("verify", "--format", "json", stdin="Q _ _ _\n_ _ _ Q\n_ _ _ _\n_ _ _ _\n")
+    (record,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert record["valid"] is False
+    assert "2 queens on a 4 x 4 board, which needs 4" in record["problems"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("hello\n", "line 1"),
+        ("", "no board found"),
+        ('{"n": 4}\n', "not a board in JSON"),
+        ("Q _\n_ _ Q\n", "line 2"),
+        ("1 5 9\n", "row 5 is off"),
+    ],
+)
+def test_verify_unreadable_input_exits_2(text: str, message: str) -> None:
+    result = run("verify", stdin=text)
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_verify_from_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "boards.txt"
+    path.write_text(run("solve", "6").stdout)
+    result = run("verify", str(path))
+    assert result.exit_code == 0
+    assert "4 boards checked" in result.stderr
