@@ -12,8 +12,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from nqueens.known_counts import KNOWN_TOTALS
-from nqueens.puzzle import Puzzle, Square
-from nqueens.results import FirstResult, InputError, SolutionStream, Stats
+from nqueens.puzzle import Puzzle
+from nqueens.results import FirstResult, InputError, SolutionStream, Square, Stats
 from nqueens.strategies import (
     AUTO,
     CP,
@@ -41,6 +41,9 @@ N = 18 has 666,090,624 solutions, already hours of enumeration; N = 19 has 7.5 t
 
 MAX_MIP_ENUMERATION_N = 10
 """The mip engine solves once per solution: N = 10 (724 solutions) takes minutes already."""
+
+MAX_MIP_N = 200
+"""The mip engine builds N² binary variables: 40,000 at N = 200, past what it solves quickly."""
 
 
 def check_board_size(n: int) -> None:
@@ -90,6 +93,14 @@ def _check_engine(engine: str, strategy: str | None, mip_solver: str) -> None:
         raise InputError(f"unknown MIP solver {mip_solver!r}; choose from {', '.join(MIP_SOLVERS)}")
     if engine == MIP and strategy is not None:
         raise InputError("the mip engine has no search strategy: its MIP solver branches itself")
+
+
+def _check_mip_size(n: int) -> None:
+    if n > MAX_MIP_N:
+        raise InputError(
+            f"the mip engine builds N² = {n * n:,} binary variables for N = {n}; it takes boards "
+            f"up to N = {MAX_MIP_N} (use cp or cp-sat for larger ones)"
+        )
 
 
 def _enumeration_strategy(engine: str, strategy: str | None, n: int, limit: int | None) -> str:
@@ -148,6 +159,7 @@ def solve(
     if unique and puzzle is not None:
         raise InputError("unique solutions need a symmetric board: the given squares break it")
     if engine == MIP:
+        _check_mip_size(n)
         _check_mip_enumeration(n, limit)
         from nqueens.engines.mip import MipSolutionStream
 
@@ -198,6 +210,7 @@ def count(
     if workers is not None and workers < 1:
         raise InputError(f"the number of workers must be at least 1, not {workers}")
     if engine == MIP:
+        _check_mip_size(n)
         _check_mip_enumeration(n, None)
         from nqueens.engines import mip
 
@@ -242,6 +255,8 @@ def first(
     puzzle = _puzzle(n, queens, blocked)
     if engine != AUTO:
         _check_engine(engine, strategy, mip_solver)
+        if engine == MIP:
+            _check_mip_size(n)
         return _first_on(engine, strategy, n, time_limit, mip_solver, puzzle)
     if strategy is not None:
         raise InputError("--strategy needs an engine: the auto engine picks both")

@@ -11,6 +11,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 import click
@@ -25,9 +26,19 @@ from rich.progress import (
 )
 
 from nqueens import api, render
-from nqueens.puzzle import Square, parse_square, read_puzzle
-from nqueens.results import InputError, SearchInterrupted, Solution, Stats, Status
-from nqueens.strategies import AUTO, CP_SAT, ENGINES, MIP_SOLVERS, STRATEGIES
+from nqueens.known_counts import KNOWN_TOTALS
+from nqueens.puzzle import parse_square, read_puzzle
+from nqueens.results import InputError, SearchInterrupted, Solution, Square, Stats, Status
+from nqueens.strategies import (
+    AUTO,
+    CP_SAT,
+    ENGINES,
+    FIRST_FAIL_MID,
+    FIRST_MIN,
+    MIP_SOLVERS,
+    STRATEGIES,
+)
+from nqueens.svg import board_svg, numbered_path
 
 EXIT_OK = 0
 EXIT_NO_SOLUTION = 1
@@ -118,9 +129,12 @@ def _discard_stdout() -> None:
 class Output:
     """Where and how results are shown: the chosen format and style, and the two consoles."""
 
-    def __init__(self, output_format: str, style: str = "auto") -> None:
+    def __init__(
+        self, output_format: str, style: str = "auto", *, ascii_only: bool = False
+    ) -> None:
         self.format = output_format
         self.style = style
+        self.ascii_only = ascii_only
         self.out = Console(highlight=False)
         self.err = Console(stderr=True, highlight=False)
         self.rich = (
@@ -159,7 +173,7 @@ class Output:
             if compact:
                 self.out.print(f"Row of the queen in each column: {render.compact_rows(solution)}")
             else:
-                self.out.print(render.rich_board(solution))
+                self.out.print(render.rich_board(solution, ascii_only=self.ascii_only))
             if number is not None:
                 self.out.print()
             return
@@ -300,7 +314,20 @@ def _square(text: str, option: str) -> Square:
 
 
 def board_options(function: F) -> F:
-    """How boards are drawn in text format."""
+    """How boards are drawn in text format, and where pictures of them go."""
+    function = click.option(
+        "--svg",
+        "svg_path",
+        metavar="FILE",
+        callback=svg_target,
+        help="Also save the board as an SVG picture (several boards: FILE-001.svg, ...).",
+    )(function)
+    function = click.option(
+        "--ascii",
+        "ascii_only",
+        is_flag=True,
+        help="Draw queens as Q on a terminal, for fonts without the queen glyph.",
+    )(function)
     return click.option(
         "--style",
         type=click.Choice(["auto", "board", "compact"]),
@@ -310,6 +337,22 @@ def board_options(function: F) -> F:
         "auto: board when it fits the terminal "
         f"(off a terminal, up to N = {render.PLAIN_BOARD_MAX_N}).",
     )(function)
+
+
+def svg_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Refuse an --svg path whose folder does not exist before any search starts."""
+    if value is not None and not Path(value).resolve().parent.is_dir():
+        raise click.BadParameter(f"the folder of {value} does not exist", ctx, param)
+    return value
+
+
+def save_svg(path: str, document: str) -> None:
+    """Write a picture, turning a path that cannot be written into a usage error (exit 2)."""
+    try:
+        Path(path).write_text(document, encoding="utf-8")
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise click.BadParameter(f"cannot write {path}: {reason}", param_hint="'--svg'") from None
 
 
 def _api_call(call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -364,6 +407,8 @@ def solve(
     strategy: str | None,
     mip_solver: str,
     style: str,
+    ascii_only: bool,
+    svg_path: str | None,
     output_format: str,
     show_stats: bool,
     time_limit: float | None,
@@ -372,8 +417,9 @@ def solve(
 
     Boards are numbered and streamed; a summary follows on stderr.
     """
-    output = Output(output_format, style)
+    output = Output(output_format, style, ascii_only=ascii_only)
     n, queens, blocked = resolve_puzzle(n, queen_squares, block_squares, board_file)
+    digits = len(str(limit or KNOWN_TOTALS.get(n) or 1))
     stream = _api_call(
         api.solve,
         n,
@@ -390,6 +436,9 @@ def solve(
         try:
             for number, solution in enumerate(stream, start=1):
                 output.solution(solution, number)
+                if svg_path is not None:
+                    path = numbered_path(svg_path, number, digits)
+                    save_svg(path, board_svg(n, solution.squares_0(), caption=f"Solution {number}"))
         except KeyboardInterrupt:
             stream.close()
     stats = stream.stats
@@ -538,12 +587,14 @@ def first(
     strategy: str | None,
     mip_solver: str,
     style: str,
+    ascii_only: bool,
+    svg_path: str | None,
     output_format: str,
     show_stats: bool,
     time_limit: float | None,
 ) -> None:
     """Find one solution for an N x N board, fast, and show it with the time taken."""
-    output = Output(output_format, style)
+    output = Output(output_format, style, ascii_only=ascii_only)
     n, queens, blocked = resolve_puzzle(n, queen_squares, block_squares, board_file)
     try:
         result = _api_call(
@@ -569,10 +620,95 @@ def first(
         )
         ctx.exit(EXIT_TIME_LIMIT)
     output.solution(result.solution, stats=result.stats, json_stats=show_stats)
+    if svg_path is not None:
+        save_svg(svg_path, board_svg(n, result.solution.squares_0()))
     output.message(f"Found in {result.stats.wall_time:.3f} s.")
     if show_stats and output.format == "text":
         output.stats(result.stats, enumeration=False)
     ctx.exit(EXIT_OK)
+
+
+@cli.command(epilog=EXIT_CODES_HELP)
+@click.argument("n", callback=board_size)
+@click.option(
+    "--strategy",
+    type=click.Choice([FIRST_MIN, FIRST_FAIL_MID]),
+    default=FIRST_MIN,
+    show_default=True,
+    help="first-min: columns left to right, lowest row first (the guide's); "
+    "first-fail-mid: smallest domain first, middle value first (the Oz tutorial's).",
+)
+@click.option("--all", "all_solutions", is_flag=True, help="Go on past the first solution.")
+@click.option(
+    "--step", is_flag=True, help="Wait for a key between steps (only when stdin is a terminal)."
+)
+@click.option("--ascii", "ascii_only", is_flag=True, help="Draw queens as Q.")
+@click.option(
+    "--svg",
+    "svg_path",
+    metavar="FILE",
+    callback=svg_target,
+    help="Also save each step as FILE-01.svg, FILE-02.svg...",
+)
+@click.pass_context
+def explain(
+    ctx: click.Context,
+    n: int,
+    strategy: str,
+    all_solutions: bool,
+    step: bool,
+    ascii_only: bool,
+    svg_path: str | None,
+) -> None:
+    """Walk through the original CP solver's search, step by step, each step drawn.
+
+    The events come from a search monitor on OR-Tools' original CP solver running the guide's
+    model: decisions (a queen placed), what propagation removed (x), dead ends (which column
+    was wiped out), backtracks and solutions. The failures and branches at the end are the
+    solver's own counts. Boards up to 10 x 10.
+    """
+    from nqueens.explain import explain as run_explanation
+
+    output = Output("text", ascii_only=ascii_only)
+    try:
+        explanation = run_explanation(n, strategy=strategy, all_solutions=all_solutions)
+    except InputError as error:
+        raise click.BadParameter(str(error), param_hint="'N'") from None
+    digits = len(str(len(explanation.events)))
+    interactive = step and sys.stdin.isatty()
+    for event in explanation.events:
+        queens = {
+            (next(iter(rows)), col) for col, rows in enumerate(event.domains) if len(rows) == 1
+        }
+        crossed = {
+            (row, col)
+            for col, rows in enumerate(event.domains)
+            for row in range(n)
+            if row not in rows
+        }
+        caption = f"Step {event.step}: {event.text}"
+        if output.rich:
+            output.out.print(caption, style="bold", markup=False)
+            output.out.print(
+                render.rich_grid(
+                    n, queens, crossed=crossed, fresh=event.removed, ascii_only=ascii_only
+                )
+            )
+            output.out.print()
+        else:
+            click.echo(f"{caption}\n{render.plain_grid(n, queens, crossed)}\n")
+        if svg_path is not None:
+            picture = board_svg(n, queens, crossed=crossed, fresh=event.removed, caption=caption)
+            save_svg(numbered_path(svg_path, event.step, digits), picture)
+        if interactive and event is not explanation.events[-1]:
+            click.pause("Press any key for the next step...", err=True)
+    noun = "solution" if explanation.solutions == 1 else "solutions"
+    output.message(
+        f"{explanation.solutions} {noun} in {len(explanation.events)} steps: "
+        f"{explanation.failures} failures, {explanation.branches} branches "
+        "(the solver's own counts)."
+    )
+    ctx.exit(EXIT_OK if explanation.solutions else EXIT_NO_SOLUTION)
 
 
 @cli.command(epilog=EXIT_CODES_HELP)

@@ -14,9 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from nqueens.results import InputError
-
-Square = tuple[int, int]
+from nqueens.results import InputError, Square
 
 
 def square_name(square: Square) -> str:

@@ -9,12 +9,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Collection
 
 from rich.table import Table
 from rich.text import Text
 
 from nqueens.bench import ALL, FINISHED, FIRST, OVER_LIMIT, SEED_PUBLISHED_MS, Cell
-from nqueens.results import Solution, Stats, Status
+from nqueens.results import Solution, Square, Stats, Status
 
 QUEEN = "♛"
 _SQUARE_WIDTH = 3  # terminal cells are about twice as tall as wide: three make a squarish square
@@ -28,9 +29,17 @@ PLAIN_BOARD_MAX_N = 100
 
 def plain_board(solution: Solution) -> str:
     """The seeds' format: one line per row, ``Q`` for a queen, ``_`` for an empty square."""
+    return plain_grid(solution.n, set(solution.squares_0()))
+
+
+def plain_grid(n: int, queens: Collection[Square], crossed: Collection[Square] = ()) -> str:
+    """A board as plain text: ``Q`` a queen, ``x`` a ruled-out square, ``_`` a free one."""
     return "\n".join(
-        " ".join("Q" if queen_row == row else "_" for queen_row in solution.rows)
-        for row in range(solution.n)
+        " ".join(
+            "Q" if (row, col) in queens else "x" if (row, col) in crossed else "_"
+            for col in range(n)
+        )
+        for row in range(n)
     )
 
 
@@ -44,19 +53,37 @@ def rich_board_width(n: int) -> int:
     return len(str(n)) + 1 + _SQUARE_WIDTH * n
 
 
-def rich_board(solution: Solution) -> Text:
+def rich_board(solution: Solution, *, ascii_only: bool = False) -> Text:
     """A checkered board with a queen glyph and 1-based row and column labels."""
-    n = solution.n
+    return rich_grid(solution.n, set(solution.squares_0()), ascii_only=ascii_only)
+
+
+def rich_grid(
+    n: int,
+    queens: Collection[Square],
+    *,
+    crossed: Collection[Square] = (),
+    fresh: Collection[Square] = (),
+    ascii_only: bool = False,
+) -> Text:
+    """A checkered board with labels; ``crossed`` squares show an ``x`` (``fresh`` ones, ruled
+    out by the step being shown, in red). ``ascii_only`` draws queens as ``Q``."""
     label_width = len(str(n))
+    queen = "Q" if ascii_only else QUEEN
     board = Text(" " * (label_width + 1), end="")
     for col in range(1, n + 1):
         board.append(f"{col:^{_SQUARE_WIDTH}}", style=_LABEL)
     for row in range(n):
         board.append(f"\n{row + 1:>{label_width}} ", style=_LABEL)
-        for col, queen_row in enumerate(solution.rows):
+        for col in range(n):
             square = _LIGHT_SQUARE if (row + col) % 2 == 0 else _DARK_SQUARE
-            glyph = QUEEN if queen_row == row else " "
-            board.append(f"{glyph:^{_SQUARE_WIDTH}}", style=square)
+            if (row, col) in queens:
+                board.append(f"{queen:^{_SQUARE_WIDTH}}", style=square)
+            elif (row, col) in crossed:
+                mark_style = f"{square} {'bold red' if (row, col) in fresh else 'dim'}"
+                board.append(f"{'x':^{_SQUARE_WIDTH}}", style=mark_style)
+            else:
+                board.append(" " * _SQUARE_WIDTH, style=square)
     return board
 
 

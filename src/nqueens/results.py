@@ -10,6 +10,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
+Square = tuple[int, int]
+"""A square as code sees it: 0-based ``(row, col)``. People read and type 1-based ROW,COL."""
+
 
 class InputError(ValueError):
     """An argument outside what nqueens accepts; the message says why, for the user to read."""
@@ -29,6 +32,10 @@ class Solution:
     def squares(self) -> list[tuple[int, int]]:
         """The queens as 1-based ``(row, col)`` pairs, the way people read and type squares."""
         return [(row + 1, col + 1) for col, row in enumerate(self.rows)]
+
+    def squares_0(self) -> list[tuple[int, int]]:
+        """The queens as 0-based ``(row, col)`` pairs, for code."""
+        return [(row, col) for col, row in enumerate(self.rows)]
 
 
 class Status(enum.Enum):

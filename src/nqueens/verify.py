@@ -12,9 +12,9 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from nqueens.puzzle import Square, attacking_pairs
+from nqueens.puzzle import attacking_pairs
 from nqueens.render import QUEEN
-from nqueens.results import InputError
+from nqueens.results import InputError, Square
 
 _QUEEN_MARKS = {"Q", QUEEN}
 _PLAIN_CELLS = {"Q", "_", ".", QUEEN}

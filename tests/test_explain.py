@@ -1,0 +1,150 @@
+"""`nqueens explain`, SVG pictures and the ASCII fallback."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from helpers import PLAIN_ENV, TERMINAL_ENV, assert_valid_board, strip_ansi
+
+import nqueens
+from nqueens.cli import cli
+from nqueens.explain import explain
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def run(*args: str, env: dict[str, str | None] = PLAIN_ENV, stdin: str | None = None):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(cli, list(args), env=env, input=stdin, catch_exceptions=False)
+
+
+def test_explain_4_tells_the_guides_story() -> None:
+    """The corner queen fails, the first queen moves down one square, propagation does the rest."""
+    story = explain(4)
+    kinds = [event.kind for event in story.events]
+    assert kinds == [
+        "decision",  # queen on 1,1 (the corner)
+        "propagation",
+        "decision",  # queen on 3,2
+        "dead-end",
+        "backtrack",  # 3,2 ruled out: column 2 must use 4,2
+        "dead-end",
+        "backtrack",  # back to the corner queen
+        "decision",  # one square down: 2,1
+        "propagation",  # forces the other three queens
+        "solution",
+    ]
+    assert story.events[0].focus == (0, 0)
+    assert story.events[7].focus == (1, 0)
+    assert "forces a queen on 4,2, a queen on 1,3, a queen on 3,4" in story.events[8].text
+    assert "column 3 is wiped out" in story.events[3].text
+    final = story.events[-1].domains
+    rows = tuple(next(iter(column)) for column in final)
+    assert_valid_board(rows, 4)
+    # The solver's own counters for this search, the same as a plain search with that strategy.
+    assert (story.solutions, story.failures, story.branches) == (1, 2, 5)
+
+
+def test_explain_counts_match_the_cp_engine() -> None:
+    """Watching the search does not change it: same solutions, failures and branches."""
+    for strategy in ("first-min", "first-fail-mid"):
+        story = explain(6, strategy=strategy, all_solutions=True)
+        stats = nqueens.count(6, engine="cp", strategy=strategy)
+        assert story.solutions == stats.solutions == 4
+        assert (story.failures, story.branches) == (stats.conflicts, stats.branches)
+        assert sum(event.kind == "solution" for event in story.events) == 4
+
+
+def test_explain_command_prints_every_step() -> None:
+    result = run("explain", "4")
+    assert result.exit_code == 0
+    assert result.stdout.count("Step ") == 10
+    assert "Step 4: Dead end: column 3 is wiped out" in result.stdout
+    assert "2 failures, 5 branches" in result.stderr
+    board = result.stdout.split("Step 10:")[1].splitlines()[1:5]
+    assert board == ["x x Q x", "Q x x x", "x x x Q", "x Q x x"]
+
+
+def test_explain_on_a_terminal_marks_fresh_crosses() -> None:
+    result = run("explain", "4", env=TERMINAL_ENV)
+    assert "\x1b[" in result.stdout
+    assert "♛" in result.stdout and "x" in strip_ansi(result.stdout)
+
+
+def test_explain_refuses_unreadable_boards() -> None:
+    result = run("explain", "11")
+    assert result.exit_code == 2
+    assert "1 to 10" in result.stderr
+
+
+def test_explain_without_solution_exits_1() -> None:
+    result = run("explain", "3")
+    assert result.exit_code == 1
+    assert "0 solutions" in result.stderr
+
+
+def test_step_is_skipped_when_stdin_is_not_a_terminal() -> None:
+    result = run("explain", "4", "--step", stdin="")
+    assert result.exit_code == 0
+    assert result.stdout.count("Step ") == 10
+    assert "Press any key" not in result.stderr
+
+
+def _queens(path: Path) -> list[tuple[int, int]]:
+    root = ET.parse(path).getroot()
+    assert root.tag == f"{SVG}svg"
+    squares = [rect for rect in root.iter(f"{SVG}rect") if rect.get("class") == "square"]
+    size = round(len(squares) ** 0.5)
+    found = []
+    for text in root.iter(f"{SVG}text"):
+        if text.get("class") == "queen":
+            col = int((float(text.get("x", 0)) - 24) // 40)
+            row = int((float(text.get("y", 0)) - 24) // 40)
+            found.append((row, col))
+    assert all(0 <= row < size and 0 <= col < size for row, col in found)
+    return found
+
+
+def test_first_svg_has_one_queen_per_column(tmp_path: Path) -> None:
+    picture = tmp_path / "board.svg"
+    result = run("first", "8", "--svg", str(picture), "--format", "json")
+    assert result.exit_code == 0
+    queens = _queens(picture)
+    assert sorted(col for _, col in queens) == list(range(8))
+    rows = tuple(row for _, row in sorted((col, row) for row, col in queens))
+    assert_valid_board(rows, 8)
+    assert list(rows) == __import__("json").loads(result.stdout)["rows"]
+
+
+def test_solve_svg_writes_one_numbered_file_per_solution(tmp_path: Path) -> None:
+    result = run("solve", "6", "--svg", str(tmp_path / "six.svg"))
+    assert result.exit_code == 0
+    files = sorted(tmp_path.glob("six-*.svg"))
+    assert [path.name for path in files] == ["six-1.svg", "six-2.svg", "six-3.svg", "six-4.svg"]
+    for path in files:
+        assert len(_queens(path)) == 6
+
+
+def test_explain_svg_writes_a_frame_per_step(tmp_path: Path) -> None:
+    result = run("explain", "4", "--svg", str(tmp_path / "step.svg"))
+    assert result.exit_code == 0
+    frames = sorted(tmp_path.glob("step-*.svg"))
+    assert len(frames) == 10
+    assert len(_queens(frames[-1])) == 4
+    assert "Step 10" in frames[-1].read_text()
+
+
+def test_svg_into_a_missing_folder_is_refused_before_solving(tmp_path: Path) -> None:
+    result = run("first", "8", "--svg", str(tmp_path / "missing" / "b.svg"))
+    assert result.exit_code == 2
+    assert "does not exist" in result.stderr
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("command", [["first", "6"], ["explain", "4"]])
+def test_ascii_draws_queens_as_q(command: list[str]) -> None:
+    result = run(*command, "--ascii", env=TERMINAL_ENV)
+    text = strip_ansi(result.stdout)
+    assert "♛" not in text and " Q " in text
