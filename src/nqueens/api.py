@@ -11,9 +11,10 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from nqueens.engines.streams import EngineStream
 from nqueens.known_counts import KNOWN_TOTALS
 from nqueens.puzzle import Puzzle
-from nqueens.results import FirstResult, InputError, SolutionStream, Square, Stats
+from nqueens.results import FirstResult, InputError, Square, Stats
 from nqueens.strategies import (
     AUTO,
     CP,
@@ -143,7 +144,7 @@ def solve(
     mip_solver: str = "scip",
     queens: Iterable[Square] = (),
     blocked: Iterable[Square] = (),
-) -> SolutionStream:
+) -> EngineStream:
     """Every solution for an n x n board, yielded as the engine finds them.
 
     ``limit`` stops after that many solutions, ``time_limit`` after that many seconds; ``unique``

@@ -6,9 +6,7 @@ Core code returns these; only the CLI decides how to show them.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Protocol
 
 Square = tuple[int, int]
 """A square as code sees it: 0-based ``(row, col)``. People read and type 1-based ROW,COL."""
@@ -98,24 +96,3 @@ class SearchInterrupted(KeyboardInterrupt):
     def __init__(self, stats: Stats) -> None:
         super().__init__(f"interrupted after {stats.solutions} solutions")
         self.stats = stats
-
-
-class SolutionStream(Protocol):
-    """What every engine's solve returns: an iterator of solutions that can be stopped early.
-
-    ``stats`` is available once the stream is exhausted or closed; use the stream as a context
-    manager so that a search stopped early is closed.
-    """
-
-    def __iter__(self) -> Iterator[Solution]: ...
-
-    def __next__(self) -> Solution: ...
-
-    def close(self) -> None: ...
-
-    @property
-    def stats(self) -> Stats: ...
-
-    def __enter__(self) -> SolutionStream: ...
-
-    def __exit__(self, *exc_info: object) -> None: ...

@@ -13,13 +13,13 @@ import threading
 import time
 from collections.abc import Generator, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from types import FrameType
 
 from ortools.constraint_solver import pywrapcp
 
+from nqueens.engines.streams import EngineStream, count_all, first_of
 from nqueens.puzzle import Puzzle
-from nqueens.results import FirstResult, SearchInterrupted, Solution, Stats, Status
+from nqueens.results import FirstResult, Solution, Stats, Status
 from nqueens.strategies import AUTO, CP, FIRST_FAIL_MID, FIRST_MIN
 
 
@@ -119,7 +119,7 @@ def _sigint_sets(flag: threading.Event) -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-class CpSolutionStream(Iterator[Solution]):
+class CpSolutionStream(EngineStream):
     """Solutions from the original CP solver, with the same interface as the CP-SAT stream."""
 
     def __init__(
@@ -136,10 +136,6 @@ class CpSolutionStream(Iterator[Solution]):
         self._search = CpSearch(n, strategy=strategy, time_limit=time_limit, puzzle=puzzle)
         self._solutions = self._search.solutions()
         self._delivered = 0
-        self._stats: Stats | None = None
-
-    def __iter__(self) -> CpSolutionStream:
-        return self
 
     def __next__(self) -> Solution:
         if self._stats is not None:
@@ -162,51 +158,20 @@ class CpSolutionStream(Iterator[Solution]):
         self._solutions.close()
         self._stats = self._search.stats(self._delivered, status)
 
-    def close(self) -> None:
-        """Stop the search; what was delivered so far is the partial result."""
-        if self._stats is None:
-            self._end(Status.INTERRUPTED)
-
-    @property
-    def stats(self) -> Stats:
-        if self._stats is None:
-            raise RuntimeError("the stream is still running: exhaust it or close it first")
-        return self._stats
-
-    def __enter__(self) -> CpSolutionStream:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
 
 def count_solutions(
     n: int, *, strategy: str, time_limit: float | None, puzzle: Puzzle | None = None
 ) -> Stats:
     """Count every solution by walking the whole search tree."""
-    with CpSolutionStream(
-        n, strategy=strategy, limit=None, time_limit=time_limit, puzzle=puzzle
-    ) as stream:
-        try:
-            for _ in stream:
-                pass
-        except KeyboardInterrupt:
-            raise SearchInterrupted(stream.stats) from None
-    return stream.stats
+    return count_all(
+        CpSolutionStream(n, strategy=strategy, limit=None, time_limit=time_limit, puzzle=puzzle)
+    )
 
 
 def find_first(
     n: int, *, strategy: str, time_limit: float | None, puzzle: Puzzle | None = None
 ) -> FirstResult:
     """The first solution the decision builder reaches, or a proof that there is none."""
-    with CpSolutionStream(
-        n, strategy=strategy, limit=1, time_limit=time_limit, puzzle=puzzle
-    ) as stream:
-        try:
-            solution = next(stream, None)
-        except KeyboardInterrupt:
-            raise SearchInterrupted(stream.stats) from None
-    stats = stream.stats
-    if solution is not None:
-        stats = replace(stats, status=Status.COMPLETE)
-    return FirstResult(solution, stats)
+    return first_of(
+        CpSolutionStream(n, strategy=strategy, limit=1, time_limit=time_limit, puzzle=puzzle)
+    )

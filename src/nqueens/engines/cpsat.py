@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 
 from ortools.sat.python import cp_model
 
 from nqueens.callbacks import StreamingCallback
+from nqueens.engines.streams import EngineStream
 from nqueens.model import build_model
 from nqueens.puzzle import Puzzle
 from nqueens.results import FirstResult, SearchInterrupted, Solution, Stats, Status
@@ -179,7 +180,7 @@ def find_first(
 _END = object()  # put on the queue by the search thread when the search is over
 
 
-class CpSatSolutionStream(Iterator[Solution]):
+class CpSatSolutionStream(EngineStream):
     """Every solution for an n x n board, as an iterator that yields each one as CP-SAT finds it.
 
     The solver runs ahead of the consumer by at most a small buffer, so memory stays flat however
@@ -211,9 +212,7 @@ class CpSatSolutionStream(Iterator[Solution]):
             self._solver, queens_model.model, self._callback, on_end=lambda: self._offer(_END)
         )
         self._started = False
-        self._finished = False
         self._delivered = 0
-        self._stats: Stats | None = None
 
     def _offer(self, item: object) -> bool:
         """Hand an item to the consumer, waiting while the buffer is full; False once closed."""
@@ -225,11 +224,8 @@ class CpSatSolutionStream(Iterator[Solution]):
                 continue
         return False
 
-    def __iter__(self) -> CpSatSolutionStream:
-        return self
-
     def __next__(self) -> Solution:
-        if self._finished:
+        if self._stats is not None:
             raise StopIteration
         if not self._started:
             self._started = True
@@ -237,7 +233,7 @@ class CpSatSolutionStream(Iterator[Solution]):
         item = self._next_item()
         if item is _END:
             self._search.wait()
-            self._finish(_status(self._search, reached_limit=self._callback.reached_limit))
+            self._end(_status(self._search, reached_limit=self._callback.reached_limit))
             raise StopIteration
         assert isinstance(item, Solution)
         self._delivered += 1
@@ -254,30 +250,12 @@ class CpSatSolutionStream(Iterator[Solution]):
             self.close()
             raise
 
-    def _finish(self, status: Status) -> None:
-        self._finished = True
+    def _end(self, status: Status) -> None:
+        """Stop the search thread if it still runs, and keep how the search ended."""
+        if status is Status.INTERRUPTED:
+            self._closing.set()
+            if self._started:
+                self._search.stop()
         solver = self._solver if self._started else None
         stats = replace(_stats(self.n, solver, self._delivered, status), strategy=self._strategy)
         self._stats = replace(stats, unique=self._delivered) if self._unique else stats
-
-    def close(self) -> None:
-        """Stop the search if it still runs; what was delivered so far is the partial result."""
-        if self._finished:
-            return
-        self._closing.set()
-        if self._started:
-            self._search.stop()
-        self._finish(Status.INTERRUPTED)
-
-    @property
-    def stats(self) -> Stats:
-        """How the search ended; available once the stream is exhausted or closed."""
-        if self._stats is None:
-            raise RuntimeError("the stream is still running: exhaust it or close it first")
-        return self._stats
-
-    def __enter__(self) -> CpSatSolutionStream:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()

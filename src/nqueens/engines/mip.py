@@ -12,18 +12,18 @@ again, until it is infeasible: exact, one solve per solution, so only for small 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 from ortools.linear_solver import pywraplp
 
+from nqueens.engines.streams import EngineStream, count_all, first_of
 from nqueens.puzzle import Puzzle
-from nqueens.results import FirstResult, SearchInterrupted, Solution, Stats, Status
+from nqueens.results import FirstResult, Solution, Stats, Status
 from nqueens.strategies import MIP
 
 _BACKENDS = {"scip": "SCIP", "cbc": "CBC", "highs": "HIGHS"}
 
 
-class MipSolutionStream(Iterator[Solution]):
+class MipSolutionStream(EngineStream):
     """Solutions of the 0-1 program, one solve each, every earlier one cut off by a no-good."""
 
     def __init__(
@@ -64,10 +64,6 @@ class MipSolutionStream(Iterator[Solution]):
         self._iterations = 0
         self._nodes = 0
         self._delivered = 0
-        self._stats: Stats | None = None
-
-    def __iter__(self) -> MipSolutionStream:
-        return self
 
     def __next__(self) -> Solution:
         if self._stats is not None:
@@ -114,23 +110,6 @@ class MipSolutionStream(Iterator[Solution]):
             engine=MIP,
         )
 
-    def close(self) -> None:
-        """Stop; what was delivered so far is the partial result."""
-        if self._stats is None:
-            self._end(Status.INTERRUPTED)
-
-    @property
-    def stats(self) -> Stats:
-        if self._stats is None:
-            raise RuntimeError("the stream is still running: exhaust it or close it first")
-        return self._stats
-
-    def __enter__(self) -> MipSolutionStream:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
 
 def _diagonals(n: int) -> list[list[tuple[int, int]]]:
     """Every diagonal of two or more squares, in both directions, as (row, col) lists."""
@@ -143,37 +122,15 @@ def count_solutions(
     n: int, *, backend: str, time_limit: float | None, puzzle: Puzzle | None = None
 ) -> Stats:
     """Count by enumeration with no-good cuts: exact, one MIP solve per solution."""
-    with MipSolutionStream(
-        n, backend=backend, limit=None, time_limit=time_limit, puzzle=puzzle
-    ) as stream:
-        try:
-            for _ in stream:
-                pass
-        except KeyboardInterrupt:
-            raise SearchInterrupted(stream.stats) from None
-    return stream.stats
+    return count_all(
+        MipSolutionStream(n, backend=backend, limit=None, time_limit=time_limit, puzzle=puzzle)
+    )
 
 
 def find_first(
     n: int, *, backend: str, time_limit: float | None, puzzle: Puzzle | None = None
 ) -> FirstResult:
     """One optimal solution of the 0-1 program, or a proof that there is none."""
-    with MipSolutionStream(
-        n, backend=backend, limit=1, time_limit=time_limit, puzzle=puzzle
-    ) as stream:
-        try:
-            solution = next(stream, None)
-        except KeyboardInterrupt:
-            raise SearchInterrupted(stream.stats) from None
-    stats = stream.stats
-    if solution is not None:
-        stats = Stats(
-            stats.n,
-            1,
-            stats.conflicts,
-            stats.branches,
-            stats.wall_time,
-            Status.COMPLETE,
-            engine=MIP,
-        )
-    return FirstResult(solution, stats)
+    return first_of(
+        MipSolutionStream(n, backend=backend, limit=1, time_limit=time_limit, puzzle=puzzle)
+    )

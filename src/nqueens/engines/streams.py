@@ -1,0 +1,65 @@
+"""What the engines' solution streams share: how they end, report and are used to count."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+from nqueens.results import FirstResult, SearchInterrupted, Solution, Stats, Status
+
+
+class EngineStream(Iterator[Solution]):
+    """A stream of solutions with ``stats`` once it has ended, stoppable with ``close()``.
+
+    Subclasses yield solutions from ``__next__`` and call ``_end(status)`` when they stop.
+    """
+
+    _stats: Stats | None = None
+
+    def __iter__(self) -> EngineStream:
+        return self
+
+    def _end(self, status: Status) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Stop the search; what was delivered so far is the partial result."""
+        if self._stats is None:
+            self._end(Status.INTERRUPTED)
+
+    @property
+    def stats(self) -> Stats:
+        """How the search ended; available once the stream is exhausted or closed."""
+        if self._stats is None:
+            raise RuntimeError("the stream is still running: exhaust it or close it first")
+        return self._stats
+
+    def __enter__(self) -> EngineStream:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def count_all(stream: EngineStream) -> Stats:
+    """Run a stream to its end, counting; Ctrl-C raises SearchInterrupted with the count so far."""
+    with stream:
+        try:
+            for _ in stream:
+                pass
+        except KeyboardInterrupt:
+            raise SearchInterrupted(stream.stats) from None
+    return stream.stats
+
+
+def first_of(stream: EngineStream) -> FirstResult:
+    """The stream's first solution, or None with the stats that say whether none exists."""
+    with stream:
+        try:
+            solution = next(stream, None)
+        except KeyboardInterrupt:
+            raise SearchInterrupted(stream.stats) from None
+    stats = stream.stats
+    if solution is not None:
+        stats = replace(stats, status=Status.COMPLETE)  # the one solution asked for was found
+    return FirstResult(solution, stats)
