@@ -22,6 +22,8 @@ from nqueens.strategies import (
     ENGINES,
     FIRST_FAIL_MID,
     FIRST_MIN,
+    MAX_CP_AUTO_N,
+    MAX_ENGINE_N,
     MIP,
     MIP_SOLVERS,
     STRATEGIES,
@@ -42,9 +44,6 @@ N = 18 has 666,090,624 solutions, already hours of enumeration; N = 19 has 7.5 t
 
 MAX_MIP_ENUMERATION_N = 10
 """The mip engine solves once per solution: N = 10 (724 solutions) takes minutes already."""
-
-MAX_MIP_N = 200
-"""The mip engine builds N² binary variables: 40,000 at N = 200, past what it solves quickly."""
 
 
 def check_board_size(n: int) -> None:
@@ -96,11 +95,19 @@ def _check_engine(engine: str, strategy: str | None, mip_solver: str) -> None:
         raise InputError("the mip engine has no search strategy: its MIP solver branches itself")
 
 
-def _check_mip_size(n: int) -> None:
-    if n > MAX_MIP_N:
+def _check_engine_size(engine: str, strategy: str | None, n: int) -> None:
+    """Refuse a board an engine would take too long or too much memory to even start on."""
+    largest = MAX_ENGINE_N.get(engine)
+    if largest is not None and n > largest:
+        why = f"builds N² = {n * n:,} binary variables" if engine == MIP else "runs out of memory"
         raise InputError(
-            f"the mip engine builds N² = {n * n:,} binary variables for N = {n}; it takes boards "
-            f"up to N = {MAX_MIP_N} (use cp or cp-sat for larger ones)"
+            f"the {engine} engine {why} for N = {n}; it takes boards up to N = {largest:,} "
+            "(the default engine of first goes to N = 10,000)"
+        )
+    if engine == CP and strategy == AUTO and n > MAX_CP_AUTO_N:
+        raise InputError(
+            f"the cp engine's auto strategy ignores time limits while it starts up on large "
+            f"boards; it takes N up to {MAX_CP_AUTO_N} (first-fail-mid is fast at any size)"
         )
 
 
@@ -154,13 +161,13 @@ def solve(
     """
     _check_enumeration(n, limit=limit, time_limit=time_limit)
     _check_engine(engine, strategy, mip_solver)
+    _check_engine_size(engine, strategy, n)
     puzzle = _puzzle(n, queens, blocked)
     if unique and engine != CP_SAT:
         raise InputError("unique solutions come from cp-sat's symmetry breaking: use cp-sat")
     if unique and puzzle is not None:
         raise InputError("unique solutions need a symmetric board: the given squares break it")
     if engine == MIP:
-        _check_mip_size(n)
         _check_mip_enumeration(n, limit)
         from nqueens.engines.mip import MipSolutionStream
 
@@ -207,11 +214,11 @@ def count(
     """
     _check_enumeration(n, limit=None, time_limit=time_limit)
     _check_engine(engine, strategy, mip_solver)
+    _check_engine_size(engine, strategy, n)
     puzzle = _puzzle(n, queens, blocked)
     if workers is not None and workers < 1:
         raise InputError(f"the number of workers must be at least 1, not {workers}")
     if engine == MIP:
-        _check_mip_size(n)
         _check_mip_enumeration(n, None)
         from nqueens.engines import mip
 
@@ -256,8 +263,7 @@ def first(
     puzzle = _puzzle(n, queens, blocked)
     if engine != AUTO:
         _check_engine(engine, strategy, mip_solver)
-        if engine == MIP:
-            _check_mip_size(n)
+        _check_engine_size(engine, strategy, n)
         return _first_on(engine, strategy, n, time_limit, mip_solver, puzzle)
     if strategy is not None:
         raise InputError("--strategy needs an engine: the auto engine picks both")

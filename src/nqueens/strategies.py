@@ -19,3 +19,12 @@ ENGINES = (CP_SAT, CP, MIP)
 
 MIP_SOLVERS = ("scip", "cbc", "highs")
 """MIP backends linked into the ortools wheel (GLPK, the seed's, is not)."""
+
+MAX_ENGINE_N = {MIP: 200, CP_SAT: 1_000}
+"""The largest board each engine takes. mip builds N² binary variables (40,000 at N = 200).
+CP-SAT's memory grows fast with N: 2.2 GB at N = 1,000 and 4.8 GB at N = 2,000 within 5 s
+(first-fail-mid); a run at N = 5,000 was killed for lack of memory at 24 GB."""
+
+MAX_CP_AUTO_N = 500
+"""The cp engine's auto strategy (impact-based search) ignores the time limit while it
+initialises: 12 s for a 5 s limit at N = 1,000, 85 s at N = 2,000."""
