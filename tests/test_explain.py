@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -115,7 +116,7 @@ def test_first_svg_has_one_queen_per_column(tmp_path: Path) -> None:
     assert sorted(col for _, col in queens) == list(range(8))
     rows = tuple(row for _, row in sorted((col, row) for row, col in queens))
     assert_valid_board(rows, 8)
-    assert list(rows) == __import__("json").loads(result.stdout)["rows"]
+    assert list(rows) == json.loads(result.stdout)["rows"]
 
 
 def test_solve_svg_writes_one_numbered_file_per_solution(tmp_path: Path) -> None:
