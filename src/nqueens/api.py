@@ -67,20 +67,23 @@ def _check_limits(n: int, *, limit: int | None, time_limit: float | None) -> Non
         raise InputError(f"the time limit must be positive, not {time_limit}")
 
 
+def _how_many(n: int) -> str:
+    """How many solutions the board has, in words, as far as anyone has counted."""
+    known = KNOWN_TOTALS.get(n)
+    if known is None:
+        return f"nobody has counted the solutions for N = {n} yet (N = 27 alone has 2.3e17)"
+    return f"N = {n} has {known:,} solutions"
+
+
 def _check_enumeration(n: int, *, limit: int | None, time_limit: float | None) -> None:
     """Also refuse to enumerate every solution of a board so large that it could never finish."""
     _check_limits(n, limit=limit, time_limit=time_limit)
     if n <= MAX_UNBOUNDED_ENUMERATION_N or limit is not None or time_limit is not None:
         return
-    known = KNOWN_TOTALS.get(n)
-    size = (
-        f"N = {n} has {known:,} solutions"
-        if known is not None
-        else f"nobody has counted the solutions for N = {n} yet (N = 27 alone has 2.3e17)"
-    )
     raise InputError(
-        f"{size}: enumerating them one by one would run for days or more. Give a time limit "
-        "(--time-limit) for a partial count, a lower bound, or a solution limit (solve --limit)."
+        f"{_how_many(n)}: enumerating them one by one would run for days or more. "
+        "Give a time limit (--time-limit) for a partial count, a lower bound, "
+        "or a solution limit (solve --limit)."
     )
 
 
@@ -129,8 +132,8 @@ def _enumeration_strategy(engine: str, strategy: str | None, n: int, limit: int 
 def _check_mip_enumeration(n: int, limit: int | None) -> None:
     if n > MAX_MIP_ENUMERATION_N and limit is None:
         raise InputError(
-            f"the mip engine enumerates with one MIP solve per solution, and N = {n} has "
-            f"{KNOWN_TOTALS[n]:,} solutions; use cp-sat or cp to count, or give a solution limit"
+            f"the mip engine enumerates with one MIP solve per solution, and {_how_many(n)}; "
+            "use cp-sat or cp to count, or give a solution limit"
         )
 
 
