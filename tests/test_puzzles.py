@@ -119,6 +119,16 @@ def test_auto_falls_back_to_cp_sat_when_the_fast_search_gets_lost() -> None:
         assert puzzle.allows(result.solution.rows)
 
 
+def test_auto_stops_when_the_time_limit_is_spent_by_the_first_attempt() -> None:
+    """The fast search gets the whole second of a 1 s limit; CP-SAT must not start with none."""
+    from nqueens.puzzle import random_puzzle
+
+    puzzle = random_puzzle(100, 10, seed=0)
+    result = nqueens.first(100, queens=puzzle.queens, time_limit=1.0)
+    assert result.solution is None and not result.proven_infeasible
+    assert result.stats.status is nqueens.Status.TIME_LIMIT
+
+
 def test_unique_is_refused_with_given_squares() -> None:
     with pytest.raises(InputError, match="break"):
         nqueens.solve(8, queens=[(0, 0)], unique=True)

@@ -276,6 +276,8 @@ def first(
     plan = first_plan(n, puzzle)
     for attempt in plan:
         budget = None if time_limit is None else time_limit - (time.monotonic() - started)
+        if budget is not None and budget <= 0 and attempt is not plan[0]:
+            break  # the time limit is spent: the previous attempt's result stands
         if attempt.seconds is not None:
             budget = attempt.seconds if budget is None else min(budget, attempt.seconds)
         result = _first_on(attempt.engine, attempt.strategy, n, budget, mip_solver, puzzle)
