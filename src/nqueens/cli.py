@@ -42,7 +42,6 @@ from nqueens.svg import board_svg, numbered_path
 
 EXIT_OK = 0
 EXIT_NO_SOLUTION = 1
-EXIT_USAGE = 2
 EXIT_TIME_LIMIT = 3
 EXIT_INTERRUPTED = 130
 
