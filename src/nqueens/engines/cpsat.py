@@ -53,6 +53,10 @@ def enumeration_solver(time_limit: float | None, *, strategy: str) -> cp_model.C
     # Several workers on one model lose or repeat solutions while enumerating
     # (measured: 720 of the 724 solutions for N = 10 with two workers).
     params.num_workers = 1
+    # To enumerate, CP-SAT excludes each solution it finds with a clause and searches again; the
+    # periodic clause vivification of inprocessing then costs more than it saves (measured: every
+    # solution for N = 11 in 0.42 s without it against 0.79 s with it, first-min order).
+    params.use_sat_inprocessing = False
     if strategy != AUTO:
         params.search_branching = cp_model.FIXED_SEARCH
     return solver
