@@ -61,6 +61,21 @@ def test_unique_counts_beyond_the_brute_force_range(n: int) -> None:
     assert (stats.unique, stats.solutions) == (known_unique(n), known_total(n))
 
 
+@pytest.mark.parametrize("symmetry", [True, False])
+@pytest.mark.parametrize("n", range(2, 11))  # N = 1 has no second column
+def test_splitting_on_two_columns_is_exact(
+    n: int, symmetry: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from nqueens.engines import counting
+
+    monkeypatch.setattr(counting, "TWO_COLUMNS_FROM", 1)
+    tasks = counting.subproblems(n, symmetry=symmetry, strategy="first-min", deadline=None)
+    assert all(len(task.leading_rows) == 2 for task in tasks)
+    stats = nqueens.count(n, workers=2, symmetry=symmetry)
+    assert stats.solutions == known_total(n)
+    assert stats.unique == (known_unique(n) if symmetry else None)
+
+
 def test_progress_is_reported_per_subproblem() -> None:
     calls: list[tuple[int, int, int]] = []
     stats = nqueens.count(10, workers=2, on_progress=lambda *args: calls.append(args))

@@ -34,16 +34,16 @@ def build_model(
     *,
     strategy: str = FIRST_MIN,
     break_symmetry: bool = False,
-    first_column_row: int | None = None,
+    leading_rows: Sequence[int] = (),
     puzzle: Puzzle | None = None,
 ) -> QueensModel:
     """Build the N-queens model for an ``n`` x ``n`` board.
 
     ``strategy`` adds the matching decision strategy (none for ``auto``). ``break_symmetry``
     keeps only the lexicographically smallest solution of each class under the 8 symmetries of
-    the square (see :func:`add_lex_leader`). ``first_column_row`` fixes the queen of the first
-    column, which splits a search into independent subproblems. ``puzzle`` keeps its queens
-    and leaves its blocked squares empty.
+    the square (see :func:`add_lex_leader`). ``leading_rows`` fixes the queens of the first
+    columns to these rows, which splits a search into independent subproblems. ``puzzle`` keeps
+    its queens and leaves its blocked squares empty.
     """
     model = cp_model.CpModel()
     queens = [model.new_int_var(0, n - 1, f"queen_col_{col}") for col in range(n)]
@@ -52,8 +52,8 @@ def build_model(
     model.add_all_different(queens[col] - col for col in range(n))
     if break_symmetry:
         add_lex_leader(model, queens)
-    if first_column_row is not None:
-        model.add(queens[0] == first_column_row)
+    for col, row in enumerate(leading_rows):
+        model.add(queens[col] == row)
     if puzzle is not None:
         for row, col in puzzle.queens:
             model.add(queens[col] == row)
