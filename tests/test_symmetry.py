@@ -61,16 +61,17 @@ def test_unique_counts_beyond_the_brute_force_range(n: int) -> None:
     assert (stats.unique, stats.solutions) == (known_unique(n), known_total(n))
 
 
+@pytest.mark.parametrize("columns", [2, 3])
 @pytest.mark.parametrize("symmetry", [True, False])
-@pytest.mark.parametrize("n", range(2, 11))  # N = 1 has no second column
-def test_splitting_on_two_columns_is_exact(
-    n: int, symmetry: bool, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("n", range(1, 11))
+def test_splitting_on_more_columns_is_exact(
+    n: int, symmetry: bool, columns: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from nqueens.engines import counting
 
-    monkeypatch.setattr(counting, "TWO_COLUMNS_FROM", 1)
-    tasks = counting.subproblems(n, symmetry=symmetry, strategy="first-min", deadline=None)
-    assert all(len(task.leading_rows) == 2 for task in tasks)
+    monkeypatch.setattr(counting, "leading_columns", lambda n: columns)
+    for task in counting.subproblems(n, symmetry=symmetry, strategy="first-min", deadline=None):
+        assert len(task.leading_rows) == min(columns, n)
     stats = nqueens.count(n, workers=2, symmetry=symmetry)
     assert stats.solutions == known_total(n)
     assert stats.unique == (known_unique(n) if symmetry else None)

@@ -30,8 +30,6 @@ ProgressCallback = Callable[[int, int, int], None]
 """Called as ``on_progress(subproblems_done, subproblems_total, solutions_so_far)``."""
 
 _POLL_SECONDS = 0.1
-TWO_COLUMNS_FROM = 13
-"""From this board size on, subproblems fix the first two columns' queens instead of one."""
 
 
 def default_workers() -> int:
@@ -72,31 +70,40 @@ class _SubproblemInterrupted(KeyboardInterrupt):
         self.found = found
 
 
+def leading_columns(n: int) -> int:
+    """How many columns' queens each subproblem fixes: one up to N = 12, one more every 2 sizes.
+
+    CP-SAT enumerates by excluding each solution it finds with a clause and searching again, so a
+    subproblem costs more than in proportion to its solutions, while each one also pays about
+    10 ms for its own presolve. Fixing one more column pays off once a subproblem holds some
+    10,000 solutions. Measured with symmetry breaking, in CPU seconds: all of N = 12 in 0.54 with
+    one column against 1.03 with two; all of N = 14 in 21.9 with one against 12.0 with two; one
+    two-column subproblem of N = 15 in 3.3 against 1.8 when split on a third column; one
+    three-column subproblem of N = 17 in 8.9 against 3.9 when split on a fourth.
+    """
+    return max(1, (n - 9) // 2)
+
+
 def subproblems(
     n: int, *, symmetry: bool, strategy: str, deadline: float | None, puzzle: Puzzle | None = None
 ) -> list[Subproblem]:
-    """One subproblem per placement of the first column's queen, or of the first two, largest first.
+    """One subproblem per placement of the queens of the first columns, largest first.
 
-    CP-SAT enumerates by excluding each solution it finds with a clause and searching again, so a
-    subproblem costs more than in proportion to its solutions, while each one also pays for its
-    own presolve (about 10 ms). Measured with symmetry breaking, in CPU seconds: fixing two
-    columns counts N = 14 in 12.0 against 21.9 and N = 13 in 2.7 against 3.2, but N = 12 in 1.03
-    against 0.54; hence two columns from N = 13 on.
-
-    With symmetry breaking the lexicographic leader has its first queen in the upper half
-    (rows 0 .. (n-1)/2). Measured for N = 12..14, rows 1 and 2 hold most of the work and the
-    last rows the least; starting with the big ones keeps two workers evenly loaded.
+    Only placements where no two of these queens attack each other are kept. With symmetry
+    breaking the lexicographic leader has its first queen in the upper half (rows 0 .. (n-1)/2).
+    Measured for N = 12..14, first rows 1 and 2 hold most of the work and the last rows the
+    least; starting with the big ones keeps two workers evenly loaded.
     """
     first_rows = range((n + 1) // 2) if symmetry else range(n)
     placements: list[tuple[int, ...]] = [
         (row,) for row in sorted(first_rows, key=lambda row: abs(row - 1.5))
     ]
-    if n >= TWO_COLUMNS_FROM:  # the second queen off the first one's row and diagonals
+    for col in range(1, min(leading_columns(n), n)):
         placements = [
-            (first, second)
-            for (first,) in placements
-            for second in range(n)
-            if abs(first - second) > 1
+            (*placed, row)
+            for placed in placements
+            for row in range(n)
+            if all(abs(row - earlier) not in (0, col - c) for c, earlier in enumerate(placed))
         ]
     return [Subproblem(n, rows, symmetry, strategy, deadline, puzzle) for rows in placements]
 
