@@ -40,6 +40,19 @@ def test_solve_yields_exactly_the_brute_force_solutions(n: int) -> None:
     assert stream.stats.status is Status.COMPLETE
 
 
+def test_solve_lists_boards_in_the_guides_order() -> None:
+    with nqueens.solve(8) as stream:
+        boards = [solution.rows for solution in stream]
+    assert boards == sorted(boards)
+    assert stream.stats.strategy == "first-min"
+
+
+def test_count_takes_the_faster_first_fail_order_by_default() -> None:
+    assert nqueens.count(8).strategy == "first-fail-mid"
+    assert nqueens.count(8, engine="cp").strategy == "first-fail-mid"
+    assert nqueens.count(8, strategy="first-min").strategy == "first-min"
+
+
 def test_checker_rejects_attacking_boards() -> None:
     with pytest.raises(AssertionError):
         assert_valid_board((0, 1, 2, 3), 4)  # all on one diagonal
