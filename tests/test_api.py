@@ -139,9 +139,10 @@ def test_refused_input_says_why(call: object, message: str) -> None:
         call()  # type: ignore[operator]
 
 
-def test_large_boards_are_allowed_with_a_limit() -> None:
-    with nqueens.solve(40, limit=2) as stream:
+@pytest.mark.parametrize("engine", ["cp-sat", "cp"])
+def test_large_boards_are_allowed_with_a_limit(engine: str) -> None:
+    with nqueens.solve(50, limit=2, engine=engine, time_limit=20) as stream:
         boards = [solution.rows for solution in stream]
     assert len(boards) == 2
     for rows in boards:
-        assert_valid_board(rows, 40)
+        assert_valid_board(rows, 50)
