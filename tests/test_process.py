@@ -32,6 +32,18 @@ def test_first_leaves_stderr_to_the_timing_line() -> None:
     assert done.stderr.startswith("Found in") and done.stderr.count("\n") == 1
 
 
+def test_time_limited_count_of_a_large_board_ends_on_time() -> None:
+    done = subprocess.run(
+        [*COMMAND, "count", "40", "--time-limit", "1"],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=30,
+    )
+    assert done.returncode == 3
+    assert "stopped by the time limit" in done.stderr
+
+
 def test_help_does_not_import_or_tools() -> None:
     probe = (
         "import sys\n"

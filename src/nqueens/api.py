@@ -24,6 +24,7 @@ from nqueens.strategies import (
     FIRST_MIN,
     MAX_CP_AUTO_N,
     MAX_ENGINE_N,
+    MAX_UNBOUNDED_ENUMERATION_N,
     MIP,
     MIP_SOLVERS,
     STRATEGIES,
@@ -34,12 +35,6 @@ if TYPE_CHECKING:
 
 MAX_N = 10_000
 """The largest board accepted: beyond it, even building the model takes longer than is useful."""
-
-MAX_UNBOUNDED_ENUMERATION_N = 18
-"""The largest board whose solutions are enumerated with no time or solution limit.
-
-N = 18 has 666,090,624 solutions, already hours of enumeration; N = 19 has 7.5 times as many.
-"""
 
 
 MAX_MIP_ENUMERATION_N = 10

@@ -28,3 +28,9 @@ CP-SAT's memory grows fast with N: 2.2 GB at N = 1,000 and 4.8 GB at N = 2,000 w
 MAX_CP_AUTO_N = 500
 """The cp engine's auto strategy (impact-based search) ignores the time limit while it
 initialises: 12 s for a 5 s limit at N = 1,000, 85 s at N = 2,000."""
+
+MAX_UNBOUNDED_ENUMERATION_N = 18
+"""The largest board whose solutions are enumerated with no time or solution limit.
+
+N = 18 has 666,090,624 solutions, already hours of enumeration; N = 19 has 7.5 times as many.
+"""
