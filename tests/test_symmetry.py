@@ -89,10 +89,10 @@ def test_progress_is_reported_per_subproblem() -> None:
 @pytest.mark.parametrize("workers", [1, 2])
 def test_time_limit_with_workers_is_a_prompt_lower_bound(workers: int) -> None:
     started = time.monotonic()
-    stats = nqueens.count(15, time_limit=0.5, workers=workers)
+    stats = nqueens.count(18, time_limit=0.5, workers=workers)
     assert time.monotonic() - started < 5
     assert stats.status is Status.TIME_LIMIT
-    assert stats.solutions < known_total(15)
+    assert stats.solutions < known_total(18)
     assert multiprocessing.active_children() == []
 
 
