@@ -2,9 +2,9 @@
 
 The symmetry-breaking model keeps one solution per class under the 8 symmetries of the square and
 weights it by its class size, so the solver enumerates about an eighth of the solutions. The
-search is then split by the rows of the first one or two columns' queens into independent
-subproblems, solved one after another in this process or side by side in worker processes, and
-their counts added.
+search is then split by the rows of the queens of the first columns (one to four, more as the
+board grows) into independent subproblems, solved one after another in this process or side by
+side in worker processes, and their counts added.
 The OR-Tools maintainers recommend such splitting over several CP-SAT workers on one model, which
 can report a solution twice or miss one while enumerating.
 """
