@@ -77,10 +77,11 @@ def leading_columns(n: int) -> int:
     CP-SAT enumerates by excluding each solution it finds with a clause and searching again, so a
     subproblem costs more than in proportion to its solutions, while each one also pays about
     10 ms for its own presolve. Fixing one more column pays off once a subproblem holds some
-    10,000 solutions. Measured with symmetry breaking, in CPU seconds: all of N = 12 in 0.54 with
-    one column against 1.03 with two; all of N = 14 in 21.9 with one against 12.0 with two; one
-    two-column subproblem of N = 15 in 3.3 against 1.8 when split on a third column; one
-    three-column subproblem of N = 17 in 8.9 against 3.9 when split on a fourth.
+    10,000 solutions. Measured by ``benchmarks/enumeration.py`` (symmetry breaking,
+    first-fail-mid, CPU seconds): N = 12 takes 0.47 with one column against 1.01 with two; N = 13
+    2.41 against 2.38; N = 14 14.6 with one, 10.6 with two, 17.1 with three; N = 15 69.8 with
+    two, 57.6 with three, 131 with four. Beyond, the rule extrapolates (one three-column
+    subproblem of N = 17 took 8.9 against 3.9 when split on a fourth).
 
     Larger boards are only counted until a time limit, and more columns would just multiply the
     subproblems (N = 40 would have millions), so they fix one.
@@ -91,20 +92,28 @@ def leading_columns(n: int) -> int:
 
 
 def subproblems(
-    n: int, *, symmetry: bool, strategy: str, deadline: float | None, puzzle: Puzzle | None = None
+    n: int,
+    *,
+    symmetry: bool,
+    strategy: str,
+    deadline: float | None,
+    puzzle: Puzzle | None = None,
+    columns: int | None = None,
 ) -> list[Subproblem]:
     """One subproblem per placement of the queens of the first columns, largest first.
 
-    Only placements where no two of these queens attack each other are kept. With symmetry
-    breaking the lexicographic leader has its first queen in the upper half (rows 0 .. (n-1)/2).
-    Measured for N = 12..14, first rows 1 and 2 hold most of the work and the last rows the
-    least; starting with the big ones keeps two workers evenly loaded.
+    ``columns`` says how many columns to fix (default: :func:`leading_columns`, which
+    ``benchmarks/enumeration.py`` measures against the others). Only placements where no two of
+    these queens attack each other are kept. With symmetry breaking the lexicographic leader has
+    its first queen in the upper half (rows 0 .. (n-1)/2). Measured for N = 12..14, first rows 1
+    and 2 hold most of the work and the last rows the least; starting with the big ones keeps two
+    workers evenly loaded.
     """
     first_rows = range((n + 1) // 2) if symmetry else range(n)
     placements: list[tuple[int, ...]] = [
         (row,) for row in sorted(first_rows, key=lambda row: abs(row - 1.5))
     ]
-    for col in range(1, min(leading_columns(n), n)):
+    for col in range(1, min(columns or leading_columns(n), n)):
         placements = [
             (*placed, row)
             for placed in placements
