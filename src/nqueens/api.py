@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from nqueens.engines.streams import EngineStream
+from nqueens.engines.streams import EngineStream, count_all, first_of
 from nqueens.known_counts import KNOWN_TOTALS
 from nqueens.puzzle import Puzzle
 from nqueens.results import FirstResult, InputError, Square, Stats
@@ -225,14 +225,20 @@ def count(
         raise InputError(f"the number of workers must be at least 1, not {workers}")
     if engine == MIP:
         _check_mip_enumeration(n, None)
-        from nqueens.engines import mip
+        from nqueens.engines.mip import MipSolutionStream
 
-        return mip.count_solutions(n, backend=mip_solver, time_limit=time_limit, puzzle=puzzle)
+        return count_all(
+            MipSolutionStream(
+                n, backend=mip_solver, limit=None, time_limit=time_limit, puzzle=puzzle
+            )
+        )
     chosen = _enumeration_strategy(engine, strategy, n, None, listing=False)
     if engine == CP:
-        from nqueens.engines import cp
+        from nqueens.engines.cp import CpSolutionStream
 
-        return cp.count_solutions(n, strategy=chosen, time_limit=time_limit, puzzle=puzzle)
+        return count_all(
+            CpSolutionStream(n, strategy=chosen, limit=None, time_limit=time_limit, puzzle=puzzle)
+        )
     from nqueens.engines.counting import count_solutions, default_workers
 
     return count_solutions(
@@ -300,14 +306,17 @@ def _first_on(
 ) -> FirstResult:
     """One engine's search for a first solution."""
     if engine == MIP:
-        from nqueens.engines import mip
+        from nqueens.engines.mip import MipSolutionStream
 
-        return mip.find_first(n, backend=mip_solver, time_limit=time_limit, puzzle=puzzle)
+        return first_of(
+            MipSolutionStream(n, backend=mip_solver, limit=1, time_limit=time_limit, puzzle=puzzle)
+        )
     if engine == CP:
-        from nqueens.engines import cp
+        from nqueens.engines.cp import CpSolutionStream
 
-        return cp.find_first(
-            n, strategy=strategy or FIRST_FAIL_MID, time_limit=time_limit, puzzle=puzzle
+        chosen = strategy or FIRST_FAIL_MID
+        return first_of(
+            CpSolutionStream(n, strategy=chosen, limit=1, time_limit=time_limit, puzzle=puzzle)
         )
     from nqueens.engines import cpsat
 

@@ -17,9 +17,9 @@ from types import FrameType
 
 from ortools.constraint_solver import pywrapcp
 
-from nqueens.engines.streams import EngineStream, count_all, first_of
+from nqueens.engines.streams import EngineStream
 from nqueens.puzzle import Puzzle
-from nqueens.results import FirstResult, Solution, Stats, Status
+from nqueens.results import Solution, Stats, Status
 from nqueens.strategies import AUTO, CP, FIRST_FAIL_MID, FIRST_MIN
 
 
@@ -157,21 +157,3 @@ class CpSolutionStream(EngineStream):
     def _end(self, status: Status) -> None:
         self._solutions.close()
         self._stats = self._search.stats(self._delivered, status)
-
-
-def count_solutions(
-    n: int, *, strategy: str, time_limit: float | None, puzzle: Puzzle | None = None
-) -> Stats:
-    """Count every solution by walking the whole search tree."""
-    return count_all(
-        CpSolutionStream(n, strategy=strategy, limit=None, time_limit=time_limit, puzzle=puzzle)
-    )
-
-
-def find_first(
-    n: int, *, strategy: str, time_limit: float | None, puzzle: Puzzle | None = None
-) -> FirstResult:
-    """The first solution the decision builder reaches, or a proof that there is none."""
-    return first_of(
-        CpSolutionStream(n, strategy=strategy, limit=1, time_limit=time_limit, puzzle=puzzle)
-    )

@@ -15,9 +15,9 @@ import time
 
 from ortools.linear_solver import pywraplp
 
-from nqueens.engines.streams import EngineStream, count_all, first_of
+from nqueens.engines.streams import EngineStream
 from nqueens.puzzle import Puzzle
-from nqueens.results import FirstResult, Solution, Stats, Status
+from nqueens.results import Solution, Stats, Status
 from nqueens.strategies import MIP
 
 _BACKENDS = {"scip": "SCIP", "cbc": "CBC", "highs": "HIGHS"}
@@ -116,21 +116,3 @@ def _diagonals(n: int) -> list[list[tuple[int, int]]]:
     down = [[(r, r - d) for r in range(n) if 0 <= r - d < n] for d in range(-(n - 1), n)]
     up = [[(r, s - r) for r in range(n) if 0 <= s - r < n] for s in range(2 * n - 1)]
     return [diagonal for diagonal in down + up if len(diagonal) > 1]
-
-
-def count_solutions(
-    n: int, *, backend: str, time_limit: float | None, puzzle: Puzzle | None = None
-) -> Stats:
-    """Count by enumeration with no-good cuts: exact, one MIP solve per solution."""
-    return count_all(
-        MipSolutionStream(n, backend=backend, limit=None, time_limit=time_limit, puzzle=puzzle)
-    )
-
-
-def find_first(
-    n: int, *, backend: str, time_limit: float | None, puzzle: Puzzle | None = None
-) -> FirstResult:
-    """One optimal solution of the 0-1 program, or a proof that there is none."""
-    return first_of(
-        MipSolutionStream(n, backend=backend, limit=1, time_limit=time_limit, puzzle=puzzle)
-    )
