@@ -47,10 +47,13 @@ def test_solve_lists_boards_in_the_guides_order() -> None:
     assert stream.stats.strategy == "first-min"
 
 
-def test_count_takes_the_faster_first_fail_order_by_default() -> None:
-    assert nqueens.count(8).strategy == "first-fail-mid"
+def test_count_takes_the_fastest_engine_and_order_by_default() -> None:
+    assert (nqueens.count(8).engine, nqueens.count(8).strategy) == ("bitboard", "first-min")
+    assert nqueens.count(8, engine="cp-sat").strategy == "first-fail-mid"
     assert nqueens.count(8, engine="cp").strategy == "first-fail-mid"
-    assert nqueens.count(8, strategy="first-min").strategy == "first-min"
+    assert nqueens.count(8, engine="cp-sat", strategy="first-min").strategy == "first-min"
+    # Only CP-SAT follows first-fail-mid among the engines that split a count.
+    assert nqueens.count(8, strategy="first-fail-mid").engine == "cp-sat"
 
 
 def test_checker_rejects_attacking_boards() -> None:

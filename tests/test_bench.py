@@ -20,6 +20,7 @@ ALL_COLUMNS = {
     ("cp", "first-min"),
     ("cp", "first-fail-mid"),
     ("mip", None),
+    ("bitboard", "first-min"),
 }
 FIRST_COLUMNS = ALL_COLUMNS | {("cp", "auto")}
 

@@ -148,7 +148,8 @@ def test_count_json_with_stats(runner: CliRunner) -> None:
     assert record["n"] == 8
     assert record["solutions"] == 92
     assert record["complete"] is True
-    for key in ("conflicts", "branches", "wall_time", "solutions_per_second"):
+    assert record["engine"] == "bitboard"
+    for key in ("subproblems", "nodes", "wall_time", "solutions_per_second"):
         assert isinstance(record[key], (int, float))
     assert result.stderr == ""
 
@@ -161,17 +162,20 @@ def test_count_json_without_stats_is_small(runner: CliRunner) -> None:
 def test_count_stats_table(runner: CliRunner) -> None:
     result = run(runner, "count", "8", "--stats")
     assert result.stdout == "92\n"
-    for label in ("conflicts", "branches", "wall time", "solutions per second", "92"):
+    for label in ("bitboard", "nodes", "wall time", "solutions per second", "92"):
+        assert label in result.stderr
+    result = run(runner, "count", "8", "--stats", "--engine", "cp-sat")
+    for label in ("cp-sat", "conflicts", "branches", "92"):
         assert label in result.stderr
 
 
 def test_count_time_limit_is_a_partial_lower_bound(runner: CliRunner) -> None:
-    result = run(runner, "count", "14", "--time-limit", "0.3", "--format", "json")
+    result = run(runner, "count", "18", "--time-limit", "0.3", "--format", "json")
     assert result.exit_code == 3
     record = json.loads(result.stdout)
     assert record["complete"] is False
     assert record["status"] == "time-limit"
-    assert record["solutions"] < known_total(14)
+    assert record["solutions"] < known_total(18)
     assert "lower bound" in result.stderr
 
 
@@ -421,7 +425,7 @@ def test_count_without_symmetry(runner: CliRunner) -> None:
 def test_unique_needs_symmetry(runner: CliRunner) -> None:
     result = run(runner, "count", "8", "--unique", "--no-symmetry")
     assert result.exit_code == 2
-    assert "--unique needs --symmetry" in result.stderr
+    assert "unique solutions come from the board's symmetry" in result.stderr
 
 
 def test_workers_must_be_positive(runner: CliRunner) -> None:

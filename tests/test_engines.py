@@ -104,7 +104,9 @@ def test_limits_hold_on_every_engine() -> None:
         (lambda: nqueens.count(8, engine="mip", strategy="first-min"), "no search strategy"),
         (lambda: nqueens.count(11, engine="mip"), "2,680 solutions"),
         (lambda: nqueens.count(30, engine="mip", time_limit=1), "nobody has counted"),
-        (lambda: nqueens.solve(8, engine="cp", unique=True), "use cp-sat"),
+        (lambda: nqueens.solve(8, engine="cp", unique=True), "engines that can: cp-sat, bitboard"),
+        (lambda: nqueens.count(65, engine="bitboard", time_limit=1), "engines that can: cp-sat"),
+        (lambda: nqueens.count(8, engine="cp", workers=2), "searches in one process"),
         (lambda: nqueens.first(8, strategy="first-min"), "auto engine picks both"),
         (lambda: nqueens.count(8, engine="glpk"), "unknown engine"),
         (lambda: nqueens.first(8, engine="mip", mip_solver="glpk"), "unknown MIP solver"),
@@ -139,10 +141,13 @@ def test_cp_stats_are_failures_and_branches() -> None:
     assert record["solutions"] == 92 and "failures" in record and "branches" in record
 
 
-def test_counting_options_of_cp_sat_are_refused_elsewhere() -> None:
+def test_counting_options_of_splitting_engines_are_refused_elsewhere() -> None:
     result = _run("count", "8", "--engine", "cp", "--workers", "2")
     assert result.exit_code == 2  # type: ignore[attr-defined]
-    assert "cp-sat engine only" in result.stderr  # type: ignore[attr-defined]
+    assert "workers apply to cp-sat, bitboard" in result.stderr  # type: ignore[attr-defined]
+    result = _run("count", "8", "--engine", "mip", "--unique")
+    assert result.exit_code == 2  # type: ignore[attr-defined]
+    assert "engines that can: cp-sat, bitboard" in result.stderr  # type: ignore[attr-defined]
 
 
 def test_highs_prints_no_banner_into_the_data() -> None:

@@ -78,7 +78,7 @@ def test_closed_pipe_ends_quietly() -> None:
 
 def test_ctrl_c_reports_a_partial_count_and_exits_130() -> None:
     process = subprocess.Popen(
-        [*COMMAND, "count", "14", "--format", "json"],
+        [*COMMAND, "count", "18", "--format", "json"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -52,11 +52,17 @@ def _keeps(
 
 @pytest.mark.parametrize(
     ("engine", "strategy"),
-    [("cp-sat", "first-min"), ("cp-sat", "auto"), ("cp", "first-min"), ("cp", "first-fail-mid")],
+    [
+        ("cp-sat", "first-min"),
+        ("cp-sat", "auto"),
+        ("cp", "first-min"),
+        ("cp", "first-fail-mid"),
+        ("bitboard", None),
+    ],
 )
 @pytest.mark.parametrize(("seed", "n"), INSTANCES)
 def test_completion_counts_match_an_independent_counter(
-    seed: int, n: int, engine: str, strategy: str
+    seed: int, n: int, engine: str, strategy: str | None
 ) -> None:
     queens, blocked = random_instance(seed, n)
     stats = nqueens.count(n, queens=queens, blocked=blocked, engine=engine, strategy=strategy)
@@ -71,15 +77,16 @@ def test_completion_counts_on_the_mip_engine(seed: int, n: int) -> None:
     )
 
 
+@pytest.mark.parametrize("engine", ["cp-sat", "bitboard"])
 @pytest.mark.parametrize("workers", [1, 2])
-def test_completion_counts_with_workers(workers: int) -> None:
+def test_completion_counts_with_workers(workers: int, engine: str) -> None:
     queens, blocked = {(0, 2)}, {(4, 4), (5, 1)}
-    stats = nqueens.count(10, queens=queens, blocked=blocked, workers=workers)
+    stats = nqueens.count(10, queens=queens, blocked=blocked, workers=workers, engine=engine)
     assert stats.solutions == count_completions(10, queens, blocked)
     assert stats.unique is None  # given squares break the symmetry
 
 
-@pytest.mark.parametrize("engine", ["auto", "cp-sat", "cp", "mip"])
+@pytest.mark.parametrize("engine", ["auto", "cp-sat", "cp", "mip", "bitboard"])
 @pytest.mark.parametrize(("seed", "n"), INSTANCES[:12])
 def test_first_keeps_the_givens_or_proves_none(seed: int, n: int, engine: str) -> None:
     queens, blocked = random_instance(seed, n)
@@ -92,9 +99,10 @@ def test_first_keeps_the_givens_or_proves_none(seed: int, n: int, engine: str) -
         assert _keeps(result.solution.rows, queens, blocked)
 
 
-def test_solve_yields_only_completions() -> None:
+@pytest.mark.parametrize("engine", ["cp-sat", "bitboard"])
+def test_solve_yields_only_completions(engine: str) -> None:
     queens, blocked = {(1, 2)}, {(0, 0)}
-    with nqueens.solve(8, queens=queens, blocked=blocked) as stream:
+    with nqueens.solve(8, queens=queens, blocked=blocked, engine=engine) as stream:
         boards = [solution.rows for solution in stream]
     assert len(boards) == count_completions(8, queens, blocked)
     for rows in boards:

@@ -55,57 +55,48 @@ def test_unique_solutions_represent_every_solution_exactly_once(n: int) -> None:
     assert covered == brute_force_solutions(n)
 
 
+@pytest.mark.parametrize("engine", ["cp-sat", "bitboard"])
 @pytest.mark.parametrize("n", [12, 13])
-def test_unique_counts_beyond_the_brute_force_range(n: int) -> None:
-    stats = nqueens.count(n)
+def test_unique_counts_beyond_the_brute_force_range(n: int, engine: str) -> None:
+    stats = nqueens.count(n, engine=engine)
     assert (stats.unique, stats.solutions) == (known_unique(n), known_total(n))
 
 
-@pytest.mark.parametrize("columns", [2, 3])
-@pytest.mark.parametrize("symmetry", [True, False])
-@pytest.mark.parametrize("n", range(1, 11))
-def test_splitting_on_more_columns_is_exact(
-    n: int, symmetry: bool, columns: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from nqueens.engines import counting
-
-    monkeypatch.setattr(counting, "leading_columns", lambda n: columns)
-    for task in counting.subproblems(n, symmetry=symmetry, strategy="first-min", deadline=None):
-        assert len(task.leading_rows) == min(columns, n)
-    stats = nqueens.count(n, workers=2, symmetry=symmetry)
-    assert stats.solutions == known_total(n)
-    assert stats.unique == (known_unique(n) if symmetry else None)
-
-
-def test_progress_is_reported_per_subproblem() -> None:
+@pytest.mark.parametrize(("engine", "n", "steps"), [("cp-sat", 10, 5), ("bitboard", 14, 100)])
+def test_progress_is_reported_per_subproblem(engine: str, n: int, steps: int) -> None:
     calls: list[tuple[int, int, int]] = []
-    stats = nqueens.count(10, workers=2, on_progress=lambda *args: calls.append(args))
+    stats = nqueens.count(n, workers=2, engine=engine, on_progress=lambda *a: calls.append(a))
     total = calls[0][1]
+    assert total >= steps, "too few subproblems for a smooth progress bar"
     assert calls[0] == (0, total, 0)
     assert [done for done, _, _ in calls] == list(range(total + 1))
-    assert calls[-1][2] == stats.solutions == 724
+    assert calls[-1][2] == stats.solutions == known_total(n)
 
 
+@pytest.mark.parametrize("engine", ["cp-sat", "bitboard"])
 @pytest.mark.parametrize("workers", [1, 2])
-def test_time_limit_with_workers_is_a_prompt_lower_bound(workers: int) -> None:
+def test_time_limit_with_workers_is_a_prompt_lower_bound(workers: int, engine: str) -> None:
     started = time.monotonic()
-    stats = nqueens.count(18, time_limit=0.5, workers=workers)
+    stats = nqueens.count(18, time_limit=0.5, workers=workers, engine=engine)
     assert time.monotonic() - started < 5
     assert stats.status is Status.TIME_LIMIT
     assert stats.solutions < known_total(18)
     assert multiprocessing.active_children() == []
 
 
+@pytest.mark.parametrize(("engine", "n"), [("cp-sat", 15), ("bitboard", 18)])
 @pytest.mark.parametrize("workers", [1, 2])
-def test_ctrl_c_gives_a_lower_bound_and_leaves_no_child(workers: int) -> None:
+def test_ctrl_c_gives_a_lower_bound_and_leaves_no_child(workers: int, engine: str, n: int) -> None:
     timer = threading.Timer(1.0, _thread.interrupt_main)
     timer.start()
+    started = time.monotonic()
     with pytest.raises(SearchInterrupted) as interrupted:
-        nqueens.count(15, workers=workers)
+        nqueens.count(n, workers=workers, engine=engine)
     timer.join()
+    assert time.monotonic() - started < 5, "Ctrl-C was not handled promptly"
     stats = interrupted.value.stats
     assert stats.status is Status.INTERRUPTED
-    assert 0 <= stats.solutions < known_total(15)
+    assert 0 <= stats.solutions < known_total(n)
     assert multiprocessing.active_children() == []
 
 
@@ -113,7 +104,7 @@ def test_ctrl_c_on_the_command_leaves_no_orphan_process() -> None:
     env = {key: value for key, value in os.environ.items() if key not in PLAIN_ENV}
     env.update({key: value for key, value in PLAIN_ENV.items() if value is not None})
     process = subprocess.Popen(
-        [sys.executable, "-m", "nqueens", "count", "15", "--workers", "2"],
+        [sys.executable, "-m", "nqueens", "count", "18", "--workers", "2"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -124,7 +115,7 @@ def test_ctrl_c_on_the_command_leaves_no_orphan_process() -> None:
     os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C reaches the whole group
     stdout, stderr = process.communicate(timeout=30)
     assert process.returncode == 130, stderr
-    assert int(stdout) < known_total(15)
+    assert int(stdout) < known_total(18)
     assert "lower bound" in stderr and "Traceback" not in stderr
     time.sleep(0.5)
     with pytest.raises(ProcessLookupError):

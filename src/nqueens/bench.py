@@ -13,9 +13,10 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from nqueens import api
+from nqueens import api, registry
+from nqueens.engines.base import COUNT, Request
+from nqueens.engines.base import FIRST as FIRST_COMMAND
 from nqueens.results import InputError, Stats
-from nqueens.strategies import AUTO, CP, CP_SAT, MIP
 
 SEED_PUBLISHED_MS: dict[int, int] = {
     1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0, 7: 3, 8: 9,
@@ -64,40 +65,42 @@ class Cell:
 def columns(engines: Iterable[str], strategies: Iterable[str], table: str) -> list[Column]:
     """The engine x strategy combinations that make sense for a table.
 
-    The cp engine's auto strategy repeats solutions, so it only runs in the first-solution table.
+    An engine without strategies gets one column; a strategy an engine cannot run for the
+    table's command (the cp engine's auto repeats solutions, so it only finds first ones) none.
     """
+    command = COUNT if table == ALL else FIRST_COMMAND
     chosen_strategies = list(strategies)
     result: list[Column] = []
-    for engine in engines:
-        if engine == MIP:
-            result.append(Column(MIP, None))
+    for name in engines:
+        engine = registry.engine_named(name)
+        if not engine.strategies:
+            result.append(Column(name, None))
             continue
         for strategy in chosen_strategies:
-            if engine == CP and strategy == AUTO and table == ALL:
-                continue
-            result.append(Column(engine, strategy))
+            request = Request(command, 8, strategy=strategy)
+            if registry.refusal(engine, request) is None:
+                result.append(Column(name, strategy))
     return result
 
 
-def _import_engines() -> None:
-    """Load every engine (OR-Tools with them) first, so no cell's time includes an import."""
-    import nqueens.engines.counting
-    import nqueens.engines.cp
-    import nqueens.engines.mip  # noqa: F401
+def _import_engines(engines: Iterable[str], sizes: Iterable[int]) -> None:
+    """Load every engine's solver first, so no cell's time includes an import or a compile."""
+    for name in engines:
+        registry.engine_named(name).prepare(Request(COUNT, max(sizes)))
+        api.first(4, engine=name)
 
 
 def _measure_all(n: int, column: Column, time_limit: float) -> Stats:
-    """Every solution, on one core and without symmetry breaking: the engines' bare search."""
-    if column.engine == CP_SAT:
-        return api.count(
-            n,
-            engine=CP_SAT,
-            strategy=column.strategy,
-            time_limit=time_limit,
-            workers=1,
-            symmetry=False,
-        )
-    return api.count(n, engine=column.engine, strategy=column.strategy, time_limit=time_limit)
+    """Every solution, on one core and without symmetry: the engines' bare search."""
+    workers = 1 if registry.engine_named(column.engine).splits else None
+    return api.count(
+        n,
+        engine=column.engine,
+        strategy=column.strategy,
+        time_limit=time_limit,
+        workers=workers,
+        symmetry=False,
+    )
 
 
 def _measure_first(n: int, column: Column, time_limit: float) -> Stats:
@@ -115,7 +118,7 @@ def run(
     on_cell: Callable[[Cell], None] | None = None,
 ) -> list[Cell]:
     """Measure every cell of both tables; ``on_cell`` is told of each one as it is done."""
-    _import_engines()
+    _import_engines(engines, [*sizes, *first_sizes])
     plan = [
         (ALL, n, column, _measure_all)
         for n in sizes

@@ -9,6 +9,7 @@ import json
 import os
 import re
 import sys
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,19 +26,12 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from nqueens import api, render
+from nqueens import api, registry, render
+from nqueens.engines.mip import BACKENDS
 from nqueens.known_counts import KNOWN_TOTALS
 from nqueens.puzzle import parse_square, read_puzzle
 from nqueens.results import InputError, SearchInterrupted, Solution, Square, Stats, Status
-from nqueens.strategies import (
-    AUTO,
-    CP_SAT,
-    ENGINES,
-    FIRST_FAIL_MID,
-    FIRST_MIN,
-    MIP_SOLVERS,
-    STRATEGIES,
-)
+from nqueens.strategies import AUTO, FIRST_FAIL_MID, FIRST_MIN, STRATEGIES
 from nqueens.svg import board_svg, numbered_path
 
 EXIT_OK = 0
@@ -221,14 +215,16 @@ def format_options(function: F) -> F:
     return function
 
 
-def engine_options(default_engine: str) -> Callable[[F], F]:
-    """--engine, --strategy and --mip-solver, with the command's default engine."""
-    engines = [*ENGINES, AUTO] if default_engine == AUTO else list(ENGINES)
+def engine_options(default_engine: str, auto_help: str = "") -> Callable[[F], F]:
+    """--engine, --strategy and --mip-solver, with the command's default engine (and what auto
+    means for the command, when it has auto)."""
+    engines = [*registry.ENGINES, AUTO] if auto_help else list(registry.ENGINES)
+    described = "; ".join(f"{name}: {engine.summary}" for name, engine in registry.ENGINES.items())
 
     def decorate(function: F) -> F:
         function = click.option(
             "--mip-solver",
-            type=click.Choice(MIP_SOLVERS),
+            type=click.Choice(list(BACKENDS)),
             default="scip",
             show_default=True,
             help="The MIP backend of the mip engine (GLPK, the blog post's, is not in ortools).",
@@ -245,8 +241,7 @@ def engine_options(default_engine: str) -> Callable[[F], F]:
             type=click.Choice(engines),
             default=default_engine,
             show_default=True,
-            help="cp-sat: CP-SAT; cp: the original CP solver; mip: the 0-1 integer program"
-            + ("; auto: the fastest measured for the board." if default_engine == AUTO else "."),
+            help=described + (f"; auto: {auto_help}." if auto_help else "."),
         )(function)
 
     return decorate
@@ -375,7 +370,7 @@ def _exit_code(status: Status) -> int:
 @click.group(cls=QueensGroup, epilog=EXIT_CODES_HELP)
 @click.version_option(package_name="nqueens", prog_name="nqueens")
 def cli() -> None:
-    """Solve the N-queens problem with OR-Tools' CP-SAT solver.
+    """Solve the N-queens problem: CP-SAT, the original CP solver, a 0-1 program, and bitboards.
 
     Place N queens on an N x N board so that no two share a row, a column or a diagonal.
     """
@@ -390,7 +385,7 @@ def cli() -> None:
     help="One solution per class under rotation and reflection (its lexicographically smallest).",
 )
 @puzzle_options
-@engine_options(CP_SAT)
+@engine_options("cp-sat")
 @board_options
 @format_options
 @click.pass_context
@@ -461,17 +456,19 @@ def solve(
     "--workers",
     type=click.IntRange(min=1),
     metavar="K",
-    help="Processes that share the search. [default: every core; 1 = in this process]",
+    help="Processes that share the search (cp-sat and bitboard). "
+    "[default: every core; 1 = in this process]",
 )
 @click.option(
     "--symmetry/--no-symmetry",
     default=True,
     show_default=True,
-    help="Enumerate one solution per symmetry class, weighted by class size (about 8x less work).",
+    help="Search one solution per symmetry class, weighted by its size (about 8x less work; "
+    "cp-sat and bitboard).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @puzzle_options
-@engine_options(CP_SAT)
+@engine_options(AUTO, "the fastest exact engine that can take the board")
 @format_options
 @click.pass_context
 def count(
@@ -496,12 +493,6 @@ def count(
     Prints the number alone (a sentence on a terminal), or one JSON object. A progress bar shows
     on a terminal while a large board is counted.
     """
-    if engine != CP_SAT and (unique or workers is not None or not symmetry):
-        raise click.UsageError(
-            "--unique, --workers and --no-symmetry apply to the cp-sat engine only"
-        )
-    if unique and not symmetry:
-        raise click.UsageError("--unique needs --symmetry: unique solutions come from it")
     output = Output(output_format)
     n, queens, blocked = resolve_puzzle(n, queen_squares, block_squares, board_file)
     with progress_bar(output, n, enabled=not quiet) as on_progress:
@@ -514,6 +505,7 @@ def count(
                 time_limit=time_limit,
                 workers=workers,
                 symmetry=symmetry,
+                unique=unique,
                 on_progress=on_progress,
                 engine=engine,
                 strategy=strategy,
@@ -572,7 +564,7 @@ def progress_bar(
 @cli.command(epilog=EXIT_CODES_HELP)
 @click.argument("n", callback=board_size, required=False)
 @puzzle_options
-@engine_options(AUTO)
+@engine_options(AUTO, "the engines measured fastest to a first solution, in turn")
 @board_options
 @format_options
 @click.pass_context
@@ -801,7 +793,9 @@ def names_option(value: str, allowed: tuple[str, ...], option: str) -> list[str]
     show_default=True,
     help="Boards for the table of time to a first solution.",
 )
-@click.option("--engines", default=",".join(ENGINES), show_default=True, help="Engines to run.")
+@click.option(
+    "--engines", default=",".join(registry.ENGINES), show_default=True, help="Engines to run."
+)
 @click.option(
     "--strategies", default=",".join(STRATEGIES), show_default=True, help="Strategies to run."
 )
@@ -840,7 +834,7 @@ def bench(
     """
     size_list = sizes_option(sizes, "--sizes")
     first_size_list = sizes_option(first_sizes, "--first-sizes")
-    engine_list = names_option(engines, ENGINES, "--engines")
+    engine_list = names_option(engines, tuple(registry.ENGINES), "--engines")
     strategy_list = names_option(strategies, STRATEGIES, "--strategies")
     output = Output("text")
     from nqueens import bench as benchmark
@@ -885,6 +879,19 @@ def bench(
             console.print(table)
 
 
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """A warning is one line on stderr for the person at the terminal, not a source listing."""
+    click.echo(f"Warning: {message}", err=True)
+
+
 def main() -> None:
     """The console-script entry point."""
+    warnings.showwarning = _show_warning
     cli(prog_name="nqueens")

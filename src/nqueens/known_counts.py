@@ -34,3 +34,11 @@ KNOWN_TOTALS: dict[int, int] = {
     26: 22_317_699_616_364_044,
     27: 234_907_967_154_122_528,
 }
+
+
+def how_many(n: int) -> str:
+    """How many solutions the board has, in words, as far as anyone has counted."""
+    known = KNOWN_TOTALS.get(n)
+    if known is None:
+        return f"nobody has counted the solutions for N = {n} yet (N = 27 alone has 2.3e17)"
+    return f"N = {n} has {known:,} solutions"

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from nqueens.bench import ALL, FINISHED, FIRST, OVER_LIMIT, SEED_PUBLISHED_MS, Cell
+from nqueens.registry import engine_named
 from nqueens.results import Solution, Square, Stats, Status
 
 QUEEN = "♛"
@@ -110,17 +111,9 @@ def solution_record(
     return json.dumps(record)
 
 
-_STAT_NAMES = {
-    "cp-sat": ("conflicts", "branches"),
-    "cp": ("failures", "branches"),
-    "mip": ("iterations", "nodes"),
-}
-"""What each engine calls the two counters of Stats, in the words its own statistics use."""
-
-
 def stats_record(stats: Stats) -> dict[str, object]:
     """The statistics as JSON-ready values, named as the engine names them."""
-    first_name, second_name = _STAT_NAMES[stats.engine]
+    first_name, second_name = engine_named(stats.engine).stat_names
     return {
         "engine": stats.engine,
         "strategy": stats.strategy,
@@ -161,7 +154,7 @@ def stats_table(stats: Stats, *, enumeration: bool) -> Table:
     table = Table(title="Statistics", show_header=False, title_justify="left")
     table.add_column("statistic", style="bold")
     table.add_column("value", justify="right")
-    first_name, second_name = _STAT_NAMES[stats.engine]
+    first_name, second_name = engine_named(stats.engine).stat_names
     table.add_row("board", f"{stats.n} x {stats.n}")
     table.add_row("engine", stats.engine + (f" ({stats.strategy})" if stats.strategy else ""))
     table.add_row("solutions", f"{stats.solutions:,}")

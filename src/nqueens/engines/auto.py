@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from nqueens.engines import cp, cpsat
 from nqueens.puzzle import Puzzle
-from nqueens.strategies import AUTO, CP, CP_SAT, FIRST_FAIL_MID, MAX_ENGINE_N
+from nqueens.strategies import AUTO, FIRST_FAIL_MID
 
 FIRST_TRY_SECONDS = 1.0
 """How long the fast search gets on a puzzle before CP-SAT takes over."""
@@ -33,6 +34,6 @@ class Attempt:
 
 def first_plan(n: int, puzzle: Puzzle | None) -> list[Attempt]:
     """The attempts, in order, to find one solution for an n x n board and its given squares."""
-    if puzzle is None or n > MAX_ENGINE_N[CP_SAT]:
-        return [Attempt(CP, FIRST_FAIL_MID)]
-    return [Attempt(CP, FIRST_FAIL_MID, FIRST_TRY_SECONDS), Attempt(CP_SAT, AUTO)]
+    if puzzle is None or n > cpsat.ENGINE.max_n:
+        return [Attempt(cp.NAME, FIRST_FAIL_MID)]
+    return [Attempt(cp.NAME, FIRST_FAIL_MID, FIRST_TRY_SECONDS), Attempt(cpsat.NAME, AUTO)]

@@ -1,26 +1,51 @@
-"""Running the CP-SAT model: enumerate, count, or find one solution.
+"""The cp-sat engine: the OR-Tools guide's CP-SAT model, to enumerate, count or find one solution.
 
 CP-SAT's ``solve`` blocks until the search ends, and Python only handles Ctrl-C between bytecodes of
 the main thread. So every search runs in a background thread while the caller's thread waits in
 short, interruptible steps; Ctrl-C, a closed consumer or a time limit then stop the solver cleanly
 through ``CpSolver.stop_search``, and what was found so far is still reported.
+
+To count, symmetry breaking keeps one solution per class under the 8 symmetries of the square
+(lex-leader constraints, see :mod:`nqueens.model`) and weights it by its class size, and the
+search is split by the rows of the queens of the first columns (one to four, more as the board
+grows) into independent subproblems. The OR-Tools maintainers recommend such splitting over
+several CP-SAT workers on one model, which can report a solution twice or miss one while
+enumerating. OR-Tools is imported when a search runs, not with this module.
 """
 
 from __future__ import annotations
 
 import queue
 import threading
+import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from ortools.sat.python import cp_model
-
-from nqueens.callbacks import StreamingCallback
+from nqueens.engines.base import (
+    FIRST,
+    SOLVE,
+    Engine,
+    Request,
+    Subcount,
+    Subproblem,
+    SubproblemInterrupted,
+)
 from nqueens.engines.streams import EngineStream
-from nqueens.model import build_model
 from nqueens.puzzle import Puzzle
 from nqueens.results import FirstResult, SearchInterrupted, Solution, Stats, Status
-from nqueens.strategies import AUTO, FIRST_MIN
+from nqueens.strategies import (
+    AUTO,
+    FIRST_FAIL_MID,
+    FIRST_MIN,
+    MAX_UNBOUNDED_ENUMERATION_N,
+    STRATEGIES,
+)
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
+NAME = "cp-sat"
 
 _POLL_SECONDS = 0.05
 _STREAM_BUFFER = 256  # solutions the solver may run ahead of a slow consumer
@@ -28,6 +53,8 @@ _STREAM_BUFFER = 256  # solutions the solver may run ahead of a slow consumer
 
 def first_solution_solver(time_limit: float | None) -> cp_model.CpSolver:
     """A CP-SAT solver for one solution: default parallel search, quiet, Ctrl-C left to Python."""
+    from ortools.sat.python import cp_model
+
     solver = cp_model.CpSolver()
     params = solver.parameters
     params.log_search_progress = False
@@ -47,6 +74,8 @@ def enumeration_solver(time_limit: float | None, *, strategy: str) -> cp_model.C
     large to exhaust, ``auto`` is far faster (first-min does not reach a first solution for
     N = 40 in minutes).
     """
+    from ortools.sat.python import cp_model
+
     solver = first_solution_solver(time_limit)
     params = solver.parameters
     params.enumerate_all_solutions = True
@@ -58,6 +87,11 @@ def enumeration_solver(time_limit: float | None, *, strategy: str) -> cp_model.C
     # benchmarks/enumeration.py: every solution for N = 12 in 1.62 s without it against 2.54 s
     # with it, first-fail-mid; N = 11 first-min in 0.44 s against 0.71 s).
     params.use_sat_inprocessing = False
+    # Presolve loses solutions while enumerating: with the lex-leader constraints and the first
+    # columns fixed it declares some subproblems infeasible that have solutions (N = 11 with rows
+    # 2, 6, 3, 9 first: none instead of 12; benchmarks/cpsat_presolve.py shows the smallest
+    # model). The search without it is exact and no slower (benchmarks/enumeration.py).
+    params.cp_model_presolve = False
     if strategy != AUTO:
         params.search_branching = cp_model.FIXED_SEARCH
     return solver
@@ -73,6 +107,8 @@ class BackgroundSearch:
         callback: cp_model.CpSolverSolutionCallback | None = None,
         on_end: Callable[[], object] | None = None,
     ) -> None:
+        from ortools.sat.python import cp_model
+
         self._solver = solver
         self._model = model
         self._callback = callback
@@ -121,9 +157,13 @@ class BackgroundSearch:
     @property
     def finished(self) -> bool:
         """True when the search ran to its end: every solution found, or none exists."""
+        from ortools.sat.python import cp_model
+
         return not self.stopped and self.status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
 
     def _raise_error(self) -> None:
+        from ortools.sat.python import cp_model
+
         if self._error is not None:
             raise self._error
         if self.status == cp_model.MODEL_INVALID:
@@ -161,6 +201,10 @@ def find_first(
     puzzle: Puzzle | None = None,
 ) -> FirstResult:
     """Look for one solution; ``auto`` is CP-SAT's default (parallel) search."""
+    from ortools.sat.python import cp_model
+
+    from nqueens.model import build_model
+
     queens_model = build_model(n, strategy=strategy, puzzle=puzzle)
     solver = first_solution_solver(time_limit)
     if strategy != AUTO:
@@ -205,6 +249,9 @@ class CpSatSolutionStream(EngineStream):
         strategy: str = FIRST_MIN,
         puzzle: Puzzle | None = None,
     ) -> None:
+        from nqueens.callbacks import StreamingCallback
+        from nqueens.model import build_model
+
         self.n = n
         self._unique = unique
         self._strategy = strategy
@@ -264,3 +311,157 @@ class CpSatSolutionStream(EngineStream):
         solver = self._solver if self._started else None
         stats = replace(_stats(self.n, solver, self._delivered, status), strategy=self._strategy)
         self._stats = replace(stats, unique=self._delivered) if self._unique else stats
+
+
+@dataclass(frozen=True)
+class CpSatSubproblem(Subproblem):
+    """Count the solutions whose first queens are in ``leading_rows``."""
+
+    n: int = 0
+    leading_rows: tuple[int, ...] = ()
+    symmetry: bool = True
+    strategy: str = FIRST_FAIL_MID
+    puzzle: Puzzle | None = None
+
+
+def leading_columns(n: int) -> int:
+    """How many columns' queens each subproblem fixes: one up to N = 12, one more every 2 sizes.
+
+    CP-SAT enumerates by excluding each solution it finds with a clause and searching again, so a
+    subproblem costs more than in proportion to its solutions, while each one also pays for its
+    own model. Fixing one more column pays off once a subproblem holds some 10,000 solutions
+    (``benchmarks/enumeration.py`` measures each depth). Larger boards are only counted until a
+    time limit, and more columns would just multiply the subproblems, so they fix one.
+    """
+    if n > MAX_UNBOUNDED_ENUMERATION_N:
+        return 1
+    return max(1, (n - 9) // 2)
+
+
+def subproblems(
+    request: Request, deadline: float | None, columns: int | None = None
+) -> list[CpSatSubproblem]:
+    """One subproblem per placement of the queens of the first columns, largest first.
+
+    ``columns`` says how many columns to fix (default: :func:`leading_columns`). Only placements
+    where no two of these queens attack each other are kept. With symmetry breaking the
+    lexicographic leader has its first queen in the upper half (rows 0 .. (n-1)/2). First rows 1
+    and 2 hold most of the work and the last rows the least; starting with the big ones keeps the
+    workers evenly loaded.
+    """
+    n = request.n
+    symmetry = request.symmetry and request.puzzle is None
+    strategy = request.strategy or FIRST_FAIL_MID
+    first_rows = range((n + 1) // 2) if symmetry else range(n)
+    placements: list[tuple[int, ...]] = [
+        (row,) for row in sorted(first_rows, key=lambda row: abs(row - 1.5))
+    ]
+    for col in range(1, min(columns or leading_columns(n), n)):
+        placements = [
+            (*placed, row)
+            for placed in placements
+            for row in range(n)
+            if all(abs(row - earlier) not in (0, col - c) for c, earlier in enumerate(placed))
+        ]
+    return [
+        CpSatSubproblem(NAME, deadline, n, rows, symmetry, strategy, request.puzzle)
+        for rows in placements
+    ]
+
+
+def count_subproblem(task: CpSatSubproblem) -> Subcount:
+    """Solve one subproblem; Ctrl-C raises SubproblemInterrupted with its partial count."""
+    from nqueens.callbacks import ClassCountingCallback, CountingCallback
+    from nqueens.model import build_model
+
+    time_limit = None
+    if task.deadline is not None:
+        time_limit = task.deadline - time.time()
+        if time_limit <= 0:
+            return Subcount(0, 0 if task.symmetry else None, 0, 0, complete=False)
+    queens_model = build_model(
+        task.n,
+        strategy=task.strategy,
+        break_symmetry=task.symmetry,
+        leading_rows=task.leading_rows,
+        puzzle=task.puzzle,
+    )
+    solver = enumeration_solver(time_limit, strategy=task.strategy)
+    callback: ClassCountingCallback | CountingCallback = (
+        ClassCountingCallback(queens_model.queens) if task.symmetry else CountingCallback()
+    )
+    search = BackgroundSearch(solver, queens_model.model, callback)
+    search.start()
+
+    def found(complete: bool) -> Subcount:
+        unique = callback.unique_count if isinstance(callback, ClassCountingCallback) else None
+        return Subcount(
+            callback.solution_count, unique, solver.num_conflicts, solver.num_branches, complete
+        )
+
+    try:
+        search.wait()
+    except KeyboardInterrupt:
+        raise SubproblemInterrupted(found(complete=False)) from None
+    return found(complete=search.finished)
+
+
+class CpSatEngine(Engine):
+    """The guide's CP-SAT model: lex-leader symmetry breaking and split subproblems to count."""
+
+    name = NAME
+    summary = "CP-SAT on the OR-Tools guide's model"
+    unique = True
+    strategies = STRATEGIES
+    max_n = 1_000
+    # CP-SAT's memory grows fast with N: 2.2 GB at N = 1,000 and 4.8 GB at N = 2,000 within 5 s
+    # (first-fail-mid); a run at N = 5,000 was killed for lack of memory at 24 GB.
+    max_n_reason = "runs out of memory"
+    stat_names = ("conflicts", "branches")
+    splits = True
+
+    def strategy_for(self, request: Request) -> str | None:
+        if request.strategy is not None:
+            return request.strategy
+        if request.command == FIRST:
+            return AUTO
+        # A few solutions of a large board: CP-SAT's automatic search finds them far sooner.
+        if request.limit is not None or request.n > MAX_UNBOUNDED_ENUMERATION_N:
+            return AUTO
+        # Exhausting the tree a fixed order is fastest: listing keeps the guide's, which yields
+        # the boards in lexicographic order; counting takes first-fail with middle values
+        # (benchmarks/enumeration.py compares them).
+        return FIRST_MIN if request.command == SOLVE else FIRST_FAIL_MID
+
+    def solve(self, request: Request) -> EngineStream:
+        return CpSatSolutionStream(
+            request.n,
+            limit=request.limit,
+            time_limit=request.time_limit,
+            unique=request.unique,
+            strategy=self.strategy_for(request) or AUTO,
+            puzzle=request.puzzle,
+        )
+
+    def first(self, request: Request) -> FirstResult:
+        return find_first(
+            request.n,
+            strategy=self.strategy_for(request) or AUTO,
+            time_limit=request.time_limit,
+            puzzle=request.puzzle,
+        )
+
+    def subproblems(self, request: Request, deadline: float | None) -> list[CpSatSubproblem]:
+        chosen = replace(request, strategy=self.strategy_for(request))
+        return subproblems(chosen, deadline)
+
+    def count_subproblem(self, task: Subproblem) -> Subcount:
+        assert isinstance(task, CpSatSubproblem)
+        return count_subproblem(task)
+
+    def prepare(self, request: Request) -> None:
+        import nqueens.callbacks
+        import nqueens.model  # noqa: F401  (OR-Tools, loaded before workers are forked)
+
+
+ENGINE = CpSatEngine()

@@ -6,21 +6,27 @@ post solved it with GLPK, which the ortools wheel does not link: SCIP (default),
 
 A MIP solver returns one optimum, not all of them. To enumerate, each solution found is cut off
 by a no-good constraint (at most N-1 of its N squares may hold a queen) and the program is solved
-again, until it is infeasible: exact, one solve per solution, so only for small boards.
+again, until it is infeasible: exact, one solve per solution, so only for small boards. OR-Tools
+is imported when a search runs, not with this module.
 """
 
 from __future__ import annotations
 
 import time
 
-from ortools.linear_solver import pywraplp
-
+from nqueens.engines.base import FIRST, Engine, Request
 from nqueens.engines.streams import EngineStream
+from nqueens.known_counts import how_many
 from nqueens.puzzle import Puzzle
 from nqueens.results import Solution, Stats, Status
-from nqueens.strategies import MIP
 
-_BACKENDS = {"scip": "SCIP", "cbc": "CBC", "highs": "HIGHS"}
+NAME = "mip"
+
+BACKENDS = {"scip": "SCIP", "cbc": "CBC", "highs": "HIGHS"}
+"""MIP backends linked into the ortools wheel (GLPK, the blog post's, is not)."""
+
+MAX_ENUMERATION_N = 10
+"""One MIP solve per solution: N = 10 (724 solutions) takes minutes already."""
 
 
 class MipSolutionStream(EngineStream):
@@ -38,7 +44,9 @@ class MipSolutionStream(EngineStream):
         self.n = n
         self._limit = limit
         self._time_limit = time_limit
-        solver = pywraplp.Solver.CreateSolver(_BACKENDS[backend])
+        from ortools.linear_solver import pywraplp
+
+        solver = pywraplp.Solver.CreateSolver(BACKENDS[backend])
         if solver is None:
             raise RuntimeError(f"the {backend} MIP solver is not available in this ortools build")
         solver.SuppressOutput()
@@ -77,6 +85,8 @@ class MipSolutionStream(EngineStream):
                 self._end(Status.TIME_LIMIT)
                 raise StopIteration
             self._solver.SetTimeLimit(max(1, round(remaining * 1000)))
+        from ortools.linear_solver import pywraplp
+
         try:
             status = self._solver.Solve()
         except KeyboardInterrupt:
@@ -107,8 +117,38 @@ class MipSolutionStream(EngineStream):
             branches=self._nodes,
             wall_time=time.monotonic() - self._started,
             status=status,
-            engine=MIP,
+            engine=NAME,
         )
+
+
+class MipEngine(Engine):
+    """The blog post's 0-1 program: one MIP solve per solution, cut off by no-goods."""
+
+    name = NAME
+    summary = "the blog post's 0-1 integer program (--mip-solver)"
+    max_n = 200
+    max_n_reason = "builds N² binary variables"
+    stat_names = ("iterations", "nodes")
+
+    def refusal(self, request: Request) -> str | None:
+        if request.command != FIRST and request.limit is None and request.n > MAX_ENUMERATION_N:
+            return (
+                f"the mip engine enumerates with one MIP solve per solution, and "
+                f"{how_many(request.n)}"
+            )
+        return None
+
+    def solve(self, request: Request) -> EngineStream:
+        return MipSolutionStream(
+            request.n,
+            backend=request.mip_solver,
+            limit=request.limit,
+            time_limit=request.time_limit,
+            puzzle=request.puzzle,
+        )
+
+
+ENGINE = MipEngine()
 
 
 def _diagonals(n: int) -> list[list[tuple[int, int]]]:

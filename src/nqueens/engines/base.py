@@ -1,0 +1,126 @@
+"""What every engine declares and does: the contract the registry, the API and the CLI rely on.
+
+An engine is one module with one :class:`Engine` subclass: its name, what it can do (commands,
+unique solutions, puzzles, strategies), its size limit and the names of its two statistics, and
+how it runs a request. Importing an engine module must not import its solver: the solver is
+imported when a search runs, so ``nqueens --help`` stays fast. Engines that count by cutting the
+board into independent subproblems also say how they cut it (:meth:`Engine.subproblems`) and how
+they count one piece (:meth:`Engine.count_subproblem`); where the pieces run is an executor's
+business (:mod:`nqueens.engines.executors`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from nqueens.engines.streams import EngineStream, count_all, first_of
+from nqueens.puzzle import Puzzle
+from nqueens.results import FirstResult, Stats
+
+SOLVE = "solve"
+COUNT = "count"
+FIRST = "first"
+
+
+@dataclass(frozen=True)
+class Request:
+    """One validated request: the command, the board and how to search it."""
+
+    command: str
+    n: int
+    puzzle: Puzzle | None = None
+    strategy: str | None = None  # None: the engine's choice for the command
+    limit: int | None = None  # solve: stop after this many solutions
+    time_limit: float | None = None
+    unique: bool = False  # one solution per symmetry class (solve), or count the classes too
+    symmetry: bool = True  # count: let the engine use the board's symmetry
+    mip_solver: str = "scip"
+
+
+@dataclass(frozen=True)
+class Subproblem:
+    """One independent piece of a count, picklable so that another process can count it.
+
+    Engines subclass it with what their search needs; ``engine`` names the engine that counts it.
+    """
+
+    engine: str
+    deadline: float | None  # a time.time() value, comparable across processes
+
+
+@dataclass(frozen=True)
+class Subcount:
+    """What one subproblem found; ``complete`` is False when a deadline or Ctrl-C cut it short.
+
+    ``unique`` counts the symmetry classes it holds (None: not counted); ``first`` and ``second``
+    are the engine's two statistics.
+    """
+
+    solutions: int
+    unique: int | None
+    first: int
+    second: int
+    complete: bool
+
+
+class SubproblemInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a subproblem counted in this process; ``found`` is its partial count."""
+
+    def __init__(self, found: Subcount) -> None:
+        super().__init__()
+        self.found = found
+
+
+class Engine:
+    """An engine's declaration, and the default behaviour of the engines that stream solutions."""
+
+    name: ClassVar[str]
+    summary: ClassVar[str]  # what it is, for --help
+    commands: ClassVar[frozenset[str]] = frozenset({SOLVE, COUNT, FIRST})
+    unique: ClassVar[bool] = False  # solve --unique and count --unique
+    puzzles: ClassVar[bool] = True  # given queens and blocked squares
+    strategies: ClassVar[tuple[str, ...]] = ()  # the --strategy values it follows
+    max_n: ClassVar[int]
+    max_n_reason: ClassVar[str]  # why, in a few words: "builds N² binary variables"
+    stat_names: ClassVar[tuple[str, str]]  # what Stats.conflicts and Stats.branches mean here
+    splits: ClassVar[bool] = False  # counts through subproblems, on several cores
+
+    def refusal(self, request: Request) -> str | None:
+        """Why this engine cannot take ``request``, in a few words (None: it can).
+
+        The registry checks what the declaration says; engines add what it cannot say.
+        """
+        return None
+
+    def strategy_for(self, request: Request) -> str | None:
+        """The strategy the engine runs for ``request`` (None for engines without strategies)."""
+        return request.strategy
+
+    def solve(self, request: Request) -> EngineStream:
+        """Every solution of the request, as a stream."""
+        raise NotImplementedError
+
+    def count(self, request: Request) -> Stats:
+        """The number of solutions, by running the stream to its end (splitting engines differ)."""
+        return count_all(self.solve(request))
+
+    def first(self, request: Request) -> FirstResult:
+        """One solution, or a proof that there is none."""
+        return first_of(self.solve(request))
+
+    def subproblems(self, request: Request, deadline: float | None) -> Sequence[Subproblem]:
+        """The request cut into independent pieces whose counts add up (splitting engines)."""
+        raise NotImplementedError
+
+    def count_subproblem(self, task: Subproblem) -> Subcount:
+        """Count one piece; Ctrl-C raises SubproblemInterrupted with its partial count."""
+        raise NotImplementedError
+
+    def wants_workers(self, request: Request) -> bool:
+        """Whether worker processes pay off for ``request`` (not for boards counted at once)."""
+        return True
+
+    def prepare(self, request: Request) -> None:
+        """Load what the search of ``request`` needs before worker processes are forked."""

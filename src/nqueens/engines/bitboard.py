@@ -1,0 +1,342 @@
+"""The bitboard engine: bitmask backtracking, compiled with numba, using all 8 symmetries to count.
+
+The search itself is :mod:`nqueens.engines.bitkernel`; here the board is set up for it and cut into
+subproblems. To count, the board's symmetry is used as in Takaken's counter: a solution with a queen
+in a corner is counted through the one member of its class (always 8 solutions: no rotation keeps
+a corner queen) whose corner queen is on line 0, row 0 and whose line-1 queen is on a lower row
+than the transposed board's. Every other class is counted through its members whose line-0 queen is
+nearer a corner than any other edge queen, in the upper half, with the rotations compared at each
+solution: the smallest member counts, as 2, 4 or 8 solutions as a quarter turn, a half turn or
+neither keeps it. Each of those starts is cut further by the placements of the next free lines.
+
+Without symmetry (``--no-symmetry``, or a puzzle, whose given squares break it) the board is cut
+by the placements of the queens of its first free lines only. Coordinates here are the search's: a
+*line* is a column and its bits are rows.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from nqueens.engines import bitkernel
+from nqueens.engines.base import (
+    Engine,
+    Request,
+    Subcount,
+    Subproblem,
+    SubproblemInterrupted,
+)
+from nqueens.engines.streams import EngineStream
+from nqueens.puzzle import Puzzle
+from nqueens.results import Solution, Stats, Status
+from nqueens.strategies import FIRST_MIN
+from nqueens.symmetry import images
+
+NAME = "bitboard"
+
+PLAIN_PYTHON_MAX_N = 13
+"""Boards up to this size are searched in plain Python: answered before numba would have
+imported and loaded the compiled search (benchmarks/counting.py times both)."""
+
+LARGE_N = 32
+"""Beyond this size boards are only counted until a time limit: cut them coarsely."""
+
+_SLICE = 1 << 20
+"""Placements per call of the search: a few milliseconds compiled, between looks at the clock."""
+
+Square = tuple[int, int]  # (line, row): the search's coordinates
+
+
+PLAIN = "plain"
+"""Every solution counts once."""
+CORNER = "corner"
+"""Line 0's queen in the corner, line 1's on row ``first_row``: each solution stands for 8."""
+INSIDE = "inside"
+"""Line 0's queen on row ``first_row``, nearer a corner than any edge queen: classes counted."""
+LONE = "lone"
+"""Boards under 4 x 4 counted with symmetry: only N = 1 has a solution, its own class."""
+
+
+@dataclass(frozen=True)
+class BitSubproblem(Subproblem):
+    """Count the solutions that keep the ``fixed`` queens and leave ``blocked`` squares empty,
+    under the rules of ``kind`` (PLAIN, CORNER, INSIDE or LONE)."""
+
+    n: int = 0
+    kind: str = PLAIN
+    first_row: int = 0
+    fixed: tuple[Square, ...] = ()
+    blocked: tuple[Square, ...] = ()
+
+
+class BitboardEngine(Engine):
+    """Bitmask backtracking, line by line, lowest row first; every core, all 8 symmetries."""
+
+    name = NAME
+    summary = "bitmask backtracking compiled with numba, the fastest exact counter"
+    unique = True
+    strategies = (FIRST_MIN,)
+    max_n = 64
+    max_n_reason = "keeps a column in one 64-bit machine word"
+    stat_names = ("subproblems", "nodes")
+    splits = True
+
+    def strategy_for(self, request: Request) -> str | None:
+        return FIRST_MIN
+
+    def wants_workers(self, request: Request) -> bool:
+        return request.n >= PLAIN_PYTHON_MAX_N
+
+    def prepare(self, request: Request) -> None:
+        if request.n > PLAIN_PYTHON_MAX_N:
+            bitkernel.compiled()
+
+    def solve(self, request: Request) -> EngineStream:
+        return BitboardStream(request)
+
+    def subproblems(
+        self, request: Request, deadline: float | None, lines: int | None = None
+    ) -> list[BitSubproblem]:
+        """The starts of the search, each cut by its next ``lines`` free lines (default: as
+        :func:`_split_lines` says)."""
+        n = request.n
+        puzzle = request.puzzle or Puzzle(n)
+        blocked = tuple((col, row) for row, col in puzzle.blocked)
+        if request.puzzle is not None or not request.symmetry:
+            starts = [(PLAIN, 0, tuple((col, row) for row, col in puzzle.queens))]
+        elif n < 4:
+            starts = [(LONE, 0, ())]
+        else:
+            starts = [(CORNER, row, ((0, 0), (1, row))) for row in range(2, n - 1)]
+            starts += [(INSIDE, row, ((0, row),)) for row in range(1, n) if row < n - 1 - row]
+        tasks = []
+        for kind, first_row, fixed in starts:
+            base = BitSubproblem(NAME, deadline, n, kind, first_row, fixed, blocked)
+            tasks += [
+                replace(base, fixed=prefix)
+                for prefix in _prefixes(base, _split_lines(n, kind) if lines is None else lines)
+            ]
+        return tasks
+
+    def count_subproblem(self, task: Subproblem) -> Subcount:
+        assert isinstance(task, BitSubproblem)
+        search = BoardSearch(task)
+        mode = bitkernel.COUNT_CLASSES if task.kind == INSIDE else bitkernel.COUNT
+        counted = quarter = half = nodes = 0
+
+        def found(complete: bool) -> Subcount:
+            if task.kind == PLAIN:
+                return Subcount(counted, None, 1, nodes, complete)
+            if task.kind == LONE:
+                return Subcount(counted, counted, 1, nodes, complete)
+            solutions = 8 * counted - 6 * quarter - 4 * half
+            return Subcount(solutions, counted, 1, nodes, complete)
+
+        try:
+            while not search.done:
+                if task.deadline is not None and time.time() >= task.deadline:
+                    return found(complete=False)
+                more, more_quarter, more_half, more_nodes = search.advance(_SLICE, mode)
+                counted += more
+                quarter += more_quarter
+                half += more_half
+                nodes += more_nodes
+        except KeyboardInterrupt:
+            raise SubproblemInterrupted(found(complete=False)) from None
+        return found(complete=True)
+
+
+def _split_lines(n: int, kind: str) -> int:
+    """Free lines each start is cut by: enough pieces for every core and a smooth progress bar,
+    few enough that handing them out costs little; none for boards searched in plain Python."""
+    if n < 12:
+        return 0
+    if kind == PLAIN:
+        return 3 if n < 16 else 2
+    return 1 if n < 17 or n > LARGE_N else 2
+
+
+def _prefixes(task: BitSubproblem, lines: int) -> Iterator[tuple[Square, ...]]:
+    """The fixed queens of ``task`` with every placement of its next ``lines`` free lines that
+    its rules allow, found by the search itself (stopping at the last of those lines)."""
+    taken = {line for line, _ in task.fixed}
+    free = [line for line in range(task.n) if line not in taken][:lines]
+    if len(free) < lines or lines == 0:
+        yield task.fixed
+        return
+    search = BoardSearch(task, last=free[-1])
+    while True:
+        solutions, _, _, _ = search.advance(_SLICE, bitkernel.STOP_AT_SOLUTION)
+        if search.done and not solutions:
+            return
+        if solutions:
+            rows = search.rows()
+            yield tuple(sorted({*task.fixed, *((line, rows[line]) for line in free)}))
+
+
+class BoardSearch:
+    """One resumable search of a subproblem, down to line ``last`` (default: the last line)."""
+
+    def __init__(self, task: BitSubproblem, last: int | None = None) -> None:
+        n = task.n
+        self.kernel = bitkernel.PYTHON if n <= PLAIN_PYTHON_MAX_N else bitkernel.compiled()
+        full = (1 << n) - 1
+        blocked_rows = [0] * n
+        need_line, need_rows = -1, 0
+        for line, row in task.blocked:
+            blocked_rows[line] |= 1 << row
+        k = task.first_row
+        if task.kind == CORNER:  # row 1 lies beyond line k: the transposed board is larger
+            for line in range(2, k):
+                blocked_rows[line] |= 1 << 1
+        if task.kind == INSIDE:  # every edge queen at least k squares from a corner
+            sides = 1 | 1 << (n - 1)
+            for line in range(1, k):
+                blocked_rows[line] |= sides
+            need_line, need_rows = n - 1 - k, sides
+            near_corners = (1 << k) - 1
+            blocked_rows[n - 1] |= near_corners | near_corners << (n - k)
+        for line, row in task.fixed:
+            bit = 1 << row
+            for other in range(n):
+                # A fixed line takes only its row, which no other line may take; earlier lines
+                # may not attack it either (later ones learn of it as the search passes it).
+                blocked_rows[other] |= full & ~bit if other == line else bit
+                distance = line - other
+                if distance > 0:
+                    for attacked in (row - distance, row + distance):
+                        if 0 <= attacked < n:
+                            blocked_rows[other] |= 1 << attacked
+        kernel = self.kernel
+        self.n = n
+        self._last = n - 1 if last is None else last
+        self._first_row = k
+        self._full = kernel.word(full)
+        self._one = kernel.word(1)
+        self._blocked = kernel.masks(blocked_rows)
+        self._need_line = need_line
+        self._need_rows = kernel.word(need_rows)
+        self._cols = kernel.masks([0] * n)
+        self._ld = kernel.masks([0] * n)
+        self._rd = kernel.masks([0] * n)
+        self._avail = kernel.masks([0] * n)
+        self.placed = kernel.masks([0] * n)
+        self._line = 0
+        self._fresh = True
+
+    @property
+    def done(self) -> bool:
+        """True once every placement has been tried."""
+        return self._line < 0
+
+    def advance(self, budget: int, mode: int) -> tuple[int, int, int, int]:
+        """Search on for at most ``budget`` placements (in STOP_AT_SOLUTION mode: or a solution).
+
+        Returns the solutions counted, those a quarter turn keeps and those only a half turn
+        keeps (mode COUNT_CLASSES), and the placements.
+        """
+        line, solutions, quarter, half, nodes = self.kernel.search(
+            self.n,
+            self._last,
+            self._full,
+            self._one,
+            self._blocked,
+            self._need_line,
+            self._need_rows,
+            self._cols,
+            self._ld,
+            self._rd,
+            self._avail,
+            self.placed,
+            self._line,
+            self._fresh,
+            budget,
+            mode,
+            self._first_row,
+        )
+        self._line = int(line)
+        self._fresh = False
+        return int(solutions), int(quarter), int(half), int(nodes)
+
+    def rows(self) -> tuple[int, ...]:
+        """The solution the last STOP_AT_SOLUTION call stopped at, as ``rows[c]``."""
+        return tuple(int(bit).bit_length() - 1 for bit in self.placed)
+
+
+def _attacks(a: Square, b: Square) -> bool:
+    return a[0] == b[0] or a[1] == b[1] or abs(a[0] - b[0]) == abs(a[1] - b[1])
+
+
+class BitboardStream(EngineStream):
+    """Solutions in lexicographic order of ``rows``, as the search finds them; with ``unique``,
+    only the smallest of each symmetry class."""
+
+    def __init__(self, request: Request) -> None:
+        self.n = request.n
+        puzzle = request.puzzle or Puzzle(request.n)
+        task = BitSubproblem(
+            NAME,
+            None,
+            request.n,
+            fixed=tuple((col, row) for row, col in puzzle.queens),
+            blocked=tuple((col, row) for row, col in puzzle.blocked),
+        )
+        self._search = BoardSearch(task)
+        self._limit = request.limit
+        self._unique = request.unique
+        self._deadline = None
+        if request.time_limit is not None:
+            self._deadline = time.monotonic() + request.time_limit
+        self._started = time.monotonic()
+        self._delivered = 0
+        self._nodes = 0
+
+    def __next__(self) -> Solution:
+        if self._stats is not None:
+            raise StopIteration
+        if self._limit is not None and self._delivered >= self._limit:
+            self._end(Status.LIMIT)
+            raise StopIteration
+        try:
+            rows = self._next_rows()
+        except KeyboardInterrupt:
+            self._end(Status.INTERRUPTED)
+            raise
+        if rows is None:
+            raise StopIteration
+        self._delivered += 1
+        return Solution(rows=rows)
+
+    def _next_rows(self) -> tuple[int, ...] | None:
+        """The next solution to deliver, or None once the search has ended (and said how)."""
+        search = self._search
+        while not search.done:
+            if self._deadline is not None and time.monotonic() >= self._deadline:
+                self._end(Status.TIME_LIMIT)
+                return None
+            solutions, _, _, nodes = search.advance(_SLICE, bitkernel.STOP_AT_SOLUTION)
+            self._nodes += nodes
+            if solutions:
+                rows = search.rows()
+                if not self._unique or rows == min(images(rows)):
+                    return rows
+        self._end(Status.COMPLETE)
+        return None
+
+    def _end(self, status: Status) -> None:
+        self._stats = Stats(
+            n=self.n,
+            solutions=self._delivered,
+            conflicts=1,
+            branches=self._nodes,
+            wall_time=time.monotonic() - self._started,
+            status=status,
+            unique=self._delivered if self._unique else None,
+            engine=NAME,
+            strategy=FIRST_MIN,
+        )
+
+
+ENGINE = BitboardEngine()

@@ -1,0 +1,232 @@
+"""The bitboard engine's search loop, compiled with numba where it can be, plain Python otherwise.
+
+One source serves both: :func:`search` only uses operations that mean the same on Python ints and
+lists as on numba's ``uint64`` scalars and arrays, with the constants ``full`` and ``one`` passed
+in so that numba types every operation as unsigned 64-bit. Compiled code is cached on disk (numba
+falls back to a user-wide cache directory when site-packages is read-only), so only the first run
+after an install pays for compiling.
+
+The board is searched line by line (a line is a column, its bits are rows): ``cols``, ``ld`` and
+``rd`` hold the rows and the two diagonals taken by the queens of earlier lines, as in Somers's
+counter. ``blocked[line]`` holds the rows a line may not take for other reasons: blocked squares,
+the rows and diagonals of queens fixed on other lines (a fixed line has every other row blocked),
+and the rows the symmetry-breaking rules rule out. ``need_rows`` must all be taken by the end of
+``need_line``, which prunes as early as Takaken's rule does. The search is iterative, with
+its whole state in arrays, so it can stop after ``budget`` placements and resume where it left off:
+that is how a deadline, Ctrl-C or a consumer of solutions gets a word in.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, cast
+
+COUNT = 0
+"""Mode: count solutions."""
+COUNT_CLASSES = 1
+"""Mode: count only the solutions no rotation makes lexicographically smaller (their symmetry
+classes, when the rules have already excluded the smaller reflections), and how many of them a
+quarter or a half turn keeps. Line 0's queen is on row ``first_row``, nearer the corner than any
+other edge queen."""
+STOP_AT_SOLUTION = 2
+"""Mode: return after each solution (or each placement of the lines up to ``last``), with
+``placed`` holding it; call again for the next."""
+
+Masks = Any
+"""A list of Python ints, or a numpy ``uint64`` array for the compiled search."""
+
+
+def search(
+    n: Any,
+    last: Any,
+    full: Any,
+    one: Any,
+    blocked: Masks,
+    need_line: Any,
+    need_rows: Any,
+    cols: Masks,
+    ld: Masks,
+    rd: Masks,
+    avail: Masks,
+    placed: Masks,
+    line: Any,
+    fresh: Any,
+    budget: Any,
+    mode: Any,
+    first_row: Any,
+) -> tuple[int, int, int, int, int]:
+    """Go on with the search from ``line`` for at most ``budget`` placements, down to ``last``.
+
+    ``fresh``: ``line`` is being entered, so its candidates are worked out first. Returns the line
+    to resume from (-1 when the search is over), then the solutions counted, those of them a
+    quarter turn keeps and those only a half turn keeps (mode COUNT_CLASSES), and the placements.
+    """
+    m = n - 1
+    solutions = 0
+    quarter_kept = 0
+    half_kept = 0
+    nodes = 0
+    top_bit = one
+    end_bit = one
+    if mode == COUNT_CLASSES:
+        for _ in range(m):
+            top_bit = top_bit << one
+        for _ in range(m - first_row):
+            end_bit = end_bit << one
+    if fresh:
+        free = ~(cols[line] | ld[line] | rd[line] | blocked[line]) & full
+        if line == need_line:
+            missing = need_rows & ~cols[line]
+            if missing:
+                free &= missing
+                if missing & (missing - one):
+                    free ^= free  # two rows still needed, and one queen left to take them
+        avail[line] = free
+    # The current line's candidates and masks live in locals; the arrays keep those of the
+    # lines above, for backtracking and resuming.
+    free = full ^ full
+    taken_here = free
+    left_here = free
+    right_here = free
+    if line >= 0:
+        free = avail[line]
+        taken_here = cols[line]
+        left_here = ld[line]
+        right_here = rd[line]
+    while nodes < budget:
+        if not free:
+            line -= 1
+            if line < 0:
+                break
+            free = avail[line]
+            taken_here = cols[line]
+            left_here = ld[line]
+            right_here = rd[line]
+            continue
+        bit = free & (~free + one)
+        free ^= bit
+        nodes += 1
+        if line == last:
+            placed[line] = bit
+            if mode == COUNT_CLASSES and (
+                placed[m - first_row] == one or placed[m] == end_bit or placed[first_row] == top_bit
+            ):
+                # A rotation may bring another edge queen to line 0's row (the tests above):
+                # compare the whole boards, rows[] against each rotation's.
+                rows = [0] * n
+                lines_of = [0] * n
+                for at in range(n):
+                    mask = placed[at]
+                    row = 0
+                    while mask > one:
+                        mask = mask >> one
+                        row += 1
+                    rows[at] = row
+                    lines_of[row] = at
+                orders = [0, 0, 0]  # quarter, half, three quarters: -1 smaller, 0 same, 1 larger
+                for turn in range(3):
+                    for at in range(n):
+                        if turn == 0:
+                            turned = m - lines_of[at]
+                        elif turn == 1:
+                            turned = m - rows[m - at]
+                        else:
+                            turned = lines_of[m - at]
+                        if turned != rows[at]:
+                            orders[turn] = -1 if turned < rows[at] else 1
+                            break
+                if orders[0] < 0 or orders[1] < 0 or orders[2] < 0:
+                    continue  # another member of the class is the one counted
+                if orders[0] == 0:
+                    quarter_kept += 1
+                elif orders[1] == 0:
+                    half_kept += 1
+            solutions += 1
+            if mode == STOP_AT_SOLUTION:
+                break
+            continue
+        taken = taken_here | bit
+        left = (left_here | bit) << one
+        right = (right_here | bit) >> one
+        below = ~(taken | left | right | blocked[line + 1]) & full
+        if line + 1 == need_line:
+            missing = need_rows & ~taken
+            if missing:
+                below &= missing
+                if missing & (missing - one):
+                    below ^= below
+        if not below:
+            continue  # a dead end: no need to enter the next line to find out
+        avail[line] = free
+        placed[line] = bit
+        line += 1
+        cols[line] = taken
+        ld[line] = left
+        rd[line] = right
+        free = below
+        taken_here = taken
+        left_here = left
+        right_here = right
+    if line >= 0:
+        avail[line] = free
+    return line, solutions, quarter_kept, half_kept, nodes
+
+
+SearchFunction = Callable[..., tuple[int, int, int, int, int]]
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A search function and the types it runs on: compiled (numba) or plain Python."""
+
+    search: SearchFunction
+    compiled: bool
+
+    def masks(self, values: list[int]) -> Masks:
+        """An array of masks the search can take."""
+        if not self.compiled:
+            return list(values)
+        import numpy
+
+        return numpy.array(values, dtype=numpy.uint64)
+
+    def word(self, value: int) -> Any:
+        """A mask or constant as the search takes it."""
+        if not self.compiled:
+            return value
+        import numpy
+
+        return numpy.uint64(value)
+
+
+PYTHON = Kernel(search, compiled=False)
+
+
+class KernelFallbackWarning(UserWarning):
+    """numba could not be imported or could not compile: the search runs in plain Python."""
+
+
+@cache
+def compiled() -> Kernel:
+    """The numba-compiled kernel, or the plain one with a KernelFallbackWarning saying why."""
+    try:
+        import numba
+        import numpy
+
+        kernel = cast(SearchFunction, numba.njit(cache=True, nogil=True)(search))
+        one = numpy.uint64(1)
+        masks = numpy.zeros(1, dtype=numpy.uint64)
+        kernel(1, 0, one, one, masks, -1, one, *[masks] * 5, 0, True, 1, COUNT, 0)
+    except Exception as error:  # numba raises many kinds; any of them means: no compiled code
+        reason = f"{type(error).__name__}: {error}".splitlines()[0]
+        warnings.warn(
+            f"the compiled bitboard search is unavailable ({reason}); "
+            "searching in plain Python, which is much slower",
+            KernelFallbackWarning,
+            stacklevel=2,
+        )
+        return PYTHON
+    return Kernel(kernel, compiled=True)

@@ -1,0 +1,81 @@
+"""Where subproblems run: in this process, or side by side in worker processes.
+
+An executor takes independent subproblems and yields what each one found, as it finishes; closing
+the iterator stops whatever still runs. Which engine counts a subproblem is written in it, so a
+worker only needs this package installed.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from collections.abc import Generator, Sequence
+
+from nqueens.engines.base import Subcount, Subproblem
+
+_POLL_SECONDS = 0.1
+_GRACE_SECONDS = 0.2  # after a deadline, for subproblems under way to report what they found
+_BATCHES_PER_WORKER = 64  # subproblems go in batches: few round trips, a smooth progress bar
+
+
+def default_workers() -> int:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def count_subproblem(task: Subproblem) -> Subcount:
+    """Count one subproblem with the engine it names."""
+    from nqueens.registry import engine_named
+
+    return engine_named(task.engine).count_subproblem(task)
+
+
+def count_batch(tasks: Sequence[Subproblem]) -> list[Subcount]:
+    """Count several subproblems: one round trip to a worker process for all of them."""
+    return [count_subproblem(task) for task in tasks]
+
+
+def in_process(tasks: Sequence[Subproblem]) -> Generator[Subcount, None, None]:
+    """Count the subproblems one after another in this process."""
+    for task in tasks:
+        yield count_subproblem(task)
+
+
+def _ignore_sigint() -> None:
+    """Worker processes leave Ctrl-C to the parent, which stops them all."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def process_pool(
+    tasks: Sequence[Subproblem], workers: int, deadline: float | None
+) -> Generator[Subcount, None, None]:
+    """Count subproblems in worker processes; closing the iterator terminates every worker.
+
+    Soon after the deadline it stops: subproblems under way have reported their partial counts
+    by then, and the rest would only come back empty.
+    """
+    # fork starts workers with the solvers (and compiled code) already loaded; spawn re-imports.
+    method = "fork" if sys.platform == "linux" else "spawn"
+    pool = multiprocessing.get_context(method).Pool(workers, initializer=_ignore_sigint)
+    size = max(1, len(tasks) // (workers * _BATCHES_PER_WORKER))
+    batches = [tasks[start : start + size] for start in range(0, len(tasks), size)]
+    try:
+        results = pool.imap_unordered(count_batch, batches)
+        for _ in batches:
+            while True:
+                if deadline is not None and time.time() > deadline + _GRACE_SECONDS:
+                    return
+                try:
+                    yield from results.next(timeout=_POLL_SECONDS)
+                    break
+                except multiprocessing.TimeoutError:
+                    continue
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()

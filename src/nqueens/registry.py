@@ -1,0 +1,79 @@
+"""The engine registry: every engine by name, what each can take, and what ``auto`` picks.
+
+Adding an engine is one module under ``nqueens/engines`` and one line in ``_ENGINES``. Engine
+modules import their solvers only when a search runs, so reading the registry is cheap.
+"""
+
+from __future__ import annotations
+
+from nqueens.engines import bitboard, cp, cpsat, mip
+from nqueens.engines.base import Engine, Request
+from nqueens.results import InputError
+
+_ENGINES: tuple[Engine, ...] = (
+    cpsat.ENGINE,
+    cp.ENGINE,
+    mip.ENGINE,
+    bitboard.ENGINE,
+)
+
+ENGINES: dict[str, Engine] = {engine.name: engine for engine in _ENGINES}
+
+AUTO = "auto"
+
+COUNT_PREFERENCE = (bitboard.NAME, cpsat.NAME)
+"""What ``count --engine auto`` tries, fastest first (benchmarks/counting.py measures it)."""
+
+
+def engine_named(name: str) -> Engine:
+    """The engine called ``name``; InputError for a name no engine has."""
+    try:
+        return ENGINES[name]
+    except KeyError:
+        raise InputError(f"unknown engine {name!r}; choose from {', '.join(ENGINES)}") from None
+
+
+def refusal(engine: Engine, request: Request) -> str | None:
+    """Why ``engine`` cannot take ``request``, in a few words; None when it can."""
+    if request.command not in engine.commands:
+        return f"the {engine.name} engine does not {request.command}"
+    if request.unique and not engine.unique:
+        return f"the {engine.name} engine does not know the board's symmetry (--unique)"
+    if request.puzzle is not None and not engine.puzzles:
+        return f"the {engine.name} engine does not take given queens or blocked squares"
+    if request.strategy is not None and request.strategy not in engine.strategies:
+        if not engine.strategies:
+            return f"the {engine.name} engine has no search strategy: its solver branches itself"
+        return (
+            f"the {engine.name} engine does not follow the {request.strategy} strategy "
+            f"(it follows {', '.join(engine.strategies)})"
+        )
+    if request.n > engine.max_n:
+        return (
+            f"the {engine.name} engine {engine.max_n_reason} and takes boards up to "
+            f"N = {engine.max_n:,}, not {request.n:,}"
+        )
+    return engine.refusal(request)
+
+
+def able(request: Request) -> list[str]:
+    """The engines that can take ``request``."""
+    return [name for name, engine in ENGINES.items() if refusal(engine, request) is None]
+
+
+def check(engine: Engine, request: Request) -> None:
+    """Raise InputError, naming the engines that can, unless ``engine`` takes ``request``."""
+    reason = refusal(engine, request)
+    if reason is None:
+        return
+    others = [name for name in able(request) if name != engine.name]
+    if others:
+        reason += f"; engines that can: {', '.join(others)}"
+    raise InputError(reason)
+
+
+def for_count(request: Request) -> Engine:
+    """The fastest exact engine that can count ``request`` (the last choice when none can, so
+    that checking it says why)."""
+    candidates = [ENGINES[name] for name in COUNT_PREFERENCE]
+    return next((e for e in candidates if refusal(e, request) is None), candidates[-1])

@@ -1,0 +1,99 @@
+"""The compiled search as a user meets it: cached on disk, never loaded for small boards, and a
+clear fallback when numba is missing or cannot compile. Real processes, each in its own setting."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import PLAIN_ENV, known_total, known_unique
+
+PACKAGE = Path(__file__).resolve().parent.parent / "src" / "nqueens"
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if key not in PLAIN_ENV}
+    env.update({key: value for key, value in PLAIN_ENV.items() if value is not None})
+    env.update(extra)
+    return env
+
+
+def _nqueens(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "nqueens", *args], capture_output=True, text=True, env=env
+    )
+
+
+def test_small_boards_and_help_load_no_solver() -> None:
+    probe = (
+        "import sys\n"
+        "from nqueens.cli import cli\n"
+        "for args in (['--help'], ['count', '8'], ['count', '13', '--workers', '1']):\n"
+        "    try:\n"
+        "        cli(args)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "loaded = [m for m in sys.modules if m.split('.')[0] in ('ortools', 'numba')]\n"
+        "assert not loaded, loaded\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=_env())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-2:] == ["92", "73712"]
+
+
+FAKE_NUMBA = {
+    "missing": "raise ImportError('No module named numba (a stand-in for a broken install)')\n",
+    "broken compiler": (
+        "def njit(*args, **kwargs):\n"
+        "    def compile(function):\n"
+        "        def fail(*call_args):\n"
+        "            raise RuntimeError('LLVM ERROR: a stand-in for a failed compile')\n"
+        "        return fail\n"
+        "    return compile\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("problem", list(FAKE_NUMBA))
+def test_without_compiled_code_the_count_is_exact_with_one_warning(
+    problem: str, tmp_path: Path
+) -> None:
+    (tmp_path / "numba").mkdir()
+    (tmp_path / "numba" / "__init__.py").write_text(FAKE_NUMBA[problem])
+    done = _nqueens(
+        "count", "14", "--unique", "--format", "json", env=_env(PYTHONPATH=str(tmp_path))
+    )
+    assert done.returncode == 0, done.stderr
+    assert f'"solutions": {known_total(14)}, "unique": {known_unique(14)}' in done.stdout
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("Warning: the compiled bitboard search is unavailable")
+
+
+def test_compiled_code_is_cached_beside_a_read_only_package(tmp_path: Path) -> None:
+    """site-packages read-only (a read-only bind mount): numba caches in the user's folder."""
+    if shutil.which("unshare") is None or os.geteuid() != 0:
+        pytest.skip("needs unshare and root to mount the package read-only")
+    site = tmp_path / "site"
+    shutil.copytree(PACKAGE, site / "nqueens", ignore=shutil.ignore_patterns("__pycache__"))
+    home = tmp_path / "home"
+    home.mkdir()
+    script = (
+        f'mount --bind "{site}" "{site}" && mount -o remount,bind,ro "{site}" && '
+        f'"{sys.executable}" -m nqueens count 14 && "{sys.executable}" -m nqueens count 14'
+    )
+    env = _env(PYTHONPATH=str(site), HOME=str(home), XDG_CACHE_HOME=str(home / "cache"))
+    env.pop("NUMBA_CACHE_DIR", None)
+    done = subprocess.run(
+        ["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, env=env
+    )
+    if "unshare" in done.stderr and done.returncode != 0:
+        pytest.skip(f"cannot make a mount namespace here: {done.stderr.strip()}")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(known_total(14))] * 2
+    assert done.stderr == ""
+    assert list((home / "cache" / "numba").rglob("*.nbi")), "no cache in the user's folder"
+    assert not list(site.rglob("*.nbi"))

@@ -1,0 +1,168 @@
+"""Counts you can trust: every engine, split and symmetry setting against independent answers.
+
+The published counts (OEIS A000170 and A002562) and a plain backtracking counter written here are
+the references; no count of the product's own decides what is right.
+"""
+
+from __future__ import annotations
+
+import pytest
+from helpers import (
+    assert_valid_board,
+    brute_force_solutions,
+    count_completions,
+    known_total,
+    known_unique,
+)
+
+import nqueens
+from nqueens.engines import bitboard, cpsat
+from nqueens.engines.base import COUNT, Request
+from nqueens.engines.executors import in_process
+
+
+def _added_up(tasks: list[object]) -> tuple[int, int | None]:
+    """The subproblems' solutions and classes added up (None: some piece did not count them)."""
+    found = list(in_process(tasks))  # type: ignore[arg-type]
+    uniques = [sub.unique for sub in found]
+    unique = None if None in uniques else sum(u for u in uniques if u is not None)
+    return sum(sub.solutions for sub in found), unique
+
+
+@pytest.mark.parametrize("symmetry", [True, False])
+@pytest.mark.parametrize("n", range(1, 13))
+def test_bitboard_counts_exactly_for_every_split(n: int, symmetry: bool) -> None:
+    """Every depth of the cut, 0 to 5 free lines placed per subproblem."""
+    request = Request(COUNT, n, symmetry=symmetry)
+    for lines in range(6):
+        tasks = bitboard.ENGINE.subproblems(request, None, lines=lines)
+        solutions, unique = _added_up(list(tasks))
+        assert solutions == known_total(n), f"split on {lines} lines"
+        if symmetry:
+            assert unique == known_unique(n), f"split on {lines} lines"
+
+
+@pytest.mark.parametrize("n", range(1, 17))
+def test_the_default_count_is_exact_with_its_unique_solutions(n: int) -> None:
+    stats = nqueens.count(n, unique=True)
+    assert stats.engine == "bitboard"
+    assert (stats.solutions, stats.unique) == (known_total(n), known_unique(n))
+
+
+@pytest.mark.parametrize("symmetry", [True, False])
+@pytest.mark.parametrize("columns", range(1, 6))
+@pytest.mark.parametrize("n", range(1, 9))
+def test_cp_sat_counts_exactly_for_every_split(n: int, columns: int, symmetry: bool) -> None:
+    """Every split depth; boards up to N = 12 run in benchmarks/differential.py (minutes)."""
+    tasks = cpsat.subproblems(Request(COUNT, n, symmetry=symmetry), None, columns=columns)
+    solutions, unique = _added_up(list(tasks))
+    assert solutions == known_total(n)
+    if symmetry:
+        assert unique == known_unique(n)
+
+
+def test_cp_sat_presolve_no_longer_loses_the_issues_smallest_case() -> None:
+    """N = 11 with the first queens on rows 2, 6, 3, 9: presolve declared it infeasible."""
+    task = cpsat.CpSatSubproblem("cp-sat", None, 11, (2, 6, 3, 9), True, "first-fail-mid")
+    found = cpsat.count_subproblem(task)
+    rows_first = (2, 6, 3, 9)
+    expected = [
+        rows for rows in _solutions_starting_with(11, rows_first) if rows == min(_images(rows))
+    ]
+    assert found.unique == len(expected) == 2
+    assert found.solutions == 12
+
+
+def _solutions_starting_with(n: int, first: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every solution whose first queens are ``first``, by plain backtracking."""
+
+    def extend(rows: tuple[int, ...]) -> list[tuple[int, ...]]:
+        if len(rows) == n:
+            return [rows]
+        col = len(rows)
+        return [
+            solution
+            for row in range(n)
+            if all(r != row and abs(r - row) != col - c for c, r in enumerate(rows))
+            for solution in extend((*rows, row))
+        ]
+
+    return extend(first)
+
+
+def _images(rows: tuple[int, ...]) -> set[tuple[int, ...]]:
+    """The 8 images of a solution, worked out on its squares."""
+    n = len(rows)
+    squares = [(row, col) for col, row in enumerate(rows)]
+    maps = [
+        lambda r, c: (r, c),
+        lambda r, c: (c, n - 1 - r),
+        lambda r, c: (n - 1 - r, n - 1 - c),
+        lambda r, c: (n - 1 - c, r),
+        lambda r, c: (r, n - 1 - c),
+        lambda r, c: (n - 1 - r, c),
+        lambda r, c: (c, r),
+        lambda r, c: (n - 1 - c, n - 1 - r),
+    ]
+    result = set()
+    for move in maps:
+        moved = sorted((col, row) for row, col in (move(r, c) for r, c in squares))
+        result.add(tuple(row for _, row in moved))
+    return result
+
+
+PUZZLES = [
+    ({(0, 2)}, {(4, 4), (5, 1)}),
+    ({(3, 0), (7, 5)}, set()),
+    (set(), {(0, 0), (1, 1), (2, 2), (5, 9)}),
+    ({(9, 9)}, {(0, 4), (4, 0)}),
+]
+
+
+@pytest.mark.parametrize(("queens", "blocked"), PUZZLES)
+@pytest.mark.parametrize("engine", ["cp-sat", "bitboard", "cp"])
+def test_every_engine_counts_puzzles_exactly_for_every_split(
+    engine: str, queens: set[tuple[int, int]], blocked: set[tuple[int, int]]
+) -> None:
+    n = 10
+    expected = count_completions(n, queens, blocked)
+    request = Request(COUNT, n, puzzle=nqueens.puzzle.Puzzle(n, tuple(queens), tuple(blocked)))
+    if engine == "cp-sat":
+        for columns in range(1, 4):  # 4 and 5: benchmarks/differential.py
+            assert _added_up(list(cpsat.subproblems(request, None, columns=columns)))[0] == expected
+    elif engine == "bitboard":
+        for lines in range(6):
+            assert _added_up(list(bitboard.ENGINE.subproblems(request, None, lines=lines)))[0] == (
+                expected
+            )
+    assert nqueens.count(n, queens=queens, blocked=blocked, engine=engine).solutions == expected
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_bitboard_solve_lists_the_brute_force_solutions_in_order(n: int) -> None:
+    with nqueens.solve(n, engine="bitboard") as stream:
+        boards = [solution.rows for solution in stream]
+    assert boards == sorted(brute_force_solutions(n))
+    assert stream.stats.status is nqueens.Status.COMPLETE
+
+
+@pytest.mark.parametrize("n", range(1, 10))
+def test_bitboard_unique_solutions_are_the_smallest_of_each_class(n: int) -> None:
+    with nqueens.solve(n, engine="bitboard", unique=True) as stream:
+        boards = [solution.rows for solution in stream]
+    classes = {min(_images(rows)) for rows in brute_force_solutions(n)}
+    assert sorted(classes) == boards
+
+
+def test_bitboard_uses_all_64_bits() -> None:
+    """A 64 x 64 board with all but 4 queens of a known solution given (evens, then odds)."""
+    n = 64
+    known = [2 * col + 1 if col < n // 2 else 2 * (col - n // 2) for col in range(n)]
+    assert_valid_board(known, n)
+    given = [(row, col) for col, row in enumerate(known) if col % 16 != 3]
+    with nqueens.solve(n, engine="bitboard", queens=given) as stream:
+        boards = [solution.rows for solution in stream]
+    assert tuple(known) in boards
+    for rows in boards:
+        assert_valid_board(rows, n)
+    assert len(boards) == count_completions(n, set(given), set())
