@@ -9,7 +9,7 @@ medians over --repeat runs. The peers, compiled here with gcc -O2:
   comparison.
 
 Every count is checked against the published counts (tests/data/counts.json); a wrong one stops
-the run. Then the cost of compiling: ``count 12`` with an empty numba cache, against a warm one.
+the run. Then the cost of compiling: ``count 14`` with an empty numba cache, against a warm one.
 
     python benchmarks/counting.py                       # N = 8, 12..17, 3 runs
     python benchmarks/counting.py --sizes 16-18 --repeat 1
@@ -100,16 +100,16 @@ def unique_check(sizes: list[int]) -> None:
 
 
 def compile_cost(repeat: int) -> None:
-    """``count 12`` with an empty compile cache (the first run after an install) and a warm one."""
+    """``count 14`` with an empty compile cache (the first run after an install) and a warm one."""
     cold: list[float] = []
     warm: list[float] = []
     for _ in range(repeat):
         with tempfile.TemporaryDirectory() as cache:
             env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-            cold.append(timed_count(12, env))
-            warm.append(timed_count(12, env))
+            cold.append(timed_count(14, env))
+            warm.append(timed_count(14, env))
     print(
-        f"\nFirst run after an install (empty numba cache), `count 12`: "
+        f"\nFirst run after an install (empty numba cache), `count 14`: "
         f"{statistics.median(cold):.2f} s; with the cache: {statistics.median(warm):.2f} s."
     )
 

@@ -1,9 +1,16 @@
-"""The README's promises: CI runs its test command, and the quick start names `nqueens solve 8`."""
+"""The README's promises: CI runs its test command, the quick start names `nqueens solve 8`, and
+every output it shows is what the command prints."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
+from helpers import PLAIN_ENV, TERMINAL_ENV
 
 ROOT = Path(__file__).parent.parent
 
@@ -24,3 +31,86 @@ def test_quick_start_installs_and_runs_solve_8() -> None:
     readme = (ROOT / "README.md").read_text()
     first_command = _shell_blocks(readme)[0].strip()
     assert "pip install" in first_command and first_command.endswith("nqueens solve 8")
+
+
+TERMINAL_TOKEN = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\r|\n|[^\x1b\r\n]+")
+
+
+def screen(raw: str) -> list[str]:
+    """What a terminal shows after ``raw``: just enough of one for rich's output (colours, and
+    the carriage returns, line erases and cursor moves of a transient progress bar)."""
+    lines, row, col = [""], 0, 0
+    for token in TERMINAL_TOKEN.findall(raw):
+        if token == "\n":
+            row, col = row + 1, 0
+            if row == len(lines):
+                lines.append("")
+        elif token == "\r":
+            col = 0
+        elif token.endswith("K"):
+            lines[row] = ""
+        elif token.endswith("A"):
+            row = max(0, row - int(token[2:-1] or 1))
+        elif not token.startswith("\x1b"):
+            lines[row] = lines[row][:col].ljust(col) + token + lines[row][col + len(token) :]
+            col += len(token)
+    return lines
+
+
+def normal(line: str, *, vague: bool) -> str:
+    """A line with what changes from run to run (times, rates, padding) made the same; ``vague``
+    also blurs every number, for a count stopped by a time limit."""
+    line = re.sub(r"\d+\.\d+ s\b", "<t> s", line.rstrip())
+    line = re.sub(r'("wall_time": |"solutions_per_second": )[\d.]+', r"\1<n>", line)
+    line = re.sub(r"(solutions per second\s*│\s*)[\d,]+", r"\1<n>", line)
+    line = re.sub(r" +", " ", re.sub(r"─+", "─", line))
+    return re.sub(r"[\d,]+", "#", line) if vague else line
+
+
+def _sessions() -> list[tuple[bool, str, list[str]]]:
+    """Each ``$ command`` shown in the README with the output shown under it, and whether it is
+    shown as on a terminal."""
+    readme = (ROOT / "README.md").read_text()
+    sessions = []
+    for match in re.finditer(r"([^\n]*)\n\n```\n(.*?)```", readme, flags=re.DOTALL):
+        on_terminal = "On a terminal" in match.group(1)
+        command: str | None = None
+        shown: list[str] = []
+        for line in [*match.group(2).splitlines(), "$ "]:
+            if line.startswith("$ "):
+                if command is not None:
+                    sessions.append((on_terminal, command, shown))
+                command, shown = line[2:], []
+            elif command is not None:
+                shown.append(line)
+    return [session for session in sessions if session[1].strip()]
+
+
+@pytest.mark.parametrize(
+    ("on_terminal", "command", "shown"), _sessions(), ids=[s[1] for s in _sessions()]
+)
+def test_readme_outputs_come_from_real_runs(
+    on_terminal: bool, command: str, shown: list[str]
+) -> None:
+    env = {key: value for key, value in os.environ.items() if key not in PLAIN_ENV}
+    settings = TERMINAL_ENV if on_terminal else PLAIN_ENV
+    env.update({key: value for key, value in settings.items() if value is not None})
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    env["PYTHONUNBUFFERED"] = "1"  # stdout and stderr in the order they were written
+    env["TTY_INTERACTIVE"] = "0"  # the progress bar, which a terminal erases, is not drawn
+    done = subprocess.run(
+        ["bash", "-c", command],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    vague = "--time-limit" in command
+    got = [normal(line, vague=vague) for line in screen(done.stdout)]
+    while got and not got[-1]:
+        got.pop()
+    while got and not got[0]:
+        got.pop(0)
+    assert got == [normal(line, vague=vague) for line in shown]
