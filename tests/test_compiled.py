@@ -97,3 +97,17 @@ def test_compiled_code_is_cached_beside_a_read_only_package(tmp_path: Path) -> N
     assert done.stderr == ""
     assert list((home / "cache" / "numba").rglob("*.nbi")), "no cache in the user's folder"
     assert not list(site.rglob("*.nbi"))
+
+
+def test_the_compiled_search_keeps_one_signature() -> None:
+    """numba compiles a new, slower (or wrong) version when an argument changes type: lines
+    handed back must be words again, as the masks are."""
+    import nqueens
+    from nqueens.engines import bitkernel
+
+    assert nqueens.count(15, workers=1).solutions == known_total(15)
+    with nqueens.solve(14, engine="bitboard", limit=3) as stream:
+        assert len(list(stream)) == 3
+    kernel = bitkernel.compiled()
+    assert kernel.compiled
+    assert len(kernel.search.signatures) == 1  # type: ignore[attr-defined]

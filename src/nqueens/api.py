@@ -177,10 +177,9 @@ def count(
         raise InputError(f"the number of workers must be at least 1, not {workers}")
     if not chosen.splits:
         if workers is not None:
-            splitting = [name for name, e in registry.ENGINES.items() if e.splits]
             raise InputError(
                 f"the {chosen.name} engine searches in one process; "
-                f"workers apply to {', '.join(splitting)}"
+                f"workers apply to {registry.describe('splits')}"
             )
         return chosen.count(replace(request, strategy=chosen.strategy_for(request)))
     from nqueens.engines.counting import count_split

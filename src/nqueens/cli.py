@@ -456,7 +456,7 @@ def solve(
     "--workers",
     type=click.IntRange(min=1),
     metavar="K",
-    help="Processes that share the search (cp-sat and bitboard). "
+    help=f"Processes that share the search ({registry.describe('splits')}). "
     "[default: every core; 1 = in this process]",
 )
 @click.option(
@@ -464,7 +464,7 @@ def solve(
     default=True,
     show_default=True,
     help="Search one solution per symmetry class, weighted by its size (about 8x less work; "
-    "cp-sat and bitboard).",
+    f"{registry.describe('unique')}).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @puzzle_options

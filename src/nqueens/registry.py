@@ -25,6 +25,11 @@ COUNT_PREFERENCE = (bitboard.NAME, cpsat.NAME)
 """What ``count --engine auto`` tries, fastest first (benchmarks/counting.py measures it)."""
 
 
+def describe(capability: str) -> str:
+    """The engines that declare ``capability`` (an Engine flag such as ``splits``), for help."""
+    return ", ".join(name for name, engine in ENGINES.items() if getattr(engine, capability))
+
+
 def engine_named(name: str) -> Engine:
     """The engine called ``name``; InputError for a name no engine has."""
     try:

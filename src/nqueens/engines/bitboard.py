@@ -213,25 +213,26 @@ class BoardSearch:
                             blocked_rows[other] |= 1 << attacked
         kernel = self.kernel
         self.n = n
-        self._last = n - 1 if last is None else last
+        self._last = kernel.word(n - 1 if last is None else last)
         self._first_row = k
         self._full = kernel.word(full)
         self._one = kernel.word(1)
         self._blocked = kernel.masks(blocked_rows)
-        self._need_line = need_line
+        self._need_line = kernel.word(need_line)
         self._need_rows = kernel.word(need_rows)
         self._cols = kernel.masks([0] * n)
         self._ld = kernel.masks([0] * n)
         self._rd = kernel.masks([0] * n)
         self._avail = kernel.masks([0] * n)
         self.placed = kernel.masks([0] * n)
-        self._line = 0
+        self._line = kernel.word(0)
+        self._done = False
         self._fresh = True
 
     @property
     def done(self) -> bool:
         """True once every placement has been tried."""
-        return self._line < 0
+        return self._done
 
     def advance(self, budget: int, mode: int) -> tuple[int, int, int, int]:
         """Search on for at most ``budget`` placements (in STOP_AT_SOLUTION mode: or a solution).
@@ -258,7 +259,8 @@ class BoardSearch:
             mode,
             self._first_row,
         )
-        self._line = int(line)
+        self._line = self.kernel.word(int(line))  # numba hands back a Python int
+        self._done = self.kernel.line(line) < 0
         self._fresh = False
         return int(solutions), int(quarter), int(half), int(nodes)
 

@@ -61,9 +61,14 @@ def search(
     """Go on with the search from ``line`` for at most ``budget`` placements, down to ``last``.
 
     ``fresh``: ``line`` is being entered, so its candidates are worked out first. Returns the line
-    to resume from (-1 when the search is over), then the solutions counted, those of them a
-    quarter turn keeps and those only a half turn keeps (mode COUNT_CLASSES), and the placements.
+    to resume from (``~0``, the line before line 0, when the search is over), then the solutions
+    counted, those of them a quarter turn keeps and those only a half turn keeps (mode
+    COUNT_CLASSES), and the placements.
+
+    Lines are words like the masks (``line``, ``last`` and ``need_line``): compiled, an unsigned
+    index spares every array access a check for negative indices (measured: a tenth faster).
     """
+    done = ~(one ^ one)  # -1 in Python, 2**64 - 1 compiled: the line before line 0
     m = n - 1
     solutions = 0
     quarter_kept = 0
@@ -91,15 +96,15 @@ def search(
     taken_here = free
     left_here = free
     right_here = free
-    if line >= 0:
+    if line != done:
         free = avail[line]
         taken_here = cols[line]
         left_here = ld[line]
         right_here = rd[line]
     while nodes < budget:
         if not free:
-            line -= 1
-            if line < 0:
+            line -= one
+            if line == done:
                 break
             free = avail[line]
             taken_here = cols[line]
@@ -151,8 +156,8 @@ def search(
         taken = taken_here | bit
         left = (left_here | bit) << one
         right = (right_here | bit) >> one
-        below = ~(taken | left | right | blocked[line + 1]) & full
-        if line + 1 == need_line:
+        below = ~(taken | left | right | blocked[line + one]) & full
+        if line + one == need_line:
             missing = need_rows & ~taken
             if missing:
                 below &= missing
@@ -162,7 +167,7 @@ def search(
             continue  # a dead end: no need to enter the next line to find out
         avail[line] = free
         placed[line] = bit
-        line += 1
+        line += one
         cols[line] = taken
         ld[line] = left
         rd[line] = right
@@ -170,7 +175,7 @@ def search(
         taken_here = taken
         left_here = left
         right_here = right
-    if line >= 0:
+    if line != done:
         avail[line] = free
     return line, solutions, quarter_kept, half_kept, nodes
 
@@ -194,12 +199,17 @@ class Kernel:
         return numpy.array(values, dtype=numpy.uint64)
 
     def word(self, value: int) -> Any:
-        """A mask or constant as the search takes it."""
+        """A mask, a constant or a line as the search takes it (a line may be -1: none)."""
         if not self.compiled:
             return value
         import numpy
 
-        return numpy.uint64(value)
+        return numpy.uint64(value % (1 << 64))
+
+    def line(self, word: Any) -> int:
+        """A line the search returned, as an int: -1 for the line before line 0."""
+        value = int(word)
+        return -1 if value == (1 << 64) - 1 else value
 
 
 PYTHON = Kernel(search, compiled=False)
@@ -217,9 +227,9 @@ def compiled() -> Kernel:
         import numpy
 
         kernel = cast(SearchFunction, numba.njit(cache=True, nogil=True)(search))
-        one = numpy.uint64(1)
+        zero, one = numpy.uint64(0), numpy.uint64(1)
         masks = numpy.zeros(1, dtype=numpy.uint64)
-        kernel(1, 0, one, one, masks, -1, one, *[masks] * 5, 0, True, 1, COUNT, 0)
+        kernel(1, zero, one, one, masks, ~zero, one, *[masks] * 5, zero, True, 1, COUNT, 0)
     except Exception as error:  # numba raises many kinds; any of them means: no compiled code
         reason = f"{type(error).__name__}: {error}".splitlines()[0]
         warnings.warn(
