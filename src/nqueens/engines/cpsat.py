@@ -90,7 +90,8 @@ def enumeration_solver(time_limit: float | None, *, strategy: str) -> cp_model.C
     # Presolve loses solutions while enumerating: with the lex-leader constraints and the first
     # columns fixed it declares some subproblems infeasible that have solutions (N = 11 with rows
     # 2, 6, 3, 9 first: none instead of 12; benchmarks/cpsat_presolve.py shows the smallest
-    # model). The search without it is exact and no slower (benchmarks/enumeration.py).
+    # model). Without it the count is exact, and takes a little longer on some splits
+    # (benchmarks/enumeration.py compares both).
     params.cp_model_presolve = False
     if strategy != AUTO:
         params.search_branching = cp_model.FIXED_SEARCH
