@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -98,6 +99,36 @@ PLAIN_ENV = {
 
 TERMINAL_ENV = {**PLAIN_ENV, "FORCE_COLOR": "1"}
 """Environment that makes rich treat the output as a 100-column colour terminal."""
+
+
+def process_env(settings: dict[str, str | None] = PLAIN_ENV, **extra: str) -> dict[str, str]:
+    """This process's environment with ``settings`` applied (None removes a variable), plus
+    ``extra``: for commands run as real processes."""
+    env = {key: value for key, value in os.environ.items() if key not in settings}
+    env.update({key: value for key, value in settings.items() if value is not None})
+    env.update(extra)
+    return env
+
+
+def symmetry_images(rows: tuple[int, ...]) -> set[tuple[int, ...]]:
+    """The 8 images of a solution, computed on the squares themselves (no permutation tricks)."""
+    n = len(rows)
+    squares = {(row, col) for col, row in enumerate(rows)}
+    transforms = [
+        lambda r, c: (r, c),
+        lambda r, c: (c, n - 1 - r),
+        lambda r, c: (n - 1 - r, n - 1 - c),
+        lambda r, c: (n - 1 - c, r),
+        lambda r, c: (r, n - 1 - c),
+        lambda r, c: (n - 1 - r, c),
+        lambda r, c: (c, r),
+        lambda r, c: (n - 1 - c, n - 1 - r),
+    ]
+    result = set()
+    for transform in transforms:
+        moved = sorted((col, row) for row, col in (transform(r, c) for r, c in squares))
+        result.add(tuple(row for _, row in moved))
+    return result
 
 
 def count_completions(n: int, queens: set[tuple[int, int]], blocked: set[tuple[int, int]]) -> int:

@@ -10,16 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import PLAIN_ENV, known_total, known_unique
+from helpers import known_total, known_unique, process_env
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "nqueens"
-
-
-def _env(**extra: str) -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items() if key not in PLAIN_ENV}
-    env.update({key: value for key, value in PLAIN_ENV.items() if value is not None})
-    env.update(extra)
-    return env
 
 
 def _nqueens(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -40,7 +33,9 @@ def test_small_boards_and_help_load_no_solver() -> None:
         "loaded = [m for m in sys.modules if m.split('.')[0] in ('ortools', 'numba')]\n"
         "assert not loaded, loaded\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=_env())
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=process_env()
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-2:] == ["92", "73712"]
 
@@ -65,7 +60,7 @@ def test_without_compiled_code_the_count_is_exact_with_one_warning(
     (tmp_path / "numba").mkdir()
     (tmp_path / "numba" / "__init__.py").write_text(FAKE_NUMBA[problem])
     done = _nqueens(
-        "count", "14", "--unique", "--format", "json", env=_env(PYTHONPATH=str(tmp_path))
+        "count", "14", "--unique", "--format", "json", env=process_env(PYTHONPATH=str(tmp_path))
     )
     assert done.returncode == 0, done.stderr
     assert f'"solutions": {known_total(14)}, "unique": {known_unique(14)}' in done.stdout
@@ -85,7 +80,7 @@ def test_compiled_code_is_cached_beside_a_read_only_package(tmp_path: Path) -> N
         f'mount --bind "{site}" "{site}" && mount -o remount,bind,ro "{site}" && '
         f'"{sys.executable}" -m nqueens count 14 && "{sys.executable}" -m nqueens count 14'
     )
-    env = _env(PYTHONPATH=str(site), HOME=str(home), XDG_CACHE_HOME=str(home / "cache"))
+    env = process_env(PYTHONPATH=str(site), HOME=str(home), XDG_CACHE_HOME=str(home / "cache"))
     env.pop("NUMBA_CACHE_DIR", None)
     done = subprocess.run(
         ["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, env=env

@@ -13,6 +13,7 @@ from helpers import (
     count_completions,
     known_total,
     known_unique,
+    symmetry_images,
 )
 
 import nqueens
@@ -67,7 +68,9 @@ def test_cp_sat_presolve_no_longer_loses_the_issues_smallest_case() -> None:
     found = cpsat.count_subproblem(task)
     rows_first = (2, 6, 3, 9)
     expected = [
-        rows for rows in _solutions_starting_with(11, rows_first) if rows == min(_images(rows))
+        rows
+        for rows in _solutions_starting_with(11, rows_first)
+        if rows == min(symmetry_images(rows))
     ]
     assert found.unique == len(expected) == 2
     assert found.solutions == 12
@@ -88,27 +91,6 @@ def _solutions_starting_with(n: int, first: tuple[int, ...]) -> list[tuple[int, 
         ]
 
     return extend(first)
-
-
-def _images(rows: tuple[int, ...]) -> set[tuple[int, ...]]:
-    """The 8 images of a solution, worked out on its squares."""
-    n = len(rows)
-    squares = [(row, col) for col, row in enumerate(rows)]
-    maps = [
-        lambda r, c: (r, c),
-        lambda r, c: (c, n - 1 - r),
-        lambda r, c: (n - 1 - r, n - 1 - c),
-        lambda r, c: (n - 1 - c, r),
-        lambda r, c: (r, n - 1 - c),
-        lambda r, c: (n - 1 - r, c),
-        lambda r, c: (c, r),
-        lambda r, c: (n - 1 - c, n - 1 - r),
-    ]
-    result = set()
-    for move in maps:
-        moved = sorted((col, row) for row, col in (move(r, c) for r, c in squares))
-        result.add(tuple(row for _, row in moved))
-    return result
 
 
 PUZZLES = [
@@ -150,7 +132,7 @@ def test_bitboard_solve_lists_the_brute_force_solutions_in_order(n: int) -> None
 def test_bitboard_unique_solutions_are_the_smallest_of_each_class(n: int) -> None:
     with nqueens.solve(n, engine="bitboard", unique=True) as stream:
         boards = [solution.rows for solution in stream]
-    classes = {min(_images(rows)) for rows in brute_force_solutions(n)}
+    classes = {min(symmetry_images(rows)) for rows in brute_force_solutions(n)}
     assert sorted(classes) == boards
 
 

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import PLAIN_ENV, TERMINAL_ENV
+from helpers import PLAIN_ENV, TERMINAL_ENV, process_env
 
 ROOT = Path(__file__).parent.parent
 
@@ -92,12 +92,12 @@ def _sessions() -> list[tuple[bool, str, list[str]]]:
 def test_readme_outputs_come_from_real_runs(
     on_terminal: bool, command: str, shown: list[str]
 ) -> None:
-    env = {key: value for key, value in os.environ.items() if key not in PLAIN_ENV}
-    settings = TERMINAL_ENV if on_terminal else PLAIN_ENV
-    env.update({key: value for key, value in settings.items() if value is not None})
-    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
-    env["PYTHONUNBUFFERED"] = "1"  # stdout and stderr in the order they were written
-    env["TTY_INTERACTIVE"] = "0"  # the progress bar, which a terminal erases, is not drawn
+    env = process_env(
+        TERMINAL_ENV if on_terminal else PLAIN_ENV,
+        PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""),
+        PYTHONUNBUFFERED="1",  # stdout and stderr in the order they were written
+        TTY_INTERACTIVE="0",  # the progress bar, which a terminal erases, is not drawn
+    )
     done = subprocess.run(
         ["bash", "-c", command],
         cwd=ROOT,

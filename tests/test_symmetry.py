@@ -12,31 +12,17 @@ import threading
 import time
 
 import pytest
-from helpers import PLAIN_ENV, assert_valid_board, brute_force_solutions, known_total, known_unique
+from helpers import (
+    assert_valid_board,
+    brute_force_solutions,
+    known_total,
+    known_unique,
+    process_env,
+    symmetry_images,
+)
 
 import nqueens
 from nqueens import SearchInterrupted, Status
-
-
-def square_symmetries(rows: tuple[int, ...]) -> set[tuple[int, ...]]:
-    """The 8 images of a solution, computed on the squares themselves (no permutation tricks)."""
-    n = len(rows)
-    squares = {(row, col) for col, row in enumerate(rows)}
-    transforms = [
-        lambda r, c: (r, c),
-        lambda r, c: (c, n - 1 - r),
-        lambda r, c: (n - 1 - r, n - 1 - c),
-        lambda r, c: (n - 1 - c, r),
-        lambda r, c: (r, n - 1 - c),
-        lambda r, c: (n - 1 - r, c),
-        lambda r, c: (c, r),
-        lambda r, c: (n - 1 - c, n - 1 - r),
-    ]
-    result = set()
-    for transform in transforms:
-        moved = sorted((col, row) for row, col in (transform(r, c) for r, c in squares))
-        result.add(tuple(row for _, row in moved))
-    return result
 
 
 @pytest.mark.parametrize("n", range(1, 10))
@@ -46,7 +32,7 @@ def test_unique_solutions_represent_every_solution_exactly_once(n: int) -> None:
     assert len(representatives) == known_unique(n)
     covered: set[tuple[int, ...]] = set()
     for rows in representatives:
-        images = square_symmetries(rows)
+        images = symmetry_images(rows)
         for image in images:
             assert_valid_board(image, n)
         assert rows == min(images), "the representative is not the smallest of its class"
@@ -101,8 +87,7 @@ def test_ctrl_c_gives_a_lower_bound_and_leaves_no_child(workers: int, engine: st
 
 
 def test_ctrl_c_on_the_command_leaves_no_orphan_process() -> None:
-    env = {key: value for key, value in os.environ.items() if key not in PLAIN_ENV}
-    env.update({key: value for key, value in PLAIN_ENV.items() if value is not None})
+    env = process_env()
     process = subprocess.Popen(
         [sys.executable, "-m", "nqueens", "count", "18", "--workers", "2"],
         stdout=subprocess.PIPE,

@@ -294,27 +294,9 @@ class BitboardStream(EngineStream):
         if request.time_limit is not None:
             self._deadline = time.monotonic() + request.time_limit
         self._started = time.monotonic()
-        self._delivered = 0
         self._nodes = 0
 
-    def __next__(self) -> Solution:
-        if self._stats is not None:
-            raise StopIteration
-        if self._limit is not None and self._delivered >= self._limit:
-            self._end(Status.LIMIT)
-            raise StopIteration
-        try:
-            rows = self._next_rows()
-        except KeyboardInterrupt:
-            self._end(Status.INTERRUPTED)
-            raise
-        if rows is None:
-            raise StopIteration
-        self._delivered += 1
-        return Solution(rows=rows)
-
-    def _next_rows(self) -> tuple[int, ...] | None:
-        """The next solution to deliver, or None once the search has ended (and said how)."""
+    def _next_solution(self) -> Solution | None:
         search = self._search
         while not search.done:
             if self._deadline is not None and time.monotonic() >= self._deadline:
@@ -325,7 +307,7 @@ class BitboardStream(EngineStream):
             if solutions:
                 rows = search.rows()
                 if not self._unique or rows == min(images(rows)):
-                    return rows
+                    return Solution(rows=rows)
         self._end(Status.COMPLETE)
         return None
 

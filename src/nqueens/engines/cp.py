@@ -149,24 +149,13 @@ class CpSolutionStream(EngineStream):
         self._limit = limit
         self._search = CpSearch(n, strategy=strategy, time_limit=time_limit, puzzle=puzzle)
         self._solutions = self._search.solutions()
-        self._delivered = 0
 
-    def __next__(self) -> Solution:
-        if self._stats is not None:
-            raise StopIteration
-        if self._limit is not None and self._delivered >= self._limit:
-            self._end(Status.LIMIT)
-            raise StopIteration
+    def _next_solution(self) -> Solution | None:
         try:
-            solution = next(self._solutions)
+            return next(self._solutions)
         except StopIteration:
             self._end(self._search.end_status())
-            raise
-        except KeyboardInterrupt:
-            self._end(Status.INTERRUPTED)
-            raise
-        self._delivered += 1
-        return solution
+            return None
 
     def _end(self, status: Status) -> None:
         self._solutions.close()

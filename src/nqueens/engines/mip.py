@@ -71,42 +71,31 @@ class MipSolutionStream(EngineStream):
         self._started = time.monotonic()
         self._iterations = 0
         self._nodes = 0
-        self._delivered = 0
 
-    def __next__(self) -> Solution:
-        if self._stats is not None:
-            raise StopIteration
-        if self._limit is not None and self._delivered >= self._limit:
-            self._end(Status.LIMIT)
-            raise StopIteration
+    def _next_solution(self) -> Solution | None:
         if self._time_limit is not None:
             remaining = self._time_limit - (time.monotonic() - self._started)
             if remaining <= 0:
                 self._end(Status.TIME_LIMIT)
-                raise StopIteration
+                return None
             self._solver.SetTimeLimit(max(1, round(remaining * 1000)))
         from ortools.linear_solver import pywraplp
 
-        try:
-            status = self._solver.Solve()
-        except KeyboardInterrupt:
-            self._end(Status.INTERRUPTED)
-            raise
+        status = self._solver.Solve()
         self._iterations += self._solver.iterations()
         self._nodes += self._solver.nodes()
         if status == pywraplp.Solver.INFEASIBLE:
             self._end(Status.COMPLETE)
-            raise StopIteration
+            return None
         if status not in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):
             self._end(Status.TIME_LIMIT)
-            raise StopIteration
+            return None
         rows = tuple(
             next(r for r in range(self.n) if self._squares[r][c].solution_value() > 0.5)
             for c in range(self.n)
         )
         # No-good: this placement may not come back.
         self._solver.Add(sum(self._squares[r][c] for c, r in enumerate(rows)) <= self.n - 1)
-        self._delivered += 1
         return Solution(rows=rows)
 
     def _end(self, status: Status) -> None:

@@ -11,13 +11,36 @@ from nqueens.results import FirstResult, SearchInterrupted, Solution, Stats, Sta
 class EngineStream(Iterator[Solution]):
     """A stream of solutions with ``stats`` once it has ended, stoppable with ``close()``.
 
-    Subclasses yield solutions from ``__next__`` and call ``_end(status)`` when they stop.
+    Subclasses find solutions in ``_next_solution`` and call ``_end(status)`` when they stop;
+    this class stops at ``_limit`` solutions and ends the search as interrupted on Ctrl-C.
     """
 
     _stats: Stats | None = None
+    _limit: int | None = None
+    _delivered = 0
 
     def __iter__(self) -> EngineStream:
         return self
+
+    def __next__(self) -> Solution:
+        if self._stats is not None:
+            raise StopIteration
+        if self._limit is not None and self._delivered >= self._limit:
+            self._end(Status.LIMIT)
+            raise StopIteration
+        try:
+            solution = self._next_solution()
+        except KeyboardInterrupt:
+            self._end(Status.INTERRUPTED)
+            raise
+        if solution is None:
+            raise StopIteration
+        self._delivered += 1
+        return solution
+
+    def _next_solution(self) -> Solution | None:
+        """The engine's next solution, or None once its search has ended (``_end`` called)."""
+        raise NotImplementedError
 
     def _end(self, status: Status) -> None:
         raise NotImplementedError
