@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from helpers import assert_valid_board, known_total, process_env
 
 COMMAND = [sys.executable, "-m", "nqueens"]
@@ -93,3 +94,36 @@ def test_ctrl_c_during_solve_keeps_every_printed_board_valid() -> None:
     for line in boards:
         assert_valid_board([int(value) - 1 for value in line.split()], 14)
     assert "interrupted" in stderr and "Traceback" not in stderr
+
+
+LEAVE_EARLY = {
+    "break": "for solution in nqueens.solve(12, engine=ENGINE):\n    break\n",
+    "del": (
+        "it = iter(nqueens.solve(12, engine=ENGINE))\n"
+        "next(it)\n"
+        "del it\n"
+        "time.sleep(0.3)\n"
+        "assert threading.active_count() == 1, threading.enumerate()\n"
+    ),
+    "kept to the end": "kept = nqueens.solve(12, engine=ENGINE)\nnext(kept)\n",
+}
+
+
+@pytest.mark.parametrize("engine", ["cp-sat", "cp", "mip", "bitboard"])
+@pytest.mark.parametrize("how", list(LEAVE_EARLY))
+def test_leaving_a_stream_early_ends_the_interpreter_cleanly(engine: str, how: str) -> None:
+    """A running solver thread at exit used to abort the interpreter (SIGABRT, exit 134)."""
+    script = (
+        "import threading, time\nimport nqueens\n"
+        f"ENGINE = {engine!r}\n{LEAVE_EARLY[how]}print('done')\n"
+    )
+    if engine == "mip":
+        script = script.replace("solve(12,", "solve(12, limit=5,")
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env=process_env(),
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout) == (0, "done\n"), done.stderr

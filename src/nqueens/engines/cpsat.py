@@ -18,6 +18,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -135,6 +136,11 @@ class BackgroundSearch:
     def start(self) -> None:
         self._thread.start()
 
+    @property
+    def started(self) -> bool:
+        """True once the search thread was started (it may have ended since)."""
+        return self._thread.ident is not None
+
     def wait(self) -> None:
         """Block until the search ends; Ctrl-C stops it first, then propagates."""
         try:
@@ -230,6 +236,43 @@ def find_first(
 _END = object()  # put on the queue by the search thread when the search is over
 
 
+class _Channel:
+    """The bounded hand-over of solutions from the search thread to the consumer."""
+
+    def __init__(self) -> None:
+        self._queue: queue.Queue[object] = queue.Queue(maxsize=_STREAM_BUFFER)
+        self.closing = threading.Event()
+
+    def offer(self, item: object) -> bool:
+        """Hand an item over, waiting while the buffer is full; False once the consumer left."""
+        while not self.closing.is_set():
+            try:
+                self._queue.put(item, timeout=_POLL_SECONDS)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def finish(self) -> None:
+        """Tell the consumer that the search is over."""
+        self.offer(_END)
+
+    def take(self) -> object:
+        """The next item, waiting for it in interruptible steps."""
+        while True:
+            try:
+                return self._queue.get(timeout=_POLL_SECONDS)
+            except queue.Empty:
+                continue
+
+
+def _stop(channel: _Channel, search: BackgroundSearch) -> None:
+    """Stop a stream's search and join its thread (idempotent; also run for dropped streams)."""
+    channel.closing.set()
+    if search.started:
+        search.stop()
+
+
 class CpSatSolutionStream(EngineStream):
     """Every solution for an n x n board, as an iterator that yields each one as CP-SAT finds it.
 
@@ -258,24 +301,18 @@ class CpSatSolutionStream(EngineStream):
         self._strategy = strategy
         queens_model = build_model(n, strategy=strategy, break_symmetry=unique, puzzle=puzzle)
         self._solver = enumeration_solver(time_limit, strategy=strategy)
-        self._queue: queue.Queue[object] = queue.Queue(maxsize=_STREAM_BUFFER)
-        self._closing = threading.Event()
-        self._callback = StreamingCallback(queens_model.queens, self._offer, limit)
+        # The search thread sees only the channel, never the stream: a stream its consumer drops
+        # (``for s in solve(12): break``) can then be collected, and its finalizer stops the
+        # search and joins the thread. A solver thread still running when the interpreter exits
+        # aborts it (SIGABRT), so the finalizer also runs at exit.
+        self._channel = _Channel()
+        self._callback = StreamingCallback(queens_model.queens, self._channel.offer, limit)
         self._search = BackgroundSearch(
-            self._solver, queens_model.model, self._callback, on_end=lambda: self._offer(_END)
+            self._solver, queens_model.model, self._callback, on_end=self._channel.finish
         )
         self._started = False
         self._delivered = 0
-
-    def _offer(self, item: object) -> bool:
-        """Hand an item to the consumer, waiting while the buffer is full; False once closed."""
-        while not self._closing.is_set():
-            try:
-                self._queue.put(item, timeout=_POLL_SECONDS)
-                return True
-            except queue.Full:
-                continue
-        return False
+        weakref.finalize(self, _stop, self._channel, self._search)
 
     def __next__(self) -> Solution:
         if self._stats is not None:
@@ -294,11 +331,7 @@ class CpSatSolutionStream(EngineStream):
 
     def _next_item(self) -> object:
         try:
-            while True:
-                try:
-                    return self._queue.get(timeout=_POLL_SECONDS)
-                except queue.Empty:
-                    continue
+            return self._channel.take()
         except KeyboardInterrupt:
             self.close()
             raise
@@ -306,9 +339,7 @@ class CpSatSolutionStream(EngineStream):
     def _end(self, status: Status) -> None:
         """Stop the search thread if it still runs, and keep how the search ended."""
         if status is Status.INTERRUPTED:
-            self._closing.set()
-            if self._started:
-                self._search.stop()
+            _stop(self._channel, self._search)
         solver = self._solver if self._started else None
         stats = replace(_stats(self.n, solver, self._delivered, status), strategy=self._strategy)
         self._stats = replace(stats, unique=self._delivered) if self._unique else stats
