@@ -330,6 +330,8 @@ def test_terminal_count_is_a_sentence(runner: CliRunner) -> None:
     [
         ("0", "at least 1"),
         ("-3", "positive whole number, not -3"),
+        ("-5.5", "positive whole number, not -5.5"),
+        ("9" * 96, "a number of 96 digits"),
         ("abc", "positive whole number, not 'abc'"),
         ("8.5", "positive whole number, not '8.5'"),
         ("20000", "largest board"),

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from nqueens import registry
+from nqueens import registry, validation
 from nqueens.engines.base import COUNT, FIRST, SOLVE, Engine, Request
 from nqueens.engines.mip import BACKENDS
 from nqueens.engines.streams import EngineStream
@@ -30,16 +30,15 @@ MAX_N = 10_000
 """The largest board accepted: beyond it, even building the model takes longer than is useful."""
 
 
-def check_board_size(n: int) -> None:
-    """Raise InputError unless ``n`` is a board size nqueens accepts."""
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise InputError(f"N must be a whole number, not {n!r}")
-    if n < 1:
-        raise InputError(f"N must be at least 1, not {n}")
-    if n > MAX_N:
+def check_board_size(n: object) -> int:
+    """``n`` if it is a board size nqueens accepts; InputError otherwise."""
+    size = validation.whole_number(n, "N", minimum=1)
+    if size > MAX_N:
         raise InputError(
-            f"N = {n} is larger than {MAX_N:,}, the largest board nqueens builds a model for"
+            f"N = {validation.shown(size)} is larger than {MAX_N:,}, "
+            "the largest board nqueens builds a model for"
         )
+    return size
 
 
 def _request(
@@ -56,16 +55,20 @@ def _request(
     symmetry: bool = True,
 ) -> Request:
     """The arguments every command shares, checked, as one request."""
-    check_board_size(n)
-    if limit is not None and limit < 1:
-        raise InputError(f"the solution limit must be at least 1, not {limit}")
-    if time_limit is not None and time_limit <= 0:
-        raise InputError(f"the time limit must be positive, not {time_limit}")
+    n = check_board_size(n)
+    if limit is not None:
+        limit = validation.whole_number(limit, "the solution limit", minimum=1)
+    time_limit = validation.seconds(time_limit)
     if strategy is not None and strategy not in STRATEGIES:
-        raise InputError(f"unknown strategy {strategy!r}; choose from {', '.join(STRATEGIES)}")
+        raise InputError(
+            f"unknown strategy {validation.shown(strategy)}; choose from {', '.join(STRATEGIES)}"
+        )
     if mip_solver not in BACKENDS:
-        raise InputError(f"unknown MIP solver {mip_solver!r}; choose from {', '.join(BACKENDS)}")
-    puzzle = Puzzle(n, tuple(queens), tuple(blocked))
+        raise InputError(
+            f"unknown MIP solver {validation.shown(mip_solver)}; choose from {', '.join(BACKENDS)}"
+        )
+    given = validation.squares(queens, "queens")
+    puzzle = Puzzle(n, given, validation.squares(blocked, "blocked squares"))
     if unique and puzzle.constrained:
         raise InputError("unique solutions need a symmetric board: the given squares break it")
     if unique and not symmetry:
@@ -172,9 +175,10 @@ def count(
         unique=unique,
         symmetry=symmetry,
     )
+    if workers is not None:
+        workers = validation.whole_number(workers, "the number of workers", minimum=1)
+    on_progress = validation.progress_callback(on_progress)
     chosen = _engine(engine, request)
-    if workers is not None and workers < 1:
-        raise InputError(f"the number of workers must be at least 1, not {workers}")
     if not chosen.splits:
         if workers is not None:
             raise InputError(

@@ -78,12 +78,16 @@ class QueensCommand(click.Command):
     """A command that reports a negative N (``-3``) as a bad N rather than an unknown option."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        typed = list(args)  # click's parser consumes the list it is given
         try:
             return super().parse_args(ctx, args)
         except click.NoSuchOption as error:
             if re.fullmatch(r"-\d+(\.\d*)?", error.option_name):
+                # click names only the part it took for an option ("-5" of "-5.5"): quote the
+                # whole argument the user typed.
+                whole = next((arg for arg in typed if arg.startswith(error.option_name)), "")
                 raise click.BadParameter(
-                    f"N must be a positive whole number, not {error.option_name}",
+                    f"N must be a positive whole number, not {whole or error.option_name}",
                     ctx=ctx,
                     param_hint="'N'",
                 ) from None

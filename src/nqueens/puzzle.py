@@ -15,11 +15,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from nqueens.results import InputError, Square
+from nqueens.validation import shown
 
 
 def square_name(square: Square) -> str:
     """``(2, 3)`` -> ``"3,4"``: the 1-based ROW,COL a person reads."""
-    return f"{square[0] + 1},{square[1] + 1}"
+    return f"{shown(square[0] + 1)},{shown(square[1] + 1)}"
 
 
 def parse_square(text: str) -> Square:

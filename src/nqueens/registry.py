@@ -9,6 +9,7 @@ from __future__ import annotations
 from nqueens.engines import bitboard, cp, cpsat, mip
 from nqueens.engines.base import Engine, Request
 from nqueens.results import InputError
+from nqueens.validation import shown
 
 _ENGINES: tuple[Engine, ...] = (
     cpsat.ENGINE,
@@ -32,10 +33,10 @@ def describe(capability: str) -> str:
 
 def engine_named(name: str) -> Engine:
     """The engine called ``name``; InputError for a name no engine has."""
-    try:
-        return ENGINES[name]
-    except KeyError:
-        raise InputError(f"unknown engine {name!r}; choose from {', '.join(ENGINES)}") from None
+    engine = ENGINES.get(name) if isinstance(name, str) else None
+    if engine is None:
+        raise InputError(f"unknown engine {shown(name)}; choose from {', '.join(ENGINES)}")
+    return engine
 
 
 def refusal(engine: Engine, request: Request) -> str | None:

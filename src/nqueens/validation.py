@@ -1,0 +1,73 @@
+"""Checks of the API's arguments: whatever a caller passes, a clear InputError, never a raw one.
+
+The command line parses text into these types first; Python callers can pass anything, so each
+check names the argument and what it got, and keeps huge numbers short in its message.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from nqueens.results import InputError, Square
+
+NO_TIME_LIMIT_BEYOND = 1e9
+"""Seconds (about 32 years) beyond which a time limit means no limit: solvers take milliseconds
+as 32-bit numbers, and no search here runs that long."""
+
+
+def shown(value: object) -> str:
+    """``value`` for a message, with a huge number said by its size instead of in full."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        try:
+            return f"a number of {len(str(abs(value))):,} digits"
+        except ValueError:  # too long for str() (Python 3.11 refuses beyond 4,300 digits)
+            return f"a number of about {int(value.bit_length() * math.log10(2)) + 1:,} digits"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def whole_number(value: object, what: str, *, minimum: int) -> int:
+    """``value`` as a whole number of at least ``minimum`` (True and 2.0 are not whole numbers)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{what} must be a whole number, not {shown(value)}")
+    if value < minimum:
+        raise InputError(f"{what} must be at least {minimum}, not {shown(value)}")
+    return value
+
+
+def seconds(value: object) -> float | None:
+    """A time limit in seconds: positive, not NaN; infinite or beyond a billion seconds is none."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputError(f"the time limit must be a number of seconds, not {shown(value)}")
+    if math.isnan(value) or value <= 0:
+        raise InputError(f"the time limit must be a positive number of seconds, not {value}")
+    return None if value > NO_TIME_LIMIT_BEYOND else float(value)
+
+
+def squares(value: object, what: str) -> tuple[Square, ...]:
+    """``value`` as 0-based ``(row, col)`` squares: any iterable of pairs of whole numbers."""
+    try:
+        items = list(value)  # type: ignore[call-overload]
+    except TypeError:
+        raise InputError(f"{what} must be (row, col) pairs, not {shown(value)}") from None
+    result = []
+    for item in items:
+        try:
+            pair = tuple(item)
+        except TypeError:
+            pair = ()
+        if len(pair) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in pair):
+            raise InputError(f"{what} must be (row, col) pairs of whole numbers, not {shown(item)}")
+        result.append((pair[0], pair[1]))
+    return tuple(result)
+
+
+def progress_callback(value: object) -> Callable[..., Any] | None:
+    """``on_progress``: None or something to call."""
+    if value is not None and not callable(value):
+        raise InputError(f"on_progress must be a function or None, not {shown(value)}")
+    return value
