@@ -310,6 +310,31 @@ def test_verify_reports_every_attacking_pair() -> None:
     assert "2 boards checked: 1 not valid" in result.stderr
 
 
+def test_verify_output_is_bounded_and_counts_every_conflict() -> None:
+    """5,000 queens on one row: 12,497,500 attacking pairs, counted, five of them named."""
+    result = run("verify", "--format", "json", stdin=json.dumps({"rows": [0] * 5000}) + "\n")
+    assert result.exit_code == 1
+    (record,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert record["conflicts"] == {"row": 12_497_500, "column": 0, "diagonal": 0}
+    assert len(record["problems"]) == 6
+    assert record["problems"][-1] == "and 12,497,495 more attacking pairs"
+    assert len(result.stdout) < 1000
+
+
+def test_verify_counts_diagonals_in_both_directions() -> None:
+    """rows (0, 1, 2) share one diagonal: 3 pairs; (2, 1, 0) the other: 3 pairs too."""
+    for rows in ([0, 1, 2], [2, 1, 0]):
+        result = run("verify", "--format", "json", stdin=json.dumps({"rows": rows}) + "\n")
+        (record,) = [json.loads(line) for line in result.stdout.splitlines()]
+        assert record["conflicts"] == {"row": 0, "column": 0, "diagonal": 3}
+
+
+def test_verify_reads_a_byte_order_mark() -> None:
+    result = run("verify", stdin='\ufeff{"rows": [1, 3, 0, 2]}\n')
+    assert result.exit_code == 0
+    assert "1 board checked: all valid" in result.stderr
+
+
 def test_verify_json_and_missing_queens() -> None:
     result = run("verify", "--format", "json", stdin="Q _ _ _\n_ _ _ Q\n_ _ _ _\n_ _ _ _\n")
     (record,) = [json.loads(line) for line in result.stdout.splitlines()]
@@ -322,9 +347,21 @@ def test_verify_json_and_missing_queens() -> None:
     [
         ("hello\n", "line 1"),
         ("", "no board found"),
-        ('{"n": 4}\n', "not a board in JSON"),
+        ('{"n": 4}\n', 'a board in JSON needs "rows"'),
         ("Q _\n_ _ Q\n", "line 2"),
         ("1 5 9\n", "row 5 is off"),
+        # JSON that is not a board it can check: never "valid" (issue 17)
+        ('{"n": 4.7, "rows": [1, 3, 0, 2]}\n', '"n" must be a whole number'),
+        ('{"rows": []}\n', "not 0"),
+        ('{"n": 0, "rows": []}\n', "not 0"),
+        ('{"rows": [100, 3, 0, 2]}\n', "row 100 is off a board of N = 4"),
+        ('{"rows": [1, 3, 0, -1]}\n', "row -1 is off"),
+        ('{"rows": [1, 3, 0, 100000000000000000000000]}\n', "a number of 24 digits is off"),
+        ('{"n": Infinity, "rows": [1]}\n', "not inf"),
+        ('{"n": 1e400, "rows": [1]}\n', "not inf"),
+        ('{"n": true, "rows": [0]}\n', "not True"),
+        ("[1, 2]\n", "line 1"),
+        ("   1  2  3  4\n1 \u265b \u265b \u265b \u265b\n", "two queens in one square"),
     ],
 )
 def test_verify_unreadable_input_exits_2(text: str, message: str) -> None:

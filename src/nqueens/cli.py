@@ -720,8 +720,10 @@ def explain(
 def verify(ctx: click.Context, source: TextIO, output_format: str) -> None:
     """Check boards as solve and first print them: text (with or without labels) or JSON lines.
 
-    Reports every pair of queens that attack each other, by their 1-based squares. Exits 0 when
-    every board is a solution, 1 otherwise, 2 when the input holds no board or cannot be read.
+    Reports, per board, how many pairs of queens attack each other along rows, columns and
+    diagonals, naming the first few by their 1-based squares. Exits 0 when every board is a
+    solution, 1 otherwise, 2 when the input holds no board, cannot be read, or is not a board
+    (a row off the board, an empty board).
     """
     from nqueens.verify import read_boards
 
@@ -738,6 +740,7 @@ def verify(ctx: click.Context, source: TextIO, output_format: str) -> None:
                 "board": board.number,
                 "n": board.n,
                 "valid": board.valid,
+                "conflicts": board.conflicts,
                 "problems": board.problems,
             }
             click.echo(json.dumps(record))

@@ -3,18 +3,27 @@
 Accepted, mixed freely: plain boards (``Q``/``_`` per square, one line per row), boards drawn for
 a terminal (row and column labels, a queen glyph), compact lines (the 1-based row of each
 column's queen) and JSON lines with ``rows``. ``Solution k`` headers and blank lines separate
-boards. The check is independent of any solver: every pair of queens is compared.
+boards. The check is independent of any solver, and takes time and memory in proportion to the
+queens: it counts the queens on every row, column and diagonal, counts the attacking pairs of each
+kind, and names only the first few, so that a board of thousands of clashing queens still gets a
+short report. Anything that is not a board it can check (a row off the board, an empty board, a
+size that is not a whole number) is an InputError, never "valid".
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
-from nqueens.puzzle import attacking_pairs
+from nqueens.puzzle import square_name
 from nqueens.render import QUEEN
 from nqueens.results import InputError, Square
+from nqueens.validation import shown
+
+NAMED_PAIRS = 5
+"""Attacking pairs named per board; the others are only counted."""
 
 _QUEEN_MARKS = {"Q", QUEEN}
 _PLAIN_CELLS = {"Q", "_", ".", QUEEN}
@@ -24,11 +33,15 @@ _COLOUR_CODES = re.compile(r"\x1b\[[0-9;]*m")  # a terminal board saved with its
 
 @dataclass(frozen=True)
 class BoardCheck:
-    """One board read and checked: ``problems`` is empty when it is a solution."""
+    """One board read and checked: ``problems`` is empty when it is a solution.
+
+    ``conflicts`` counts the attacking pairs of each kind (row, column, diagonal); ``problems``
+    says what is wrong in a few lines, naming at most NAMED_PAIRS pairs.
+    """
 
     number: int
     n: int
-    queens: tuple[Square, ...]
+    conflicts: dict[str, int] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -41,13 +54,47 @@ def check(number: int, n: int, queens: list[Square]) -> BoardCheck:
     problems = []
     if len(queens) != n:
         problems.append(f"{len(queens)} queens on a {n} x {n} board, which needs {n}")
-    problems += attacking_pairs(queens)
-    return BoardCheck(number, n, tuple(sorted(queens)), problems)
+    lines: dict[str, Counter[object]] = {
+        "row": Counter(row for row, _ in queens),
+        "column": Counter(col for _, col in queens),
+        "diagonal": Counter(("down", row - col) for row, col in queens)
+        + Counter(("up", row + col) for row, col in queens),
+    }
+    conflicts = {kind: sum(k * (k - 1) // 2 for k in on.values()) for kind, on in lines.items()}
+    named = _first_pairs(sorted(queens))
+    problems += named
+    rest = sum(conflicts.values()) - len(named)
+    if rest > 0:
+        problems.append(f"and {rest:,} more attacking pairs")
+    return BoardCheck(number, n, conflicts, problems)
+
+
+def _first_pairs(queens: list[Square]) -> list[str]:
+    """The first NAMED_PAIRS attacking pairs, each queen against the first one on its line."""
+    first_on: dict[tuple[str, int], Square] = {}
+    named: list[str] = []
+    for queen in queens:
+        row, col = queen
+        for kind, key in (("row", row), ("column", col), ("diagonal", row - col)):
+            named += _pair(first_on, (kind, key), queen, kind)
+        named += _pair(first_on, ("anti-diagonal", row + col), queen, "diagonal")
+        if len(named) >= NAMED_PAIRS:
+            return named[:NAMED_PAIRS]
+    return named
+
+
+def _pair(
+    first_on: dict[tuple[str, int], Square], line: tuple[str, int], queen: Square, kind: str
+) -> list[str]:
+    earlier = first_on.setdefault(line, queen)
+    if earlier == queen:
+        return []
+    return [f"queens {square_name(earlier)} and {square_name(queen)} share a {kind}"]
 
 
 def read_boards(text: str) -> list[BoardCheck]:
     """Every board in ``text``, checked; InputError names the first line that is not a board."""
-    lines = _COLOUR_CODES.sub("", text).splitlines()
+    lines = _COLOUR_CODES.sub("", text.removeprefix("\ufeff")).splitlines()
     boards: list[BoardCheck] = []
     grid: list[tuple[int, list[str]]] = []  # (line number, cells) of the plain board being read
 
@@ -100,17 +147,30 @@ def _plain_board(number: int, grid: list[tuple[int, list[str]]]) -> BoardCheck:
 
 
 def _json_board(number: int, text: str, line_number: int) -> BoardCheck:
+    """A JSON line as solve and first write it: ``rows`` (0-based), and ``n`` if given."""
+    where = f"line {line_number}"
     try:
         record = json.loads(text)
-        rows = record["rows"]
-        n = int(record.get("n", len(rows)))
-        if not all(isinstance(row, int) for row in rows):
-            raise TypeError("rows must be whole numbers")
-    except (ValueError, KeyError, TypeError) as error:
-        raise InputError(f"line {line_number}: not a board in JSON ({error})") from None
+    except ValueError as error:
+        raise InputError(f"{where}: not JSON ({error})") from None
+    rows = record.get("rows") if isinstance(record, dict) else None
+    if not isinstance(rows, list) or not all(_whole(row) for row in rows):
+        raise InputError(f'{where}: a board in JSON needs "rows", a list of whole numbers')
+    n = record.get("n", len(rows))
+    if not _whole(n) or n < 1:
+        raise InputError(f'{where}: "n" must be a whole number of at least 1, not {shown(n)}')
     if len(rows) != n:
-        raise InputError(f"line {line_number}: {len(rows)} rows for a board of N = {n}")
+        raise InputError(f"{where}: {len(rows)} rows for a board of N = {n}")
+    off = next((row for row in rows if not 0 <= row < n), None)
+    if off is not None:
+        raise InputError(
+            f"{where}: row {shown(off)} is off a board of N = {n} (JSON rows count from 0)"
+        )
     return check(number, n, [(row, col) for col, row in enumerate(rows)])
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _compact_board(number: int, rows: list[int], line_number: int) -> BoardCheck:
@@ -141,7 +201,11 @@ def _labelled_board(number: int, n: int, lines: list[str], index: int) -> tuple[
         if line[:label_width].strip() != str(row + 1):
             raise InputError(f"line {index + row + 1}: expected the row labelled {row + 1}")
         squares = line[label_width + 1 :]
-        for position, character in enumerate(squares):
-            if character in _QUEEN_MARKS:
-                queens.append((row, position // 3))
+        cols = [position // 3 for position, mark in enumerate(squares) if mark in _QUEEN_MARKS]
+        if len(set(cols)) != len(cols):
+            raise InputError(
+                f"line {index + row + 1}: two queens in one square; a labelled board's squares "
+                "are three characters wide"
+            )
+        queens += [(row, col) for col in cols]
     return check(number, n, queens), index + n
