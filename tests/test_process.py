@@ -127,3 +127,62 @@ def test_leaving_a_stream_early_ends_the_interpreter_cleanly(engine: str, how: s
         timeout=60,
     )
     assert (done.returncode, done.stdout) == (0, "done\n"), done.stderr
+
+
+def _run_with(args: list[str], **streams: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*COMMAND, *args],
+        text=True,
+        env=process_env(),
+        timeout=60,
+        **streams,  # type: ignore[call-overload]
+    )
+
+
+def test_a_full_disk_is_exit_74_with_one_line() -> None:
+    with open("/dev/full", "w") as full:
+        done = _run_with(["solve", "8"], stdout=full, stderr=subprocess.PIPE)
+    assert done.returncode == 74
+    assert done.stderr == "Error: the output could not be written: No space left on device.\n"
+    with open("/dev/full", "w") as full:
+        done = _run_with(["solve", "8"], stdout=subprocess.DEVNULL, stderr=full)
+    assert done.returncode == 74  # the summary on stderr could not be written
+
+
+def test_bad_usage_stays_exit_2_when_stderr_is_full() -> None:
+    with open("/dev/full", "w") as full:
+        done = _run_with(["count", "0"], stdout=subprocess.PIPE, stderr=full)
+    assert (done.returncode, done.stdout) == (2, "")
+
+
+def test_a_closed_stdout_is_said_and_exit_74() -> None:
+    done = subprocess.run(
+        ["bash", "-c", f'"{sys.executable}" -m nqueens count 8 >&-'],
+        capture_output=True,
+        text=True,
+        env=process_env(),
+        timeout=60,
+    )
+    assert done.returncode == 74
+    assert "standard output is closed" in done.stderr
+
+
+def test_a_search_that_cannot_fit_in_memory_is_refused_at_once() -> None:
+    """Under ulimit -v, CP-SAT on N = 1,000 died by SIGABRT after 45 s; now exit 2 at once."""
+    import resource
+
+    def limit_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, resource.RLIM_INFINITY))
+
+    started = time.monotonic()
+    done = subprocess.run(
+        [*COMMAND, "first", "1000", "--engine", "cp-sat"],
+        capture_output=True,
+        text=True,
+        env=process_env(),
+        timeout=60,
+        preexec_fn=limit_memory,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "the cp-sat engine needs about" in done.stderr and "engines that can: cp" in done.stderr
+    assert time.monotonic() - started < 20

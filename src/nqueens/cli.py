@@ -11,7 +11,7 @@ import re
 import sys
 import warnings
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
@@ -37,6 +37,7 @@ from nqueens.svg import board_svg, numbered_path
 EXIT_OK = 0
 EXIT_NO_SOLUTION = 1
 EXIT_TIME_LIMIT = 3
+EXIT_IO_ERROR = 74  # EX_IOERR of sysexits.h
 EXIT_INTERRUPTED = 130
 
 EXIT_CODES_HELP = """\b
@@ -50,6 +51,7 @@ Exit codes:
   1    no solution exists (solve, first); a board is not valid (verify)
   2    bad usage or bad input
   3    the time limit ended the search first: the result is partial
+  74   the output could not be written (a full disk, a closed stdout)
   130  interrupted (Ctrl-C): the result is partial
 """
 
@@ -899,6 +901,33 @@ def _show_warning(
 
 
 def main() -> None:
-    """The console-script entry point."""
+    """The console-script entry point: exit codes that stay true when the outside world fails.
+
+    A usage error keeps its code 2 even when stderr cannot take its message; output that cannot
+    be written (a full disk, a closed stdout) ends with one line on stderr and code 74 instead
+    of a traceback or a count silently lost.
+    """
     warnings.showwarning = _show_warning
-    cli(prog_name="nqueens")
+    if sys.stdout is None:  # started with stdout closed (``>&-``): nothing could reach it
+        _say_on_stderr("Error: standard output is closed, so no result could be written.")
+        sys.exit(EXIT_IO_ERROR)
+    try:
+        code = cli.main(prog_name="nqueens", standalone_mode=False)
+    except click.ClickException as error:
+        with suppress(OSError):  # stderr failed too: the exit code still says what went wrong
+            error.show()
+        code = error.exit_code
+    except click.exceptions.Abort:
+        _say_on_stderr("Aborted!")
+        code = 1
+    except OSError as error:
+        _discard_stdout()
+        _say_on_stderr(f"Error: the output could not be written: {error.strerror or error}.")
+        code = EXIT_IO_ERROR
+    sys.exit(code if isinstance(code, int) else EXIT_OK)
+
+
+def _say_on_stderr(text: str) -> None:
+    """A last word on stderr, which may itself be closed or full."""
+    with suppress(OSError, ValueError):
+        click.echo(text, err=True)

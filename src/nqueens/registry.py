@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from nqueens.engines import bitboard, cp, cpsat, mip
 from nqueens.engines.base import Engine, Request
+from nqueens.memory import gigabytes, headroom
 from nqueens.results import InputError
 from nqueens.validation import shown
 
@@ -59,6 +60,15 @@ def refusal(engine: Engine, request: Request) -> str | None:
             f"the {engine.name} engine {engine.max_n_reason} and takes boards up to "
             f"N = {engine.max_n:,}, not {request.n:,}"
         )
+    needed = engine.memory_needed(request)
+    if needed:
+        available = headroom()
+        if available is not None and needed > available:
+            return (
+                f"the {engine.name} engine needs about {gigabytes(needed)} for N = {request.n:,}, "
+                f"and this process may take {gigabytes(max(0, available))} more (ulimit -v, or "
+                "the machine's memory)"
+            )
     return engine.refusal(request)
 
 

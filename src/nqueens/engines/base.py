@@ -87,6 +87,11 @@ class Engine:
     stat_names: ClassVar[tuple[str, str]]  # what Stats.conflicts and Stats.branches mean here
     splits: ClassVar[bool] = False  # counts through subproblems, on several cores
 
+    def memory_needed(self, request: Request) -> int:
+        """Bytes of address space the search of ``request`` may take, loading its solver
+        included (0: too little to check)."""
+        return 0
+
     def refusal(self, request: Request) -> str | None:
         """Why this engine cannot take ``request``, in a few words (None: it can).
 

@@ -119,6 +119,10 @@ class MipEngine(Engine):
     max_n_reason = "builds N² binary variables"
     stat_names = ("iterations", "nodes")
 
+    def memory_needed(self, request: Request) -> int:
+        # OR-Tools once loaded, and about 10 kB a binary variable with its constraints.
+        return int(0.5e9 + 10_000 * request.n**2)
+
     def refusal(self, request: Request) -> str | None:
         if request.command != FIRST and request.limit is None and request.n > MAX_ENUMERATION_N:
             return (
