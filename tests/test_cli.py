@@ -454,3 +454,13 @@ def test_progress_bar_on_a_terminal_stderr(runner: CliRunner) -> None:
 def test_progress_bar_is_quiet_off_a_terminal_and_with_quiet(runner: CliRunner) -> None:
     assert run(runner, "count", "12").stderr == ""
     assert run(runner, "count", "12", "--quiet", env=TERMINAL_ENV).stderr == ""
+
+
+@pytest.mark.parametrize("command", sorted(cli.commands))
+def test_every_command_has_help_with_h(runner: CliRunner, command: str) -> None:
+    """As sqlite-utils checks: every command documents itself, and -h is --help."""
+    result = run(runner, command, "-h")
+    assert result.exit_code == 0
+    assert result.stdout.startswith(f"Usage: cli {command}") or "Usage:" in result.stdout
+    assert cli.commands[command].help, f"{command} has no help text"
+    assert result.stdout == run(runner, command, "--help").stdout

@@ -56,6 +56,7 @@ def test_closed_pipe_ends_quietly() -> None:
     process.stdout.close()  # like `| head -1`
     returncode = process.wait(timeout=30)
     stderr = process.stderr.read()
+    process.stderr.close()
     assert returncode == 0
     assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
 

@@ -373,7 +373,11 @@ def _exit_code(status: Status) -> int:
     }[status]
 
 
-@click.group(cls=QueensGroup, epilog=EXIT_CODES_HELP)
+@click.group(
+    cls=QueensGroup,
+    epilog=EXIT_CODES_HELP,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(package_name="nqueens", prog_name="nqueens")
 def cli() -> None:
     """Solve the N-queens problem: CP-SAT, the original CP solver, a 0-1 program, and bitboards.
