@@ -3,15 +3,20 @@
 Two tables: the seed's (time to find every solution, for growing N) and time to a first
 solution. Each cell runs through the public API, ``--repeat`` times, and keeps the median time and
 the solver's statistics of its last run; a cell the time limit stops shows as such, not as a
-number. Core code only: it returns values and never prints.
+number. It returns values and never prints: the cells, and the tables, records and CSV made of
+them for the command to show.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import statistics
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+
+from rich.table import Table
 
 from nqueens import api, registry
 from nqueens.engines.base import COUNT, Request
@@ -158,3 +163,85 @@ def _cell(
             return Cell(table, n, column, OVER_LIMIT, stats=stats)
         times.append(time.perf_counter() - started)
     return Cell(table, n, column, FINISHED, statistics.median(times), stats)
+
+
+def _bench_cell_text(cell: Cell, time_limit: float) -> str:
+    if cell.outcome == FINISHED and cell.seconds is not None:
+        return f"{cell.seconds:.3f}"
+    if cell.outcome == OVER_LIMIT:
+        return f"> {time_limit:g}"
+    return "n/a"
+
+
+def tables(cells: list[Cell], *, time_limit: float) -> list[Table]:
+    """The seed's table (time to every solution, with its published times) and time to a first."""
+    shown = []
+    for table_name, title in (
+        (ALL, "Time to find every solution (s); one core, no symmetry breaking"),
+        (FIRST, "Time to a first solution (s)"),
+    ):
+        chosen = [cell for cell in cells if cell.table == table_name]
+        if not chosen:
+            continue
+        labels = list(dict.fromkeys(cell.column.label for cell in chosen))
+        table = Table(title=title, title_justify="left")
+        table.add_column("N", justify="right")
+        if table_name == ALL:
+            table.add_column("solutions", justify="right", overflow="fold")
+        for label in labels:
+            table.add_column(label, justify="right", overflow="fold")
+        if table_name == ALL:
+            table.add_column("seed\npublished", justify="right", style="dim", overflow="fold")
+        for n in dict.fromkeys(cell.n for cell in chosen):
+            row_cells = {cell.column.label: cell for cell in chosen if cell.n == n}
+            row = [str(n)]
+            if table_name == ALL:
+                counts = {
+                    cell.stats.solutions
+                    for cell in row_cells.values()
+                    if cell.outcome == FINISHED and cell.stats is not None
+                }
+                row.append(", ".join(f"{count:,}" for count in sorted(counts)) or "?")
+            row += [_bench_cell_text(row_cells[label], time_limit) for label in labels]
+            if table_name == ALL:
+                published = SEED_PUBLISHED_MS.get(n)
+                row.append("" if published is None else f"{published / 1000:.3f}")
+            table.add_row(*row)
+        shown.append(table)
+    return shown
+
+
+def records(cells: list[Cell]) -> list[dict[str, object]]:
+    """One flat record per cell, for JSON and CSV."""
+    result = []
+    for cell in cells:
+        record: dict[str, object] = {
+            "table": cell.table,
+            "n": cell.n,
+            "engine": cell.column.engine,
+            "strategy": cell.column.strategy,
+            "outcome": cell.outcome,
+            "seconds": None if cell.seconds is None else round(cell.seconds, 6),
+            "solutions": None,
+            "conflicts": None,
+            "branches": None,
+            "seed_published_seconds": None,
+        }
+        if cell.stats is not None:
+            record["solutions"] = cell.stats.solutions
+            record["conflicts"] = cell.stats.conflicts
+            record["branches"] = cell.stats.branches
+        if cell.table == ALL and cell.n in SEED_PUBLISHED_MS:
+            record["seed_published_seconds"] = SEED_PUBLISHED_MS[cell.n] / 1000
+        result.append(record)
+    return result
+
+
+def csv_text(cells: list[Cell]) -> str:
+    """The cells as CSV with a header row (conflicts mean failures for cp, iterations for mip)."""
+    rows = records(cells)
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else ["table"])
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()

@@ -882,13 +882,13 @@ def bench(
             on_cell=on_cell,
         )
     if output_format == "json":
-        click.echo(json.dumps(render.bench_records(cells), indent=1))
+        click.echo(json.dumps(benchmark.records(cells), indent=1))
     elif output_format == "csv":
-        click.echo(render.bench_csv(cells), nl=False)
+        click.echo(benchmark.csv_text(cells), nl=False)
     else:
         # Off a terminal (a file, a README) the tables keep their natural width.
         console = output.out if output.out.is_terminal else Console(width=1000, highlight=False)
-        for table in render.bench_tables(cells, time_limit=time_limit):
+        for table in benchmark.tables(cells, time_limit=time_limit):
             console.print(table)
 
 

@@ -6,19 +6,16 @@ everything a person reads is 1-based, row 1 at the top and column 1 at the left.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Collection
 
 from rich.table import Table
 from rich.text import Text
 
-from nqueens.bench import ALL, FINISHED, FIRST, OVER_LIMIT, SEED_PUBLISHED_MS, Cell
+from nqueens.glyphs import QUEEN
 from nqueens.registry import engine_named
 from nqueens.results import Solution, Square, Stats, Status
 
-QUEEN = "♛"
 _SQUARE_WIDTH = 3  # terminal cells are about twice as tall as wide: three make a squarish square
 _LIGHT_SQUARE = "black on #eeeed2"
 _DARK_SQUARE = "black on #b58863"
@@ -186,85 +183,3 @@ def summary(stats: Stats) -> str:
     if stats.status is not Status.COMPLETE:
         line += f" ({describe_status(stats.status)})"
     return line
-
-
-def _bench_cell_text(cell: Cell, time_limit: float) -> str:
-    if cell.outcome == FINISHED and cell.seconds is not None:
-        return f"{cell.seconds:.3f}"
-    if cell.outcome == OVER_LIMIT:
-        return f"> {time_limit:g}"
-    return "n/a"
-
-
-def bench_tables(cells: list[Cell], *, time_limit: float) -> list[Table]:
-    """The seed's table (time to every solution, with its published times) and time to a first."""
-    tables = []
-    for table_name, title in (
-        (ALL, "Time to find every solution (s); one core, no symmetry breaking"),
-        (FIRST, "Time to a first solution (s)"),
-    ):
-        chosen = [cell for cell in cells if cell.table == table_name]
-        if not chosen:
-            continue
-        labels = list(dict.fromkeys(cell.column.label for cell in chosen))
-        table = Table(title=title, title_justify="left")
-        table.add_column("N", justify="right")
-        if table_name == ALL:
-            table.add_column("solutions", justify="right", overflow="fold")
-        for label in labels:
-            table.add_column(label, justify="right", overflow="fold")
-        if table_name == ALL:
-            table.add_column("seed\npublished", justify="right", style="dim", overflow="fold")
-        for n in dict.fromkeys(cell.n for cell in chosen):
-            row_cells = {cell.column.label: cell for cell in chosen if cell.n == n}
-            row = [str(n)]
-            if table_name == ALL:
-                counts = {
-                    cell.stats.solutions
-                    for cell in row_cells.values()
-                    if cell.outcome == FINISHED and cell.stats is not None
-                }
-                row.append(", ".join(f"{count:,}" for count in sorted(counts)) or "?")
-            row += [_bench_cell_text(row_cells[label], time_limit) for label in labels]
-            if table_name == ALL:
-                published = SEED_PUBLISHED_MS.get(n)
-                row.append("" if published is None else f"{published / 1000:.3f}")
-            table.add_row(*row)
-        tables.append(table)
-    return tables
-
-
-def bench_records(cells: list[Cell]) -> list[dict[str, object]]:
-    """One flat record per cell, for JSON and CSV."""
-    records = []
-    for cell in cells:
-        record: dict[str, object] = {
-            "table": cell.table,
-            "n": cell.n,
-            "engine": cell.column.engine,
-            "strategy": cell.column.strategy,
-            "outcome": cell.outcome,
-            "seconds": None if cell.seconds is None else round(cell.seconds, 6),
-            "solutions": None,
-            "conflicts": None,
-            "branches": None,
-            "seed_published_seconds": None,
-        }
-        if cell.stats is not None:
-            record["solutions"] = cell.stats.solutions
-            record["conflicts"] = cell.stats.conflicts
-            record["branches"] = cell.stats.branches
-        if cell.table == ALL and cell.n in SEED_PUBLISHED_MS:
-            record["seed_published_seconds"] = SEED_PUBLISHED_MS[cell.n] / 1000
-        records.append(record)
-    return records
-
-
-def bench_csv(cells: list[Cell]) -> str:
-    """The cells as CSV with a header row (conflicts mean failures for cp, iterations for mip)."""
-    records = bench_records(cells)
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=list(records[0]) if records else ["table"])
-    writer.writeheader()
-    writer.writerows(records)
-    return buffer.getvalue()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Collection
 
-from nqueens.render import QUEEN
+from nqueens.glyphs import QUEEN
 from nqueens.results import Square
 
 SQUARE = 40

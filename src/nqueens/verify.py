@@ -17,8 +17,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from nqueens.glyphs import QUEEN
 from nqueens.puzzle import square_name
-from nqueens.render import QUEEN
 from nqueens.results import InputError, Square
 from nqueens.validation import shown
 

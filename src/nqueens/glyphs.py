@@ -1,0 +1,3 @@
+"""The queen glyph that boards for people draw, and that verify reads back."""
+
+QUEEN = "♛"
