@@ -101,7 +101,8 @@ def _add_lex_less_or_equal(
     right: Sequence[cp_model.LinearExprT],
     name: str,
 ) -> None:
-    """left <=lex right, through booleans ``same[i]``: the first i+1 entries of both are equal.
+    """left <=lex right, through booleans ``prefix_equal``: the first i+1 entries of both are
+    equal.
 
     Every boolean is fixed by the queens (an equivalence, not an implication): CP-SAT enumerates
     assignments of all variables, so a free helper would count one solution twice.

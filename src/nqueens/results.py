@@ -54,8 +54,10 @@ class Status(enum.Enum):
 class Stats:
     """The solver's own statistics for one search, as the seed programs report them.
 
-    ``conflicts`` and ``branches`` are CP-SAT's conflicts and branches, the original CP solver's
-    failures and branches, or a MIP solver's simplex iterations and branch-and-bound nodes.
+    ``conflicts`` and ``branches`` are the engine's two counters, named by the engine
+    (``Engine.stat_names``): CP-SAT's conflicts and branches, the original CP solver's failures
+    and branches, a MIP solver's simplex iterations and branch-and-bound nodes, or the bitboard
+    engine's subproblems and nodes (queens placed).
     """
 
     n: int

@@ -15,5 +15,6 @@ STRATEGIES = (FIRST_MIN, FIRST_FAIL_MID, AUTO)
 MAX_UNBOUNDED_ENUMERATION_N = 18
 """The largest board whose solutions are enumerated with no time or solution limit.
 
-N = 18 has 666,090,624 solutions, already hours of enumeration; N = 19 has 7.5 times as many.
+Beyond it the solutions number in the billions: a count takes minutes on the fastest engine
+and days on the others, and only gets longer, so it needs a limit to be asked for.
 """

@@ -1,14 +1,14 @@
 """The auto engine for ``first``: which engines and strategies reach a first solution fastest.
 
-Measured with ``nqueens bench`` and ``benchmarks/completion.py`` (README, "Benchmarks"):
+Measured with ``nqueens bench`` and ``benchmarks/completion.py`` (the figures are in the README,
+"Benchmarks"):
 
 - The plain problem: the original CP solver with the Oz tutorial's first-fail, middle-value
-  search answered every N from 1 to 3,000 in under two seconds (N = 1,000 in 0.19 s), while
-  CP-SAT's default search needs seconds from N = 200 and finds nothing within 60 s for N = 500.
-- Completion puzzles (N/10 queens pre-placed at random): that same search answers most instances
-  in milliseconds but gets lost in some (one in three at N = 100 within 10 s), which CP-SAT's
-  default search decides in well under a second at N = 100 and in about 7 s at N = 200. So the
-  plan is a short portfolio: the fast search first, with a small budget, then CP-SAT.
+  search answers boards of thousands in seconds, where CP-SAT's default search stalls on
+  hundreds.
+- Completion puzzles: that same search answers most instances at once but gets lost in some,
+  which CP-SAT decides. So the plan is a short portfolio: the fast search first, with a small
+  budget, then CP-SAT.
 """
 
 from __future__ import annotations

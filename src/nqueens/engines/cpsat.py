@@ -69,30 +69,25 @@ def first_solution_solver(time_limit: float | None) -> cp_model.CpSolver:
 def enumeration_solver(time_limit: float | None, *, strategy: str) -> cp_model.CpSolver:
     """A CP-SAT solver that enumerates solutions one by one.
 
-    A named strategy is followed exactly (fixed search): when every branch is explored anyway,
-    the guide's first-min order is about twice as fast as CP-SAT's automatic search (measured:
-    every solution for N = 11 in 0.70 s against 1.50 s). To find a few solutions of a board too
-    large to exhaust, ``auto`` is far faster (first-min does not reach a first solution for
-    N = 40 in minutes).
+    A named strategy is followed exactly (fixed search): when every branch is explored anyway, a
+    fixed order beats CP-SAT's automatic search, while to find a few solutions of a board too
+    large to exhaust, ``auto`` is far faster (``nqueens bench`` measures both).
     """
     from ortools.sat.python import cp_model
 
     solver = first_solution_solver(time_limit)
     params = solver.parameters
     params.enumerate_all_solutions = True
-    # Several workers on one model lose or repeat solutions while enumerating
-    # (measured: 720 of the 724 solutions for N = 10 with two workers).
+    # Several workers on one model lose or repeat solutions while enumerating (README, "Counting
+    # fast").
     params.num_workers = 1
     # To enumerate, CP-SAT excludes each solution it finds with a clause and searches again; the
-    # periodic clause vivification of inprocessing then costs more than it saves (measured by
-    # benchmarks/enumeration.py: every solution for N = 12 in 1.62 s without it against 2.54 s
-    # with it, first-fail-mid; N = 11 first-min in 0.44 s against 0.71 s).
+    # periodic clause vivification of inprocessing then costs more than it saves
+    # (benchmarks/enumeration.py times both).
     params.use_sat_inprocessing = False
-    # Presolve loses solutions while enumerating: with the lex-leader constraints and the first
-    # columns fixed it declares some subproblems infeasible that have solutions (N = 11 with rows
-    # 2, 6, 3, 9 first: none instead of 12; benchmarks/cpsat_presolve.py shows the smallest
-    # model). Without it the count is exact, and takes a little longer on some splits
-    # (benchmarks/enumeration.py compares both).
+    # Presolve loses solutions: with the lex-leader constraints and the first columns fixed it
+    # declares solvable subproblems infeasible (benchmarks/cpsat_presolve.py holds the smallest
+    # model). Without it the count is exact, at some cost in time (benchmarks/enumeration.py).
     params.cp_model_presolve = False
     if strategy != AUTO:
         params.search_branching = cp_model.FIXED_SEARCH
@@ -186,17 +181,25 @@ def _status(search: BackgroundSearch, *, reached_limit: bool = False) -> Status:
     return Status.COMPLETE if search.finished else Status.TIME_LIMIT
 
 
-def _stats(n: int, solver: cp_model.CpSolver | None, solutions: int, status: Status) -> Stats:
+def _stats(
+    n: int,
+    solver: cp_model.CpSolver | None,
+    solutions: int,
+    status: Status,
+    *,
+    strategy: str,
+    unique: int | None = None,
+) -> Stats:
     """Statistics of a search; ``solver`` is None for a search that never started."""
-    if solver is None:
-        return Stats(n=n, solutions=0, conflicts=0, branches=0, wall_time=0.0, status=status)
     return Stats(
         n=n,
-        solutions=solutions,
-        conflicts=solver.num_conflicts,
-        branches=solver.num_branches,
-        wall_time=solver.wall_time,
+        solutions=solutions if solver is not None else 0,
+        conflicts=solver.num_conflicts if solver is not None else 0,
+        branches=solver.num_branches if solver is not None else 0,
+        wall_time=solver.wall_time if solver is not None else 0.0,
         status=status,
+        unique=unique,
+        strategy=strategy,
     )
 
 
@@ -221,16 +224,17 @@ def find_first(
     try:
         search.wait()
     except KeyboardInterrupt:
-        stats = replace(_stats(n, solver, 0, Status.INTERRUPTED), strategy=strategy)
-        raise SearchInterrupted(stats) from None
+        raise SearchInterrupted(
+            _stats(n, solver, 0, Status.INTERRUPTED, strategy=strategy)
+        ) from None
     solution = None
     if search.status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         solution = Solution(rows=tuple(solver.value(queen) for queen in queens_model.queens))
     status = _status(search)
     if solution is not None:
         status = Status.COMPLETE  # the one solution asked for was found
-    stats = _stats(n, solver, int(solution is not None), status)
-    return FirstResult(solution=solution, stats=replace(stats, strategy=strategy))
+    stats = _stats(n, solver, int(solution is not None), status, strategy=strategy)
+    return FirstResult(solution=solution, stats=stats)
 
 
 _END = object()  # put on the queue by the search thread when the search is over
@@ -341,8 +345,10 @@ class CpSatSolutionStream(EngineStream):
         if status is Status.INTERRUPTED:
             _stop(self._channel, self._search)
         solver = self._solver if self._started else None
-        stats = replace(_stats(self.n, solver, self._delivered, status), strategy=self._strategy)
-        self._stats = replace(stats, unique=self._delivered) if self._unique else stats
+        unique = self._delivered if self._unique else None
+        self._stats = _stats(
+            self.n, solver, self._delivered, status, strategy=self._strategy, unique=unique
+        )
 
 
 @dataclass(frozen=True)
