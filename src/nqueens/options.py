@@ -1,0 +1,269 @@
+"""The command line's options: how N, squares, engines and sizes are parsed, in one place.
+
+Decorators add the options that several commands share; parameter types parse lists; every error
+is a click usage error (exit 2) that names the option.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TextIO, TypeVar
+
+import click
+
+from nqueens import api, registry, render
+from nqueens.engines.mip import BACKENDS
+from nqueens.puzzle import parse_square, read_puzzle
+from nqueens.results import InputError, Square
+from nqueens.strategies import AUTO, STRATEGIES
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def board_size(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+    """Parse N: a whole number from 1 to ``api.MAX_N``, with a message that says what was wrong.
+
+    None when N is left out, which only --board allows (it reads N from the file).
+    """
+    if value is None:
+        return None
+    text = value.strip()
+    if not re.fullmatch(r"[+-]?\d+", text):
+        raise click.BadParameter(f"N must be a positive whole number, not {text!r}", ctx, param)
+    number = int(text)
+    try:
+        api.check_board_size(number)
+    except InputError as error:
+        raise click.BadParameter(str(error), ctx, param) from None
+    return number
+
+
+class QueensCommand(click.Command):
+    """A command that reports a negative N (``-3``) as a bad N rather than an unknown option."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        typed = list(args)  # click's parser consumes the list it is given
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as error:
+            if re.fullmatch(r"-\d+(\.\d*)?", error.option_name):
+                # click names only the part it took for an option ("-5" of "-5.5"): quote the
+                # whole argument the user typed.
+                whole = next((arg for arg in typed if arg.startswith(error.option_name)), "")
+                raise click.BadParameter(
+                    f"N must be a positive whole number, not {whole or error.option_name}",
+                    ctx=ctx,
+                    param_hint="'N'",
+                ) from None
+            raise
+
+
+def common_options(function: F) -> F:
+    """What every search command shares: --time-limit, --stats and --format."""
+    function = click.option(
+        "--time-limit",
+        type=click.FloatRange(min=0, min_open=True),
+        metavar="SECONDS",
+        help="Stop the search after this many seconds; what was found is reported as partial.",
+    )(function)
+    function = click.option(
+        "--stats", "show_stats", is_flag=True, help="Also show the solver's statistics."
+    )(function)
+    function = click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(["text", "json"]),
+        default="text",
+        show_default=True,
+        help="text: boards for people (plain when not a terminal or NO_COLOR is set); "
+        "json: one object per line.",
+    )(function)
+    return function
+
+
+def engine_options(default_engine: str, auto_help: str = "") -> Callable[[F], F]:
+    """--engine, --strategy and --mip-solver, with the command's default engine (and what auto
+    means for the command, when it has auto)."""
+    engines = [*registry.ENGINES, AUTO] if auto_help else list(registry.ENGINES)
+    described = "; ".join(f"{name}: {engine.summary}" for name, engine in registry.ENGINES.items())
+
+    def decorate(function: F) -> F:
+        function = click.option(
+            "--mip-solver",
+            type=click.Choice(list(BACKENDS)),
+            default="scip",
+            show_default=True,
+            help="The MIP backend of the mip engine (GLPK, the blog post's, is not in ortools).",
+        )(function)
+        function = click.option(
+            "--strategy",
+            type=click.Choice(STRATEGIES),
+            help="first-min: columns left to right, lowest row first (the guide's); "
+            "first-fail-mid: smallest domain first, middle value first (the Oz tutorial's); "
+            "auto: the engine's own search. [default: the engine's best for the command]",
+        )(function)
+        return click.option(
+            "--engine",
+            type=click.Choice(engines),
+            default=default_engine,
+            show_default=True,
+            help=described + (f"; auto: {auto_help}." if auto_help else "."),
+        )(function)
+
+    return decorate
+
+
+def puzzle_options(function: F) -> F:
+    """--queen, --block and --board: a completion puzzle, in 1-based ROW,COL squares."""
+    function = click.option(
+        "--board",
+        "board_file",
+        type=click.File("r"),
+        metavar="FILE",
+        help="A starting position ('-' for stdin): one line per row, Q a queen, # or X blocked, "
+        ". or _ free; or a CSPLib problem 79 instance (letting n / letting init). "
+        "N is read from it.",
+    )(function)
+    function = click.option(
+        "--block",
+        "block_squares",
+        multiple=True,
+        metavar="ROW,COL",
+        help="A square that must stay empty (repeatable).",
+    )(function)
+    return click.option(
+        "--queen",
+        "queen_squares",
+        multiple=True,
+        metavar="ROW,COL",
+        help="A queen already on the board, to keep (repeatable).",
+    )(function)
+
+
+def resolve_puzzle(
+    n: int | None,
+    queen_squares: tuple[str, ...],
+    block_squares: tuple[str, ...],
+    board_file: TextIO | None,
+) -> tuple[int, list[Square], list[Square]]:
+    """N and the given squares (0-based), from the argument, the options and the board file."""
+    queens = [_square(text, "--queen") for text in queen_squares]
+    blocked = [_square(text, "--block") for text in block_squares]
+    if board_file is None:
+        if n is None:
+            raise click.UsageError(
+                "Missing argument 'N' (or give a starting position with --board)."
+            )
+        return n, queens, blocked
+    try:
+        puzzle = read_puzzle(board_file.read())
+    except InputError as error:
+        raise click.BadParameter(str(error), param_hint="'--board'") from None
+    if n is not None and n != puzzle.n:
+        raise click.UsageError(
+            f"N is {n}, but the board given with --board is {puzzle.n} x {puzzle.n}"
+        )
+    return puzzle.n, [*puzzle.queens, *queens], [*puzzle.blocked, *blocked]
+
+
+def _square(text: str, option: str) -> Square:
+    try:
+        return parse_square(text)
+    except InputError as error:
+        raise click.BadParameter(str(error), param_hint=f"'{option}'") from None
+
+
+def board_options(function: F) -> F:
+    """How boards are drawn in text format, and where pictures of them go."""
+    function = click.option(
+        "--svg",
+        "svg_path",
+        metavar="FILE",
+        callback=svg_target,
+        help="Also save the board as an SVG picture (several boards: FILE-001.svg, ...).",
+    )(function)
+    function = click.option(
+        "--ascii",
+        "ascii_only",
+        is_flag=True,
+        help="Draw queens as Q on a terminal, for fonts without the queen glyph.",
+    )(function)
+    return click.option(
+        "--style",
+        type=click.Choice(["auto", "board", "compact"]),
+        default="auto",
+        show_default=True,
+        help="board: square by square; compact: the 1-based row of each column's queen; "
+        "auto: board when it fits the terminal "
+        f"(off a terminal, up to N = {render.PLAIN_BOARD_MAX_N}).",
+    )(function)
+
+
+def svg_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Refuse an --svg path whose folder does not exist before any search starts."""
+    if value is not None and not Path(value).resolve().parent.is_dir():
+        raise click.BadParameter(f"the folder of {value} does not exist", ctx, param)
+    return value
+
+
+@contextmanager
+def usage_errors() -> Iterator[None]:
+    """Turn an input the API refuses into a usage error (exit 2), one path for every command."""
+    try:
+        yield
+    except InputError as error:
+        raise click.UsageError(str(error)) from None
+
+
+class BoardSizes(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3 on
+    """Board sizes such as ``4-12`` or ``50,100,200`` (or a mix), each one nqueens accepts."""
+
+    name = "SIZES"
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> list[int]:
+        if isinstance(value, list):
+            return value
+        sizes: list[int] = []
+        for part in str(value).split(","):
+            match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+            if match is None:
+                self.fail(f"{part.strip()!r} is not a size or a range such as 4-12", param, ctx)
+            low, high = int(match.group(1)), int(match.group(2) or match.group(1))
+            if low > high:
+                self.fail(f"the range {low}-{high} is empty", param, ctx)
+            for n in (low, high):
+                try:
+                    api.check_board_size(n)
+                except InputError as error:
+                    self.fail(str(error), param, ctx)
+            sizes.extend(range(low, high + 1))
+        return sizes
+
+
+class Names(click.ParamType):  # type: ignore[type-arg]
+    """A comma-separated list of names, each one of ``allowed``."""
+
+    name = "NAMES"
+
+    def __init__(self, allowed: tuple[str, ...]) -> None:
+        self.allowed = allowed
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> list[str]:
+        if isinstance(value, list):
+            return value
+        names = [name.strip() for name in str(value).split(",") if name.strip()]
+        unknown = [name for name in names if name not in self.allowed]
+        if unknown or not names:
+            self.fail(
+                f"{', '.join(unknown) or 'nothing'}: choose from {', '.join(self.allowed)}",
+                param,
+                ctx,
+            )
+        return names
