@@ -192,3 +192,10 @@ def test_lists_are_squares_too_and_huge_time_limits_mean_none() -> None:
         assert result.solution is not None
         assert_valid_board(result.solution.rows, 8)
     assert nqueens.count(8, time_limit=math.inf).status is Status.COMPLETE
+
+
+def test_api_errors_speak_the_apis_language_and_the_command_line_its_own() -> None:
+    with pytest.raises(InputError) as refused:
+        nqueens.count(19)
+    assert "time_limit=" in str(refused.value) and "--time-limit" not in str(refused.value)
+    assert "--time-limit" in refused.value.command_line

@@ -78,10 +78,12 @@ def _request(
     unbounded = command != FIRST and limit is None and time_limit is None
     if unbounded and free > MAX_UNBOUNDED_ENUMERATION_N:
         size = how_many(n) if not puzzle.queens else f"{free} columns have no given queen"
+        why = f"{size}, too many to go through without a limit."
         raise InputError(
-            f"{size}: enumerating the solutions one by one would run for days or more. "
-            "Give a time limit (--time-limit) for a partial count, a lower bound, "
-            "or a solution limit (solve --limit)."
+            f"{why} Give a time limit (time_limit=) for a partial count, a lower bound, "
+            "or a solution limit (solve's limit=).",
+            command_line=f"{why} Give a time limit (--time-limit) for a partial count, a lower "
+            "bound, or a solution limit (solve --limit).",
         )
     return Request(
         command,

@@ -215,7 +215,7 @@ def usage_errors() -> Iterator[None]:
     try:
         yield
     except InputError as error:
-        raise click.UsageError(str(error)) from None
+        raise click.UsageError(error.command_line) from None
 
 
 class BoardSizes(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3 on

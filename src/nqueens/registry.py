@@ -45,7 +45,7 @@ def refusal(engine: Engine, request: Request) -> str | None:
     if request.command not in engine.commands:
         return f"the {engine.name} engine does not {request.command}"
     if request.unique and not engine.unique:
-        return f"the {engine.name} engine does not know the board's symmetry (--unique)"
+        return f"the {engine.name} engine does not know the board's symmetry (unique solutions)"
     if request.puzzle is not None and not engine.puzzles:
         return f"the {engine.name} engine does not take given queens or blocked squares"
     if request.strategy is not None and request.strategy not in engine.strategies:

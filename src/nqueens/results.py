@@ -13,7 +13,15 @@ Square = tuple[int, int]
 
 
 class InputError(ValueError):
-    """An argument outside what nqueens accepts; the message says why, for the user to read."""
+    """An argument outside what nqueens accepts; the message says why, for the user to read.
+
+    The message speaks the API's language (``time_limit=``); ``command_line`` says the same in
+    the command line's (``--time-limit``), where the two differ.
+    """
+
+    def __init__(self, message: str, *, command_line: str | None = None) -> None:
+        super().__init__(message)
+        self.command_line = command_line or message
 
 
 @dataclass(frozen=True)
