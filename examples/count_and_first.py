@@ -15,7 +15,7 @@ def main() -> None:
 
     with nqueens.solve(8, limit=3) as stream:
         for solution in stream:
-            print("8 queens at (row, col):", solution.squares())
+            print("8 queens at 1-based (row, col):", solution.one_based_squares())
 
     result = nqueens.first(60)
     assert result.solution is not None

@@ -80,8 +80,19 @@ def test_first_proves_there_is_no_solution(n: int) -> None:
     assert result.proven_infeasible
 
 
-def test_solution_squares_are_one_based_row_col() -> None:
-    assert nqueens.Solution(rows=(1, 3, 0, 2)).squares() == [(2, 1), (4, 2), (1, 3), (3, 4)]
+def test_solution_squares_are_0_based_with_a_1_based_view() -> None:
+    solution = nqueens.Solution(rows=(1, 3, 0, 2))
+    assert solution.one_based_squares() == [(2, 1), (4, 2), (1, 3), (3, 4)]
+    assert solution.squares() == [(1, 0), (3, 1), (0, 2), (2, 3)]
+    # What solve yields, queens= takes back unchanged: the same board is its only completion.
+    assert nqueens.count(4, queens=solution.squares()).solutions == 1
+
+
+def test_api_errors_name_squares_0_based_and_the_command_line_1_based() -> None:
+    with pytest.raises(InputError) as refused:
+        nqueens.first(8, queens=[(8, 0)])
+    assert "square (8, 0) is off the 8 x 8 board" in str(refused.value)
+    assert "square 9,1 is off the 8 x 8 board" in refused.value.command_line
 
 
 def test_limit_stops_after_that_many_solutions() -> None:

@@ -141,7 +141,7 @@ def solve(
                 output.solution(solution, number)
                 if svg_path is not None:
                     path = numbered_path(svg_path, number, digits)
-                    save_svg(path, board_svg(n, solution.squares_0(), caption=f"Solution {number}"))
+                    save_svg(path, board_svg(n, solution.squares(), caption=f"Solution {number}"))
         except KeyboardInterrupt:
             stream.close()
     stats = stream.stats
@@ -289,7 +289,7 @@ def first(
         ctx.exit(EXIT_TIME_LIMIT)
     output.solution(result.solution, stats=result.stats, json_stats=show_stats)
     if svg_path is not None:
-        save_svg(svg_path, board_svg(n, result.solution.squares_0()))
+        save_svg(svg_path, board_svg(n, result.solution.squares()))
     output.message(f"Found in {result.stats.wall_time:.3f} s.")
     if show_stats and output.format == "text":
         output.stats(result.stats, enumeration=False)
@@ -341,7 +341,7 @@ def explain(
     try:
         explanation = run_explanation(n, strategy=strategy, all_solutions=all_solutions)
     except InputError as error:
-        raise click.BadParameter(str(error), param_hint="'N'") from None
+        raise click.BadParameter(error.command_line, param_hint="'N'") from None
     digits = len(str(len(explanation.events)))
     interactive = step and sys.stdin.isatty()
     for event in explanation.events:
@@ -404,7 +404,7 @@ def verify(ctx: click.Context, source: TextIO, output_format: str) -> None:
     try:
         boards = read_boards(source.read())
     except InputError as error:
-        raise click.BadParameter(str(error), param_hint="'FILE'") from None
+        raise click.BadParameter(error.command_line, param_hint="'FILE'") from None
     if not boards:
         raise click.BadParameter("no board found in the input", param_hint="'FILE'")
     for board in boards:

@@ -37,7 +37,7 @@ def board_size(ctx: click.Context, param: click.Parameter, value: str | None) ->
     try:
         api.check_board_size(number)
     except InputError as error:
-        raise click.BadParameter(str(error), ctx, param) from None
+        raise click.BadParameter(error.command_line, ctx, param) from None
     return number
 
 
@@ -161,7 +161,7 @@ def resolve_puzzle(
     try:
         puzzle = read_puzzle(board_file.read())
     except InputError as error:
-        raise click.BadParameter(str(error), param_hint="'--board'") from None
+        raise click.BadParameter(error.command_line, param_hint="'--board'") from None
     if n is not None and n != puzzle.n:
         raise click.UsageError(
             f"N is {n}, but the board given with --board is {puzzle.n} x {puzzle.n}"
@@ -173,7 +173,7 @@ def _square(text: str, option: str) -> Square:
     try:
         return parse_square(text)
     except InputError as error:
-        raise click.BadParameter(str(error), param_hint=f"'{option}'") from None
+        raise click.BadParameter(error.command_line, param_hint=f"'{option}'") from None
 
 
 def board_options(function: F) -> F:
@@ -240,7 +240,7 @@ class BoardSizes(click.ParamType):  # type: ignore[type-arg]  # generic from cli
                 try:
                     api.check_board_size(n)
                 except InputError as error:
-                    self.fail(str(error), param, ctx)
+                    self.fail(error.command_line, param, ctx)
             sizes.extend(range(low, high + 1))
         return sizes
 

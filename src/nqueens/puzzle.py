@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from nqueens.results import InputError, Square
@@ -45,10 +45,17 @@ def attack(a: Square, b: Square) -> str | None:
     return None
 
 
-def attacking_pairs(queens: Iterable[Square]) -> list[str]:
+def zero_based(square: Square) -> str:
+    """``(2, 3)`` -> ``"(2, 3)"``: a square as code writes it, for the API's messages."""
+    return f"({shown(square[0])}, {shown(square[1])})"
+
+
+def attacking_pairs(
+    queens: Iterable[Square], name: Callable[[Square], str] = square_name
+) -> list[str]:
     """Every pair of queens that attack each other, in words naming their squares."""
     return [
-        f"queens {square_name(a)} and {square_name(b)} share a {how}"
+        f"queens {name(a)} and {name(b)} share a {how}"
         for a, b in itertools.combinations(sorted(queens), 2)
         if (how := attack(a, b)) is not None
     ]
@@ -63,24 +70,26 @@ class Puzzle:
     blocked: tuple[Square, ...] = ()
 
     def __post_init__(self) -> None:
-        problems = self._problems()
+        problems = self._problems(zero_based)
         if problems:
-            raise InputError("; ".join(problems))
+            # The API's squares are 0-based (row, col); people type and read 1-based ROW,COL.
+            raise InputError(
+                "; ".join(problems), command_line="; ".join(self._problems(square_name))
+            )
 
-    def _problems(self) -> list[str]:
+    def _problems(self, name: Callable[[Square], str]) -> list[str]:
         problems = []
         given = [*self.queens, *self.blocked]
         for square in given:
             if not self.on_board(square):
-                problems.append(
-                    f"square {square_name(square)} is off the {self.n} x {self.n} board"
-                )
+                problems.append(f"square {name(square)} is off the {self.n} x {self.n} board")
         for kind, squares in (("queen", self.queens), ("blocked square", self.blocked)):
             for square in sorted({s for s in squares if squares.count(s) > 1}):
-                problems.append(f"{kind} {square_name(square)} is given twice")
+                problems.append(f"{kind} {name(square)} is given twice")
         for square in sorted(set(self.queens) & set(self.blocked)):
-            problems.append(f"square {square_name(square)} is both a queen and blocked")
-        problems += attacking_pairs({square for square in self.queens if self.on_board(square)})
+            problems.append(f"square {name(square)} is both a queen and blocked")
+        on_board = {square for square in self.queens if self.on_board(square)}
+        problems += attacking_pairs(on_board, name)
         return problems
 
     def on_board(self, square: Square) -> bool:

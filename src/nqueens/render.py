@@ -27,7 +27,7 @@ PLAIN_BOARD_MAX_N = 100
 
 def plain_board(solution: Solution) -> str:
     """The seeds' format: one line per row, ``Q`` for a queen, ``_`` for an empty square."""
-    return plain_grid(solution.n, set(solution.squares_0()))
+    return plain_grid(solution.n, set(solution.squares()))
 
 
 def plain_grid(n: int, queens: Collection[Square], crossed: Collection[Square] = ()) -> str:
@@ -53,7 +53,7 @@ def rich_board_width(n: int) -> int:
 
 def rich_board(solution: Solution, *, ascii_only: bool = False) -> Text:
     """A checkered board with a queen glyph and 1-based row and column labels."""
-    return rich_grid(solution.n, set(solution.squares_0()), ascii_only=ascii_only)
+    return rich_grid(solution.n, set(solution.squares()), ascii_only=ascii_only)
 
 
 def rich_grid(

@@ -35,13 +35,13 @@ class Solution:
         """The board size."""
         return len(self.rows)
 
-    def squares(self) -> list[tuple[int, int]]:
+    def squares(self) -> list[Square]:
+        """The queens as 0-based ``(row, col)`` pairs, as ``queens=`` takes them back."""
+        return [(row, col) for col, row in enumerate(self.rows)]
+
+    def one_based_squares(self) -> list[Square]:
         """The queens as 1-based ``(row, col)`` pairs, the way people read and type squares."""
         return [(row + 1, col + 1) for col, row in enumerate(self.rows)]
-
-    def squares_0(self) -> list[tuple[int, int]]:
-        """The queens as 0-based ``(row, col)`` pairs, for code."""
-        return [(row, col) for col, row in enumerate(self.rows)]
 
 
 class Status(enum.Enum):
