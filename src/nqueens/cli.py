@@ -32,7 +32,6 @@ from nqueens.options import (
     common_options,
     engine_options,
     puzzle_options,
-    resolve_puzzle,
     svg_target,
     usage_errors,
 )
@@ -49,6 +48,7 @@ from nqueens.output import (
     progress_bar,
     save_svg,
 )
+from nqueens.puzzle import Puzzle
 from nqueens.results import InputError, SearchInterrupted, Status
 from nqueens.strategies import AUTO, FIRST_FAIL_MID, FIRST_MIN, STRATEGIES
 from nqueens.svg import board_svg, numbered_path
@@ -100,10 +100,7 @@ def cli() -> None:
 @click.pass_context
 def solve(
     ctx: click.Context,
-    n: int | None,
-    queen_squares: tuple[str, ...],
-    block_squares: tuple[str, ...],
-    board_file: TextIO | None,
+    puzzle: Puzzle,
     limit: int | None,
     unique: bool,
     engine: str,
@@ -121,13 +118,13 @@ def solve(
     Boards are numbered and streamed; a summary follows on stderr.
     """
     output = Output(output_format, style, ascii_only=ascii_only)
-    n, queens, blocked = resolve_puzzle(n, queen_squares, block_squares, board_file)
+    n = puzzle.n
     digits = len(str(limit or KNOWN_TOTALS.get(n) or 1))
     with usage_errors():
         stream = api.solve(
             n,
-            queens=queens,
-            blocked=blocked,
+            queens=puzzle.queens,
+            blocked=puzzle.blocked,
             limit=limit,
             time_limit=time_limit,
             unique=unique,
@@ -182,10 +179,7 @@ def solve(
 @click.pass_context
 def count(
     ctx: click.Context,
-    n: int | None,
-    queen_squares: tuple[str, ...],
-    block_squares: tuple[str, ...],
-    board_file: TextIO | None,
+    puzzle: Puzzle,
     unique: bool,
     workers: int | None,
     symmetry: bool,
@@ -203,14 +197,14 @@ def count(
     on a terminal while a large board is counted.
     """
     output = Output(output_format)
-    n, queens, blocked = resolve_puzzle(n, queen_squares, block_squares, board_file)
+    n = puzzle.n
     with progress_bar(output, n, enabled=not quiet) as on_progress:
         try:
             with usage_errors():
                 stats = api.count(
                     n,
-                    queens=queens,
-                    blocked=blocked,
+                    queens=puzzle.queens,
+                    blocked=puzzle.blocked,
                     time_limit=time_limit,
                     workers=workers,
                     symmetry=symmetry,
@@ -247,10 +241,7 @@ def count(
 @click.pass_context
 def first(
     ctx: click.Context,
-    n: int | None,
-    queen_squares: tuple[str, ...],
-    block_squares: tuple[str, ...],
-    board_file: TextIO | None,
+    puzzle: Puzzle,
     engine: str,
     strategy: str | None,
     mip_solver: str,
@@ -263,13 +254,13 @@ def first(
 ) -> None:
     """Find one solution for an N x N board, fast, and show it with the time taken."""
     output = Output(output_format, style, ascii_only=ascii_only)
-    n, queens, blocked = resolve_puzzle(n, queen_squares, block_squares, board_file)
+    n = puzzle.n
     try:
         with usage_errors():
             result = api.first(
                 n,
-                queens=queens,
-                blocked=blocked,
+                queens=puzzle.queens,
+                blocked=puzzle.blocked,
                 time_limit=time_limit,
                 engine=engine,
                 strategy=strategy,

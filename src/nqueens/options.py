@@ -6,17 +6,18 @@ is a click usage error (exit 2) that names the option.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from typing import Any, TextIO, TypeVar, cast
 
 import click
 
 from nqueens import api, registry, render
 from nqueens.engines.mip import BACKENDS
-from nqueens.puzzle import parse_square, read_puzzle
+from nqueens.puzzle import Puzzle, parse_square, read_puzzle
 from nqueens.results import InputError, Square
 from nqueens.strategies import AUTO, STRATEGIES
 
@@ -117,7 +118,25 @@ def engine_options(default_engine: str, auto_help: str = "") -> Callable[[F], F]
 
 
 def puzzle_options(function: F) -> F:
-    """--queen, --block and --board: a completion puzzle, in 1-based ROW,COL squares."""
+    """N, --queen, --block and --board, delivered to the command as one ``puzzle`` (a Puzzle,
+    whose ``n`` is the board size): the squares are typed 1-based ROW,COL, held 0-based."""
+    command = function
+
+    @functools.wraps(command)
+    def with_puzzle(
+        *args: Any,
+        n: int | None,
+        queen_squares: tuple[str, ...],
+        block_squares: tuple[str, ...],
+        board_file: TextIO | None,
+        **kwargs: Any,
+    ) -> Any:
+        size, queens, blocked = resolve_puzzle(n, queen_squares, block_squares, board_file)
+        with usage_errors():
+            puzzle = Puzzle(size, tuple(queens), tuple(blocked))
+        return command(*args, puzzle=puzzle, **kwargs)
+
+    function = cast(F, with_puzzle)
     function = click.option(
         "--board",
         "board_file",
