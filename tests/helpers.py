@@ -9,8 +9,11 @@ import itertools
 import json
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner, Result
 
 COUNTS_FILE = Path(__file__).parent / "data" / "counts.json"
 """Copy of shared/reference/counts.json (OEIS A000170 and A002562), so the tests run anywhere."""
@@ -77,7 +80,8 @@ def board_from_grid(grid: Sequence[Sequence[str]]) -> tuple[int, ...]:
     return tuple(rows)
 
 
-def json_lines(text: str) -> list[dict[str, object]]:
+def json_lines(text: str) -> list[dict[str, Any]]:
+    """One JSON object per non-empty line (its values as JSON made them)."""
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
@@ -101,6 +105,13 @@ TERMINAL_ENV = {**PLAIN_ENV, "FORCE_COLOR": "1"}
 """Environment that makes rich treat the output as a 100-column colour terminal."""
 
 
+def invoke(*args: str, stdin: str | None = None, env: dict[str, str | None] = PLAIN_ENV) -> Result:
+    """Run the command line in this process, stdout and stderr apart (click 8.2 and later)."""
+    from nqueens.cli import cli
+
+    return CliRunner().invoke(cli, list(args), input=stdin, env=env, catch_exceptions=False)
+
+
 def process_env(settings: dict[str, str | None] = PLAIN_ENV, **extra: str) -> dict[str, str]:
     """This process's environment with ``settings`` applied (None removes a variable), plus
     ``extra``: for commands run as real processes."""
@@ -114,7 +125,7 @@ def symmetry_images(rows: tuple[int, ...]) -> set[tuple[int, ...]]:
     """The 8 images of a solution, computed on the squares themselves (no permutation tricks)."""
     n = len(rows)
     squares = {(row, col) for col, row in enumerate(rows)}
-    transforms = [
+    transforms: list[Callable[[int, int], tuple[int, int]]] = [
         lambda r, c: (r, c),
         lambda r, c: (c, n - 1 - r),
         lambda r, c: (n - 1 - r, n - 1 - c),

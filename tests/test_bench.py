@@ -5,12 +5,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+from typing import Any
 
 import pytest
-from click.testing import CliRunner
-from helpers import PLAIN_ENV, known_total
-
-from nqueens.cli import cli
+from click.testing import Result
+from helpers import invoke, known_total
 
 SMALL_PLAN = ["--sizes", "4-6", "--first-sizes", "8,20", "--time-limit", "5", "--quiet"]
 ALL_COLUMNS = {
@@ -25,24 +24,24 @@ ALL_COLUMNS = {
 FIRST_COLUMNS = ALL_COLUMNS | {("cp", "auto")}
 
 
-def bench(*args: str) -> object:
-    return CliRunner().invoke(cli, ["bench", *args], env=PLAIN_ENV, catch_exceptions=False)
+def bench(*args: str) -> Result:
+    return invoke("bench", *args)
 
 
-def _check_cells(records: list[dict[str, object]]) -> None:
+def _check_cells(records: list[dict[str, Any]]) -> None:
     every = {(r["n"], r["engine"], r["strategy"]) for r in records if r["table"] == "all"}
     first = {(r["n"], r["engine"], r["strategy"]) for r in records if r["table"] == "first"}
     assert every == {(n, *column) for n in (4, 5, 6) for column in ALL_COLUMNS}
     assert first == {(n, *column) for n in (8, 20) for column in FIRST_COLUMNS}
     for record in records:
         if record["table"] == "all" and record["outcome"] == "finished":
-            assert record["solutions"] == known_total(int(record["n"]))  # type: ignore[call-overload]
+            assert record["solutions"] == known_total(int(record["n"]))
 
 
 def test_bench_json_has_every_cell_with_its_statistics() -> None:
     result = bench(*SMALL_PLAN, "--format", "json")
-    assert result.exit_code == 0  # type: ignore[attr-defined]
-    records = json.loads(result.stdout)  # type: ignore[attr-defined]
+    assert result.exit_code == 0
+    records = json.loads(result.stdout)
     _check_cells(records)
     finished = [record for record in records if record["outcome"] == "finished"]
     assert finished and all(isinstance(record["seconds"], float) for record in finished)
@@ -53,8 +52,8 @@ def test_bench_json_has_every_cell_with_its_statistics() -> None:
 
 def test_bench_csv_parses_with_every_cell() -> None:
     result = bench(*SMALL_PLAN, "--format", "csv")
-    assert result.exit_code == 0  # type: ignore[attr-defined]
-    rows = list(csv.DictReader(io.StringIO(result.stdout)))  # type: ignore[attr-defined]
+    assert result.exit_code == 0
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
     records = [
         {
             **row,
@@ -64,7 +63,7 @@ def test_bench_csv_parses_with_every_cell() -> None:
         }
         for row in rows
     ]
-    _check_cells(records)  # type: ignore[arg-type]
+    _check_cells(records)
 
 
 def test_bench_text_tables_show_the_seed_and_cells_over_the_limit() -> None:
@@ -72,8 +71,8 @@ def test_bench_text_tables_show_the_seed_and_cells_over_the_limit() -> None:
         "--sizes", "11", "--first-sizes", "8", "--engines", "cp-sat,mip",
         "--strategies", "first-min", "--time-limit", "0.2", "--quiet",
     )  # fmt: skip
-    assert result.exit_code == 0  # type: ignore[attr-defined]
-    text = result.stdout  # type: ignore[attr-defined]
+    assert result.exit_code == 0
+    text = result.stdout
     assert "Time to find every solution" in text and "Time to a first solution" in text
     assert "> 0.2" in text  # cp-sat needs longer than 0.2 s for every solution of N = 11
     assert "n/a" in text  # the mip engine does not enumerate N = 11
@@ -94,5 +93,5 @@ def test_bench_text_tables_show_the_seed_and_cells_over_the_limit() -> None:
 )
 def test_bad_bench_plans_are_usage_errors(args: list[str], message: str) -> None:
     result = bench(*args)
-    assert result.exit_code == 2  # type: ignore[attr-defined]
-    assert message in result.stderr  # type: ignore[attr-defined]
+    assert result.exit_code == 2
+    assert message in result.stderr

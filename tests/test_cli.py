@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 from helpers import (
-    PLAIN_ENV,
     TERMINAL_ENV,
     assert_valid_board,
     brute_force_solutions,
+    invoke,
     json_lines,
     known_total,
     known_unique,
@@ -22,17 +21,12 @@ import nqueens
 from nqueens import SearchInterrupted, Stats, Status
 from nqueens.cli import cli
 
-
-def run(runner: CliRunner, *args: str, env: dict[str, str | None] = PLAIN_ENV):  # type: ignore[no-untyped-def]
-    return runner.invoke(cli, list(args), env=env, catch_exceptions=False)
-
-
 # --- solve -------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("n", [1, 4, 5, 6, 8])
-def test_solve_prints_every_board_as_the_seeds_do(runner: CliRunner, n: int) -> None:
-    result = run(runner, "solve", str(n))
+def test_solve_prints_every_board_as_the_seeds_do(n: int) -> None:
+    result = invoke("solve", str(n))
     assert result.exit_code == 0, result.stderr
     boards = parse_plain_boards(result.stdout)
     for rows in boards:
@@ -43,57 +37,55 @@ def test_solve_prints_every_board_as_the_seeds_do(runner: CliRunner, n: int) -> 
     assert f"{len(boards):,} solution" in result.stderr
 
 
-def test_solve_numbers_the_boards(runner: CliRunner) -> None:
-    result = run(runner, "solve", "6")
+def test_solve_numbers_the_boards() -> None:
+    result = invoke("solve", "6")
     headers = [line for line in result.stdout.splitlines() if line.startswith("Solution")]
     assert headers == ["Solution 1", "Solution 2", "Solution 3", "Solution 4"]
 
 
-def test_solve_json_writes_one_object_per_solution(runner: CliRunner) -> None:
-    result = run(runner, "solve", "8", "--format", "json")
+def test_solve_json_writes_one_object_per_solution() -> None:
+    result = invoke("solve", "8", "--format", "json")
     assert result.exit_code == 0
     records = json_lines(result.stdout)
     assert len(records) == 92
     assert [record["solution"] for record in records] == list(range(1, 93))
     for record in records:
         assert record["n"] == 8
-        assert_valid_board(record["rows"], 8)  # type: ignore[arg-type]
-    assert len({tuple(record["rows"]) for record in records}) == 92  # type: ignore[arg-type]
+        assert_valid_board(record["rows"], 8)
+    assert len({tuple(record["rows"]) for record in records}) == 92
 
 
-def test_solve_limit(runner: CliRunner) -> None:
-    result = run(runner, "solve", "10", "--limit", "3", "--format", "json")
+def test_solve_limit() -> None:
+    result = invoke("solve", "10", "--limit", "3", "--format", "json")
     assert result.exit_code == 0
     assert len(json_lines(result.stdout)) == 3
     assert "solution limit" in result.stderr
 
 
-def test_solve_with_no_solution_says_so_and_exits_1(runner: CliRunner) -> None:
-    result = run(runner, "solve", "3")
+def test_solve_with_no_solution_says_so_and_exits_1() -> None:
+    result = invoke("solve", "3")
     assert result.exit_code == 1
     assert result.stdout == ""
     assert "No solution exists for N = 3" in result.stderr
 
 
-def test_solve_stopped_by_the_time_limit_is_partial(runner: CliRunner) -> None:
-    result = run(runner, "solve", "14", "--time-limit", "0.3", "--format", "json")
+def test_solve_stopped_by_the_time_limit_is_partial() -> None:
+    result = invoke("solve", "14", "--time-limit", "0.3", "--format", "json")
     assert result.exit_code == 3
     records = json_lines(result.stdout)
     assert len(records) < known_total(14)
     for record in records:
-        assert_valid_board(record["rows"], 14)  # type: ignore[arg-type]
+        assert_valid_board(record["rows"], 14)
     assert "time limit" in result.stderr and "lower bound" in result.stderr
 
 
-def test_solve_stats_table_goes_to_stderr(runner: CliRunner) -> None:
-    result = run(runner, "solve", "6", "--stats")
+def test_solve_stats_table_goes_to_stderr() -> None:
+    result = invoke("solve", "6", "--stats")
     assert "conflicts" in result.stderr and "branches" in result.stderr
     assert "conflicts" not in result.stdout
 
 
-def test_solve_interrupted_reports_what_it_printed(
-    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_solve_interrupted_reports_what_it_printed(monkeypatch: pytest.MonkeyPatch) -> None:
     real_stream = nqueens.solve(8)
 
     class InterruptedAfterTwo:
@@ -125,7 +117,7 @@ def test_solve_interrupted_reports_what_it_printed(
             return real_stream.stats
 
     monkeypatch.setattr("nqueens.api.solve", lambda *args, **kwargs: InterruptedAfterTwo())
-    result = run(runner, "solve", "8")
+    result = invoke("solve", "8")
     assert result.exit_code == 130
     assert len(parse_plain_boards(result.stdout)) == 2
     assert "2 solutions" in result.stderr and "interrupted" in result.stderr
@@ -135,14 +127,14 @@ def test_solve_interrupted_reports_what_it_printed(
 
 
 @pytest.mark.parametrize("n", range(1, 12))
-def test_count_prints_the_published_count(runner: CliRunner, n: int) -> None:
-    result = run(runner, "count", str(n))
+def test_count_prints_the_published_count(n: int) -> None:
+    result = invoke("count", str(n))
     assert result.exit_code == 0  # a count of 0 is a success too
     assert result.stdout == f"{known_total(n)}\n"
 
 
-def test_count_json_with_stats(runner: CliRunner) -> None:
-    result = run(runner, "count", "8", "--stats", "--format", "json")
+def test_count_json_with_stats() -> None:
+    result = invoke("count", "8", "--stats", "--format", "json")
     assert result.exit_code == 0
     record = json.loads(result.stdout)
     assert record["n"] == 8
@@ -154,23 +146,23 @@ def test_count_json_with_stats(runner: CliRunner) -> None:
     assert result.stderr == ""
 
 
-def test_count_json_without_stats_is_small(runner: CliRunner) -> None:
-    record = json.loads(run(runner, "count", "6", "--format", "json").stdout)
+def test_count_json_without_stats_is_small() -> None:
+    record = json.loads(invoke("count", "6", "--format", "json").stdout)
     assert record == {"n": 6, "solutions": 4, "complete": True, "status": "complete"}
 
 
-def test_count_stats_table(runner: CliRunner) -> None:
-    result = run(runner, "count", "8", "--stats")
+def test_count_stats_table() -> None:
+    result = invoke("count", "8", "--stats")
     assert result.stdout == "92\n"
     for label in ("bitboard", "nodes", "wall time", "solutions per second", "92"):
         assert label in result.stderr
-    result = run(runner, "count", "8", "--stats", "--engine", "cp-sat")
+    result = invoke("count", "8", "--stats", "--engine", "cp-sat")
     for label in ("cp-sat", "conflicts", "branches", "92"):
         assert label in result.stderr
 
 
-def test_count_time_limit_is_a_partial_lower_bound(runner: CliRunner) -> None:
-    result = run(runner, "count", "18", "--time-limit", "0.3", "--format", "json")
+def test_count_time_limit_is_a_partial_lower_bound() -> None:
+    result = invoke("count", "18", "--time-limit", "0.3", "--format", "json")
     assert result.exit_code == 3
     record = json.loads(result.stdout)
     assert record["complete"] is False
@@ -179,9 +171,7 @@ def test_count_time_limit_is_a_partial_lower_bound(runner: CliRunner) -> None:
     assert "lower bound" in result.stderr
 
 
-def test_count_interrupted_prints_the_partial_count(
-    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_count_interrupted_prints_the_partial_count(monkeypatch: pytest.MonkeyPatch) -> None:
     partial = Stats(
         n=14, solutions=1234, conflicts=1, branches=2, wall_time=0.5, status=Status.INTERRUPTED
     )
@@ -190,7 +180,7 @@ def test_count_interrupted_prints_the_partial_count(
         raise SearchInterrupted(partial)
 
     monkeypatch.setattr("nqueens.api.count", interrupted_count)
-    result = run(runner, "count", "14")
+    result = invoke("count", "14")
     assert result.exit_code == 130
     assert result.stdout == "1234\n"
     assert "interrupted" in result.stderr and "lower bound" in result.stderr
@@ -200,8 +190,8 @@ def test_count_interrupted_prints_the_partial_count(
 
 
 @pytest.mark.parametrize("n", [1, 4, 8, 12])
-def test_first_draws_a_valid_board(runner: CliRunner, n: int) -> None:
-    result = run(runner, "first", str(n))
+def test_first_draws_a_valid_board(n: int) -> None:
+    result = invoke("first", str(n))
     assert result.exit_code == 0
     boards = parse_plain_boards(result.stdout)
     assert len(boards) == 1
@@ -209,42 +199,42 @@ def test_first_draws_a_valid_board(runner: CliRunner, n: int) -> None:
     assert "Found in" in result.stderr
 
 
-def test_first_50_json(runner: CliRunner) -> None:
-    result = run(runner, "first", "50", "--format", "json", "--stats")
+def test_first_50_json() -> None:
+    result = invoke("first", "50", "--format", "json", "--stats")
     assert result.exit_code == 0
     (record,) = json_lines(result.stdout)
     assert record["n"] == 50
-    assert_valid_board(record["rows"], 50)  # type: ignore[arg-type]
+    assert_valid_board(record["rows"], 50)
     assert "wall_time" in record
 
 
 @pytest.mark.parametrize("n", ["2", "3"])
-def test_first_with_no_solution_says_so_and_exits_1(runner: CliRunner, n: str) -> None:
-    result = run(runner, "first", n)
+def test_first_with_no_solution_says_so_and_exits_1(n: str) -> None:
+    result = invoke("first", n)
     assert result.exit_code == 1
     assert result.stdout == ""
     assert f"No solution exists for N = {n}" in result.stderr
 
 
-def test_first_large_board_off_a_terminal_is_compact(runner: CliRunner) -> None:
-    result = run(runner, "first", "101")
+def test_first_large_board_off_a_terminal_is_compact() -> None:
+    result = invoke("first", "101")
     rows = [int(value) - 1 for value in result.stdout.split()]
     assert_valid_board(rows, 101)
 
 
-def test_first_style_board_forces_the_full_board(runner: CliRunner) -> None:
-    result = run(runner, "first", "101", "--style", "board")
+def test_first_style_board_forces_the_full_board() -> None:
+    result = invoke("first", "101", "--style", "board")
     (board,) = parse_plain_boards(result.stdout)
     assert_valid_board(board, 101)
 
 
-def test_first_style_compact(runner: CliRunner) -> None:
-    result = run(runner, "first", "8", "--style", "compact")
+def test_first_style_compact() -> None:
+    result = invoke("first", "8", "--style", "compact")
     rows = [int(value) - 1 for value in result.stdout.split()]
     assert_valid_board(rows, 8)
 
 
-def test_first_interrupted_exits_130(runner: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_first_interrupted_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
     def interrupted_first(*args: object, **kwargs: object) -> None:
         raise SearchInterrupted(
             Stats(
@@ -258,15 +248,13 @@ def test_first_interrupted_exits_130(runner: CliRunner, monkeypatch: pytest.Monk
         )
 
     monkeypatch.setattr("nqueens.api.first", interrupted_first)
-    result = run(runner, "first", "500")
+    result = invoke("first", "500")
     assert result.exit_code == 130
     assert result.stdout == ""
     assert "Interrupted" in result.stderr
 
 
-def test_first_time_limit_without_a_solution_exits_3(
-    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_first_time_limit_without_a_solution_exits_3(monkeypatch: pytest.MonkeyPatch) -> None:
     unknown = nqueens.FirstResult(
         solution=None,
         stats=Stats(
@@ -274,7 +262,7 @@ def test_first_time_limit_without_a_solution_exits_3(
         ),
     )
     monkeypatch.setattr("nqueens.api.first", lambda *args, **kwargs: unknown)
-    result = run(runner, "first", "500", "--time-limit", "0.1")
+    result = invoke("first", "500", "--time-limit", "0.1")
     assert result.exit_code == 3
     assert "within the time limit" in result.stderr
 
@@ -282,8 +270,8 @@ def test_first_time_limit_without_a_solution_exits_3(
 # --- terminal rendering ------------------------------------------------------------------------
 
 
-def test_terminal_board_is_checkered_and_labelled(runner: CliRunner) -> None:
-    result = run(runner, "first", "8", env=TERMINAL_ENV)
+def test_terminal_board_is_checkered_and_labelled() -> None:
+    result = invoke("first", "8", env=TERMINAL_ENV)
     assert result.exit_code == 0
     assert "\x1b[" in result.stdout  # colour
     lines = strip_ansi(result.stdout).splitlines()
@@ -293,31 +281,31 @@ def test_terminal_board_is_checkered_and_labelled(runner: CliRunner) -> None:
         label, _, squares = line.partition(" ")
         queens_by_row[int(label)] = squares
     assert sorted(queens_by_row) == list(range(1, 9))
-    rows = [None] * 8
+    rows = [-1] * 8
     for row, squares in queens_by_row.items():
         cells = [squares[i : i + 3] for i in range(0, 24, 3)]
         for col, cell in enumerate(cells):
             if cell.strip() == "♛":
                 rows[col] = row - 1
-    assert_valid_board(rows, 8)  # type: ignore[arg-type]
+    assert_valid_board(rows, 8)
 
 
-def test_terminal_board_too_wide_is_compact(runner: CliRunner) -> None:
-    result = run(runner, "first", "40", env=TERMINAL_ENV)  # 3 * 40 cells > 100 columns
+def test_terminal_board_too_wide_is_compact() -> None:
+    result = invoke("first", "40", env=TERMINAL_ENV)  # 3 * 40 cells > 100 columns
     text = strip_ansi(result.stdout)
     assert "Row of the queen in each column" in text
     rows = [int(value) - 1 for value in text.split(":", 1)[1].split()]
     assert_valid_board(rows, 40)
 
 
-def test_no_color_gives_plain_text_even_on_a_terminal(runner: CliRunner) -> None:
-    result = run(runner, "solve", "4", env={**TERMINAL_ENV, "NO_COLOR": "1"})
+def test_no_color_gives_plain_text_even_on_a_terminal() -> None:
+    result = invoke("solve", "4", env={**TERMINAL_ENV, "NO_COLOR": "1"})
     assert "\x1b[" not in result.stdout
     assert len(parse_plain_boards(result.stdout)) == 2
 
 
-def test_terminal_count_is_a_sentence(runner: CliRunner) -> None:
-    result = run(runner, "count", "8", env=TERMINAL_ENV)
+def test_terminal_count_is_a_sentence() -> None:
+    result = invoke("count", "8", env=TERMINAL_ENV)
     assert strip_ansi(result.stdout).strip() == "N = 8: 92 solutions"
 
 
@@ -337,8 +325,8 @@ def test_terminal_count_is_a_sentence(runner: CliRunner) -> None:
         ("20000", "largest board"),
     ],
 )
-def test_bad_n_is_a_usage_error(runner: CliRunner, command: str, value: str, message: str) -> None:
-    result = run(runner, command, value)
+def test_bad_n_is_a_usage_error(command: str, value: str, message: str) -> None:
+    result = invoke(command, value)
     assert result.exit_code == 2
     assert message in result.stderr
     assert result.stdout == ""
@@ -346,10 +334,8 @@ def test_bad_n_is_a_usage_error(runner: CliRunner, command: str, value: str, mes
 
 
 @pytest.mark.parametrize("command", ["solve", "count"])
-def test_enumerating_an_absurd_board_is_refused_with_the_reason(
-    runner: CliRunner, command: str
-) -> None:
-    result = run(runner, command, "22")
+def test_enumerating_an_absurd_board_is_refused_with_the_reason(command: str) -> None:
+    result = invoke(command, "22")
     assert result.exit_code == 2
     assert "2,691,008,701,644 solutions" in result.stderr
     assert "--time-limit" in result.stderr
@@ -370,8 +356,8 @@ def test_enumerating_an_absurd_board_is_refused_with_the_reason(
         (["frobnicate", "8"], "No such command"),
     ],
 )
-def test_bad_options_are_usage_errors(runner: CliRunner, args: list[str], message: str) -> None:
-    result = run(runner, *args)
+def test_bad_options_are_usage_errors(args: list[str], message: str) -> None:
+    result = invoke(*args)
     assert result.exit_code == 2
     assert message in result.stderr
 
@@ -379,16 +365,16 @@ def test_bad_options_are_usage_errors(runner: CliRunner, args: list[str], messag
 # --- help and version --------------------------------------------------------------------------
 
 
-def test_help_documents_exit_codes_and_conventions(runner: CliRunner) -> None:
+def test_help_documents_exit_codes_and_conventions() -> None:
     for args in ([], ["solve"], ["count"], ["first"]):
-        result = run(runner, *args, "--help")
+        result = invoke(*args, "--help")
         assert result.exit_code == 0
         for text in ("Exit codes", "130", "rows[c]", "1-based"):
             assert text in result.stdout
 
 
-def test_version_comes_from_package_metadata(runner: CliRunner) -> None:
-    result = run(runner, "--version")
+def test_version_comes_from_package_metadata() -> None:
+    result = invoke("--version")
     assert result.exit_code == 0
     assert result.stdout.strip() == f"nqueens, version {nqueens.__version__}"
     assert nqueens.__version__ != "0+unknown"
@@ -398,69 +384,69 @@ def test_version_comes_from_package_metadata(runner: CliRunner) -> None:
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
-def test_count_unique_json_reports_both_counts(runner: CliRunner, workers: str) -> None:
-    result = run(runner, "count", "10", "--unique", "--workers", workers, "--format", "json")
+def test_count_unique_json_reports_both_counts(workers: str) -> None:
+    result = invoke("count", "10", "--unique", "--workers", workers, "--format", "json")
     assert result.exit_code == 0
     record = json.loads(result.stdout)
     assert (record["unique"], record["solutions"]) == (known_unique(10), known_total(10))
 
 
-def test_count_unique_text(runner: CliRunner) -> None:
-    result = run(runner, "count", "8", "--unique")
+def test_count_unique_text() -> None:
+    result = invoke("count", "8", "--unique")
     assert result.stdout == "12 unique solutions (92 in all)\n"
-    terminal = run(runner, "count", "8", "--unique", env=TERMINAL_ENV)
+    terminal = invoke("count", "8", "--unique", env=TERMINAL_ENV)
     assert strip_ansi(terminal.stdout).strip() == "N = 8: 12 unique solutions (92 in all)"
 
 
-def test_count_stats_show_the_unique_count(runner: CliRunner) -> None:
-    result = run(runner, "count", "8", "--stats")
+def test_count_stats_show_the_unique_count() -> None:
+    result = invoke("count", "8", "--stats")
     assert "unique up to symmetry" in result.stderr and "12" in result.stderr
 
 
-def test_count_without_symmetry(runner: CliRunner) -> None:
-    result = run(runner, "count", "9", "--no-symmetry", "--format", "json")
+def test_count_without_symmetry() -> None:
+    result = invoke("count", "9", "--no-symmetry", "--format", "json")
     record = json.loads(result.stdout)
     assert record["solutions"] == known_total(9)
     assert "unique" not in record
 
 
-def test_unique_needs_symmetry(runner: CliRunner) -> None:
-    result = run(runner, "count", "8", "--unique", "--no-symmetry")
+def test_unique_needs_symmetry() -> None:
+    result = invoke("count", "8", "--unique", "--no-symmetry")
     assert result.exit_code == 2
     assert "unique solutions come from the board's symmetry" in result.stderr
 
 
-def test_workers_must_be_positive(runner: CliRunner) -> None:
-    result = run(runner, "count", "8", "--workers", "0")
+def test_workers_must_be_positive() -> None:
+    result = invoke("count", "8", "--workers", "0")
     assert result.exit_code == 2
     assert "--workers" in result.stderr
 
 
-def test_solve_unique_prints_one_board_per_class(runner: CliRunner) -> None:
-    result = run(runner, "solve", "8", "--unique", "--format", "json")
+def test_solve_unique_prints_one_board_per_class() -> None:
+    result = invoke("solve", "8", "--unique", "--format", "json")
     records = json_lines(result.stdout)
     assert len(records) == known_unique(8)
     for record in records:
-        assert_valid_board(record["rows"], 8)  # type: ignore[arg-type]
+        assert_valid_board(record["rows"], 8)
 
 
-def test_progress_bar_on_a_terminal_stderr(runner: CliRunner) -> None:
-    result = run(runner, "count", "12", env=TERMINAL_ENV)
+def test_progress_bar_on_a_terminal_stderr() -> None:
+    result = invoke("count", "12", env=TERMINAL_ENV)
     assert "Counting N = 12" in strip_ansi(result.stderr)
     assert "subproblems" in strip_ansi(result.stderr)
     assert strip_ansi(result.stdout).strip() == "N = 12: 14,200 solutions"
 
 
-def test_progress_bar_is_quiet_off_a_terminal_and_with_quiet(runner: CliRunner) -> None:
-    assert run(runner, "count", "12").stderr == ""
-    assert run(runner, "count", "12", "--quiet", env=TERMINAL_ENV).stderr == ""
+def test_progress_bar_is_quiet_off_a_terminal_and_with_quiet() -> None:
+    assert invoke("count", "12").stderr == ""
+    assert invoke("count", "12", "--quiet", env=TERMINAL_ENV).stderr == ""
 
 
 @pytest.mark.parametrize("command", sorted(cli.commands))
-def test_every_command_has_help_with_h(runner: CliRunner, command: str) -> None:
+def test_every_command_has_help_with_h(command: str) -> None:
     """As sqlite-utils checks: every command documents itself, and -h is --help."""
-    result = run(runner, command, "-h")
+    result = invoke(command, "-h")
     assert result.exit_code == 0
     assert result.stdout.startswith(f"Usage: cli {command}") or "Usage:" in result.stdout
     assert cli.commands[command].help, f"{command} has no help text"
-    assert result.stdout == run(runner, command, "--help").stdout
+    assert result.stdout == invoke(command, "--help").stdout

@@ -7,13 +7,14 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 
 import pytest
-from click.testing import CliRunner
 from helpers import (
     PLAIN_ENV,
     assert_valid_board,
     brute_force_solutions,
+    invoke,
     json_lines,
     known_total,
     parse_plain_boards,
@@ -21,7 +22,6 @@ from helpers import (
 
 import nqueens
 from nqueens import InputError
-from nqueens.cli import cli
 
 ENGINE_STRATEGIES = [
     ("cp-sat", "first-min"),
@@ -112,42 +112,38 @@ def test_limits_hold_on_every_engine() -> None:
         (lambda: nqueens.first(8, engine="mip", mip_solver="glpk"), "unknown MIP solver"),
     ],
 )
-def test_engine_refusals_say_why(call: object, message: str) -> None:
+def test_engine_refusals_say_why(call: Callable[[], object], message: str) -> None:
     with pytest.raises(InputError, match=message):
-        call()  # type: ignore[operator]
-
-
-def _run(*args: str) -> object:
-    return CliRunner().invoke(cli, list(args), env=PLAIN_ENV, catch_exceptions=False)
+        call()
 
 
 @pytest.mark.parametrize("engine", ["cp-sat", "cp", "mip"])
 def test_first_8_on_every_engine_from_the_command_line(engine: str) -> None:
-    result = _run("first", "8", "--engine", engine)
-    assert result.exit_code == 0  # type: ignore[attr-defined]
-    (board,) = parse_plain_boards(result.stdout)  # type: ignore[attr-defined]
+    result = invoke("first", "8", "--engine", engine)
+    assert result.exit_code == 0
+    (board,) = parse_plain_boards(result.stdout)
     assert_valid_board(board, 8)
 
 
 def test_first_json_says_what_auto_picked() -> None:
-    result = _run("first", "20", "--format", "json")
-    (record,) = json_lines(result.stdout)  # type: ignore[attr-defined]
+    result = invoke("first", "20", "--format", "json")
+    (record,) = json_lines(result.stdout)
     assert (record["engine"], record["strategy"]) == ("cp", "first-fail-mid")
 
 
 def test_cp_stats_are_failures_and_branches() -> None:
-    result = _run("count", "8", "--engine", "cp", "--format", "json", "--stats")
-    (record,) = json_lines(result.stdout)  # type: ignore[attr-defined]
+    result = invoke("count", "8", "--engine", "cp", "--format", "json", "--stats")
+    (record,) = json_lines(result.stdout)
     assert record["solutions"] == 92 and "failures" in record and "branches" in record
 
 
 def test_counting_options_of_splitting_engines_are_refused_elsewhere() -> None:
-    result = _run("count", "8", "--engine", "cp", "--workers", "2")
-    assert result.exit_code == 2  # type: ignore[attr-defined]
-    assert "workers apply to cp-sat, bitboard" in result.stderr  # type: ignore[attr-defined]
-    result = _run("count", "8", "--engine", "mip", "--unique")
-    assert result.exit_code == 2  # type: ignore[attr-defined]
-    assert "engines that can: cp-sat, bitboard" in result.stderr  # type: ignore[attr-defined]
+    result = invoke("count", "8", "--engine", "cp", "--workers", "2")
+    assert result.exit_code == 2
+    assert "workers apply to cp-sat, bitboard" in result.stderr
+    result = invoke("count", "8", "--engine", "mip", "--unique")
+    assert result.exit_code == 2
+    assert "engines that can: cp-sat, bitboard" in result.stderr
 
 
 def test_highs_prints_no_banner_into_the_data() -> None:

@@ -7,18 +7,12 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from helpers import PLAIN_ENV, TERMINAL_ENV, assert_valid_board, strip_ansi
+from helpers import TERMINAL_ENV, assert_valid_board, invoke, strip_ansi
 
 import nqueens
-from nqueens.cli import cli
 from nqueens.explain import explain
 
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def run(*args: str, env: dict[str, str | None] = PLAIN_ENV, stdin: str | None = None):  # type: ignore[no-untyped-def]
-    return CliRunner().invoke(cli, list(args), env=env, input=stdin, catch_exceptions=False)
 
 
 def test_explain_4_tells_the_guides_story() -> None:
@@ -59,7 +53,7 @@ def test_explain_counts_match_the_cp_engine() -> None:
 
 
 def test_explain_command_prints_every_step() -> None:
-    result = run("explain", "4")
+    result = invoke("explain", "4")
     assert result.exit_code == 0
     assert result.stdout.count("Step ") == 10
     assert "Step 4: Dead end: column 3 is wiped out" in result.stdout
@@ -69,25 +63,25 @@ def test_explain_command_prints_every_step() -> None:
 
 
 def test_explain_on_a_terminal_marks_fresh_crosses() -> None:
-    result = run("explain", "4", env=TERMINAL_ENV)
+    result = invoke("explain", "4", env=TERMINAL_ENV)
     assert "\x1b[" in result.stdout
     assert "♛" in result.stdout and "x" in strip_ansi(result.stdout)
 
 
 def test_explain_refuses_unreadable_boards() -> None:
-    result = run("explain", "11")
+    result = invoke("explain", "11")
     assert result.exit_code == 2
     assert "1 to 10" in result.stderr
 
 
 def test_explain_without_solution_exits_1() -> None:
-    result = run("explain", "3")
+    result = invoke("explain", "3")
     assert result.exit_code == 1
     assert "0 solutions" in result.stderr
 
 
 def test_step_is_skipped_when_stdin_is_not_a_terminal() -> None:
-    result = run("explain", "4", "--step", stdin="")
+    result = invoke("explain", "4", "--step", stdin="")
     assert result.exit_code == 0
     assert result.stdout.count("Step ") == 10
     assert "Press any key" not in result.stderr
@@ -110,7 +104,7 @@ def _queens(path: Path) -> list[tuple[int, int]]:
 
 def test_first_svg_has_one_queen_per_column(tmp_path: Path) -> None:
     picture = tmp_path / "board.svg"
-    result = run("first", "8", "--svg", str(picture), "--format", "json")
+    result = invoke("first", "8", "--svg", str(picture), "--format", "json")
     assert result.exit_code == 0
     queens = _queens(picture)
     assert sorted(col for _, col in queens) == list(range(8))
@@ -120,7 +114,7 @@ def test_first_svg_has_one_queen_per_column(tmp_path: Path) -> None:
 
 
 def test_solve_svg_writes_one_numbered_file_per_solution(tmp_path: Path) -> None:
-    result = run("solve", "6", "--svg", str(tmp_path / "six.svg"))
+    result = invoke("solve", "6", "--svg", str(tmp_path / "six.svg"))
     assert result.exit_code == 0
     files = sorted(tmp_path.glob("six-*.svg"))
     assert [path.name for path in files] == ["six-1.svg", "six-2.svg", "six-3.svg", "six-4.svg"]
@@ -129,7 +123,7 @@ def test_solve_svg_writes_one_numbered_file_per_solution(tmp_path: Path) -> None
 
 
 def test_explain_svg_writes_a_frame_per_step(tmp_path: Path) -> None:
-    result = run("explain", "4", "--svg", str(tmp_path / "step.svg"))
+    result = invoke("explain", "4", "--svg", str(tmp_path / "step.svg"))
     assert result.exit_code == 0
     frames = sorted(tmp_path.glob("step-*.svg"))
     assert len(frames) == 10
@@ -138,7 +132,7 @@ def test_explain_svg_writes_a_frame_per_step(tmp_path: Path) -> None:
 
 
 def test_svg_into_a_missing_folder_is_refused_before_solving(tmp_path: Path) -> None:
-    result = run("first", "8", "--svg", str(tmp_path / "missing" / "b.svg"))
+    result = invoke("first", "8", "--svg", str(tmp_path / "missing" / "b.svg"))
     assert result.exit_code == 2
     assert "does not exist" in result.stderr
     assert result.stdout == ""
@@ -146,6 +140,6 @@ def test_svg_into_a_missing_folder_is_refused_before_solving(tmp_path: Path) -> 
 
 @pytest.mark.parametrize("command", [["first", "6"], ["explain", "4"]])
 def test_ascii_draws_queens_as_q(command: list[str]) -> None:
-    result = run(*command, "--ascii", env=TERMINAL_ENV)
+    result = invoke(*command, "--ascii", env=TERMINAL_ENV)
     text = strip_ansi(result.stdout)
     assert "♛" not in text and " Q " in text

@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+from typing import Any
 
 import pytest
 from helpers import assert_valid_board, known_total, process_env
@@ -130,13 +131,13 @@ def test_leaving_a_stream_early_ends_the_interpreter_cleanly(engine: str, how: s
     assert (done.returncode, done.stdout) == (0, "done\n"), done.stderr
 
 
-def _run_with(args: list[str], **streams: object) -> subprocess.CompletedProcess[str]:
+def _run_with(args: list[str], **streams: Any) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*COMMAND, *args],
         text=True,
         env=process_env(),
         timeout=60,
-        **streams,  # type: ignore[call-overload]
+        **streams,
     )
 
 

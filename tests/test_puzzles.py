@@ -8,21 +8,20 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import cast
 
 import pytest
-from click.testing import CliRunner
 from helpers import (
-    PLAIN_ENV,
     TERMINAL_ENV,
     assert_valid_board,
     count_completions,
+    invoke,
     json_lines,
     parse_plain_boards,
 )
 
 import nqueens
 from nqueens import InputError
-from nqueens.cli import cli
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
@@ -142,17 +141,15 @@ def test_unique_is_refused_with_given_squares() -> None:
         nqueens.solve(8, queens=[(0, 0)], unique=True)
 
 
-def run(*args: str, stdin: str | None = None, env: dict[str, str | None] = PLAIN_ENV):  # type: ignore[no-untyped-def]
-    return CliRunner().invoke(cli, list(args), input=stdin, env=env, catch_exceptions=False)
-
-
 # --- the command line: givens, board files, validation ----------------------------------------
 
 
 def test_queen_and_block_options_are_one_based() -> None:
-    result = run("solve", "6", "--queen", "1,2", "--block", "3,1", "--format", "json")
+    result = invoke("solve", "6", "--queen", "1,2", "--block", "3,1", "--format", "json")
     assert result.exit_code == 0
-    boards = [tuple(record["rows"]) for record in json_lines(result.stdout)]
+    boards: list[tuple[int, ...]] = [
+        tuple(cast(list[int], record["rows"])) for record in json_lines(result.stdout)
+    ]
     assert len(boards) == count_completions(6, {(0, 1)}, {(2, 0)}) > 0
     for rows in boards:
         assert rows[1] == 0 and rows[0] != 2
@@ -163,25 +160,25 @@ def test_board_file_gives_n_and_the_squares(tmp_path: Path) -> None:
     board.write_text(
         "..Q.....\n........\n#.......\n........\n........\n........\n........\n........\n"
     )
-    result = run("count", "--board", str(board))
+    result = invoke("count", "--board", str(board))
     assert result.exit_code == 0
     assert int(result.stdout) == count_completions(8, {(0, 2)}, {(2, 0)})
 
 
 def test_board_from_stdin_with_spaces_and_x_marks() -> None:
     text = "Q _ _ _ _\n_ _ X _ _\n_ _ _ _ _\n_ _ _ _ _\n_ _ _ _ _\n"
-    result = run("count", "--board", "-", stdin=text)
+    result = invoke("count", "--board", "-", stdin=text)
     assert int(result.stdout) == count_completions(5, {(0, 0)}, {(1, 2)})
 
 
 def test_csplib_instance() -> None:
     text = "language Essence 1.3\nletting n = 8\nletting init = [[1, 1], [2, 5]]\n"
-    result = run("count", "--board", "-", stdin=text)
+    result = invoke("count", "--board", "-", stdin=text)
     assert int(result.stdout) == count_completions(8, {(0, 0), (1, 4)}, set())
 
 
 def test_example_puzzle_has_a_completion() -> None:
-    result = run("first", "--board", str(EXAMPLES / "puzzle_8.txt"))
+    result = invoke("first", "--board", str(EXAMPLES / "puzzle_8.txt"))
     assert result.exit_code == 0
     (rows,) = parse_plain_boards(result.stdout)
     assert_valid_board(rows, 8)
@@ -204,7 +201,7 @@ def test_random_instance_example_feeds_the_solver() -> None:
         check=True,
     ).stdout
     assert sum(line.split().count("Q") for line in generated.splitlines()) == 2
-    result = run("first", "--board", "-", stdin=generated)
+    result = invoke("first", "--board", "-", stdin=generated)
     assert result.exit_code in (0, 1)
     if result.exit_code == 0:
         (rows,) = parse_plain_boards(result.stdout)
@@ -214,7 +211,7 @@ def test_random_instance_example_feeds_the_solver() -> None:
 @pytest.mark.parametrize("command", ["solve", "first"])
 def test_infeasible_puzzle_says_no_solution(command: str) -> None:
     givens = ["1,1", "2,3", "3,5", "4,7", "5,2", "6,4", "7,6"]  # no completion: checked below
-    result = run(command, "8", *[arg for square in givens for arg in ("--queen", square)])
+    result = invoke(command, "8", *[arg for square in givens for arg in ("--queen", square)])
     assert (
         count_completions(8, {(0, 0), (1, 2), (2, 4), (3, 6), (4, 1), (5, 3), (6, 5)}, set()) == 0
     )
@@ -223,7 +220,7 @@ def test_infeasible_puzzle_says_no_solution(command: str) -> None:
 
 
 def test_infeasible_puzzle_counts_zero() -> None:
-    result = run("count", "4", "--queen", "1,1")
+    result = invoke("count", "4", "--queen", "1,1")
     assert result.exit_code == 0
     assert result.stdout == "0\n"
 
@@ -246,7 +243,7 @@ def test_infeasible_puzzle_counts_zero() -> None:
 )
 @pytest.mark.parametrize("command", ["solve", "count", "first"])
 def test_bad_squares_exit_2_naming_them(command: str, args: list[str], message: str) -> None:
-    result = run(command, "8", *args)
+    result = invoke(command, "8", *args)
     assert result.exit_code == 2
     assert message in result.stderr
     assert result.stdout == ""
@@ -263,19 +260,19 @@ def test_bad_squares_exit_2_naming_them(command: str, args: list[str], message: 
     ],
 )
 def test_bad_board_files_exit_2(text: str, message: str) -> None:
-    result = run("count", "--board", "-", stdin=text)
+    result = invoke("count", "--board", "-", stdin=text)
     assert result.exit_code == 2
     assert message in result.stderr
 
 
 def test_n_must_agree_with_the_board() -> None:
-    result = run("count", "6", "--board", "-", stdin="Q...\n....\n....\n....\n")
+    result = invoke("count", "6", "--board", "-", stdin="Q...\n....\n....\n....\n")
     assert result.exit_code == 2
     assert "4 x 4" in result.stderr
 
 
 def test_n_or_a_board_is_needed() -> None:
-    result = run("count")
+    result = invoke("count")
     assert result.exit_code == 2
     assert "Missing argument 'N'" in result.stderr
 
@@ -285,23 +282,23 @@ def test_n_or_a_board_is_needed() -> None:
 
 @pytest.mark.parametrize("output_format", ["text", "json"])
 def test_solve_output_verifies(output_format: str) -> None:
-    solved = run("solve", "8", "--format", output_format)
-    result = run("verify", "-", stdin=solved.stdout)
+    solved = invoke("solve", "8", "--format", output_format)
+    result = invoke("verify", "-", stdin=solved.stdout)
     assert result.exit_code == 0, result.stdout
     assert "92 boards checked: all valid" in result.stderr
 
 
 def test_compact_and_labelled_boards_verify() -> None:
-    compact = run("solve", "9", "--style", "compact").stdout
-    labelled = run("first", "12", env=TERMINAL_ENV).stdout
-    result = run("verify", stdin=compact + "\n" + labelled)
+    compact = invoke("solve", "9", "--style", "compact").stdout
+    labelled = invoke("first", "12", env=TERMINAL_ENV).stdout
+    result = invoke("verify", stdin=compact + "\n" + labelled)
     assert result.exit_code == 0, result.stdout
     assert "353 boards checked: all valid" in result.stderr
 
 
 def test_verify_reports_every_attacking_pair() -> None:
     text = 'Q _ _ _\n_ Q _ _\n_ _ _ Q\n_ _ Q _\n\n{"n": 4, "rows": [1, 3, 0, 2]}\n'
-    result = run("verify", stdin=text)
+    result = invoke("verify", stdin=text)
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert "board 1 (N = 4): queens 1,1 and 2,2 share a diagonal" in lines
@@ -312,7 +309,7 @@ def test_verify_reports_every_attacking_pair() -> None:
 
 def test_verify_output_is_bounded_and_counts_every_conflict() -> None:
     """5,000 queens on one row: 12,497,500 attacking pairs, counted, five of them named."""
-    result = run("verify", "--format", "json", stdin=json.dumps({"rows": [0] * 5000}) + "\n")
+    result = invoke("verify", "--format", "json", stdin=json.dumps({"rows": [0] * 5000}) + "\n")
     assert result.exit_code == 1
     (record,) = [json.loads(line) for line in result.stdout.splitlines()]
     assert record["conflicts"] == {"row": 12_497_500, "column": 0, "diagonal": 0}
@@ -324,19 +321,19 @@ def test_verify_output_is_bounded_and_counts_every_conflict() -> None:
 def test_verify_counts_diagonals_in_both_directions() -> None:
     """rows (0, 1, 2) share one diagonal: 3 pairs; (2, 1, 0) the other: 3 pairs too."""
     for rows in ([0, 1, 2], [2, 1, 0]):
-        result = run("verify", "--format", "json", stdin=json.dumps({"rows": rows}) + "\n")
+        result = invoke("verify", "--format", "json", stdin=json.dumps({"rows": rows}) + "\n")
         (record,) = [json.loads(line) for line in result.stdout.splitlines()]
         assert record["conflicts"] == {"row": 0, "column": 0, "diagonal": 3}
 
 
 def test_verify_reads_a_byte_order_mark() -> None:
-    result = run("verify", stdin='\ufeff{"rows": [1, 3, 0, 2]}\n')
+    result = invoke("verify", stdin='\ufeff{"rows": [1, 3, 0, 2]}\n')
     assert result.exit_code == 0
     assert "1 board checked: all valid" in result.stderr
 
 
 def test_verify_json_and_missing_queens() -> None:
-    result = run("verify", "--format", "json", stdin="Q _ _ _\n_ _ _ Q\n_ _ _ _\n_ _ _ _\n")
+    result = invoke("verify", "--format", "json", stdin="Q _ _ _\n_ _ _ Q\n_ _ _ _\n_ _ _ _\n")
     (record,) = [json.loads(line) for line in result.stdout.splitlines()]
     assert record["valid"] is False
     assert "2 queens on a 4 x 4 board, which needs 4" in record["problems"]
@@ -365,14 +362,14 @@ def test_verify_json_and_missing_queens() -> None:
     ],
 )
 def test_verify_unreadable_input_exits_2(text: str, message: str) -> None:
-    result = run("verify", stdin=text)
+    result = invoke("verify", stdin=text)
     assert result.exit_code == 2
     assert message in result.stderr
 
 
 def test_verify_from_a_file(tmp_path: Path) -> None:
     path = tmp_path / "boards.txt"
-    path.write_text(run("solve", "6").stdout)
-    result = run("verify", str(path))
+    path.write_text(invoke("solve", "6").stdout)
+    result = invoke("verify", str(path))
     assert result.exit_code == 0
     assert "4 boards checked" in result.stderr
