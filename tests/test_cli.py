@@ -126,7 +126,7 @@ def test_solve_interrupted_reports_what_it_printed(monkeypatch: pytest.MonkeyPat
 # --- count -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("n", range(1, 12))
+@pytest.mark.parametrize("n", [1, 3, 8, 12])  # the counts themselves: tests/test_counting.py
 def test_count_prints_the_published_count(n: int) -> None:
     result = invoke("count", str(n))
     assert result.exit_code == 0  # a count of 0 is a success too
