@@ -102,10 +102,9 @@ class BitboardEngine(Engine):
         """The starts of the search, each cut by its next ``lines`` free lines (default: as
         :func:`_split_lines` says)."""
         n = request.n
-        puzzle = request.puzzle or Puzzle(n)
-        blocked = tuple((col, row) for row, col in puzzle.blocked)
+        given, blocked = _search_squares(request)
         if request.puzzle is not None or not request.symmetry:
-            starts = [(PLAIN, 0, tuple((col, row) for row, col in puzzle.queens))]
+            starts = [(PLAIN, 0, given)]
         elif n < 4:
             starts = [(LONE, 0, ())]
         else:
@@ -148,6 +147,15 @@ class BitboardEngine(Engine):
         except KeyboardInterrupt:
             raise SubproblemInterrupted(found(complete=False)) from None
         return found(complete=True)
+
+
+def _search_squares(request: Request) -> tuple[tuple[Square, ...], tuple[Square, ...]]:
+    """The request's given queens and blocked squares as (line, row): (col, row) of the board."""
+    puzzle = request.puzzle or Puzzle(request.n)
+    return (
+        tuple((col, row) for row, col in puzzle.queens),
+        tuple((col, row) for row, col in puzzle.blocked),
+    )
 
 
 def _split_lines(n: int, kind: str) -> int:
@@ -269,24 +277,14 @@ class BoardSearch:
         return tuple(int(bit).bit_length() - 1 for bit in self.placed)
 
 
-def _attacks(a: Square, b: Square) -> bool:
-    return a[0] == b[0] or a[1] == b[1] or abs(a[0] - b[0]) == abs(a[1] - b[1])
-
-
 class BitboardStream(EngineStream):
     """Solutions in lexicographic order of ``rows``, as the search finds them; with ``unique``,
     only the smallest of each symmetry class."""
 
     def __init__(self, request: Request) -> None:
         self.n = request.n
-        puzzle = request.puzzle or Puzzle(request.n)
-        task = BitSubproblem(
-            NAME,
-            None,
-            request.n,
-            fixed=tuple((col, row) for row, col in puzzle.queens),
-            blocked=tuple((col, row) for row, col in puzzle.blocked),
-        )
+        given, blocked = _search_squares(request)
+        task = BitSubproblem(NAME, None, request.n, fixed=given, blocked=blocked)
         self._search = BoardSearch(task)
         self._limit = request.limit
         self._unique = request.unique

@@ -53,14 +53,16 @@ def count_split(
     tasks = engine.subproblems(request, deadline)
     workers = max(1, min(workers, len(tasks)))
     found: list[Subcount] = []
+    solutions = 0  # so far: added up as pieces come in, not again for every one of thousands
     if on_progress is not None:
         on_progress(0, len(tasks), 0)
     results = in_process(tasks) if workers == 1 else process_pool(tasks, workers, deadline)
     try:
         for subcount in results:
             found.append(subcount)
+            solutions += subcount.solutions
             if on_progress is not None:
-                on_progress(len(found), len(tasks), sum(sub.solutions for sub in found))
+                on_progress(len(found), len(tasks), solutions)
     except KeyboardInterrupt as interrupt:
         if isinstance(interrupt, SubproblemInterrupted):
             found.append(interrupt.found)
