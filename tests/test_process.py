@@ -176,6 +176,17 @@ def test_a_search_that_cannot_fit_in_memory_is_refused_at_once() -> None:
     def limit_memory() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, resource.RLIM_INFINITY))
 
+    # The auto engine's plan is checked too: the cp engine needs 2.4 GB for N = 10,000.
+    auto = subprocess.run(
+        [*COMMAND, "first", "10000"],
+        capture_output=True,
+        text=True,
+        env=process_env(),
+        timeout=60,
+        preexec_fn=limit_memory,
+    )
+    assert auto.returncode == 2, auto.stderr
+    assert "the cp engine needs about" in auto.stderr
     started = time.monotonic()
     done = subprocess.run(
         [*COMMAND, "first", "1000", "--engine", "cp-sat"],

@@ -242,7 +242,14 @@ def first(
         if attempt.seconds is not None:
             budget = attempt.seconds if budget is None else min(budget, attempt.seconds)
         tried = replace(request, strategy=attempt.strategy, time_limit=budget)
-        result = registry.engine_named(attempt.engine).first(tried)
+        chosen = registry.engine_named(attempt.engine)
+        # The plan is checked like any engine choice (memory above all): the first attempt must
+        # fit, a later one that cannot leaves the previous attempt's result standing.
+        if attempt is plan[0]:
+            registry.check(chosen, tried)
+        elif registry.refusal(chosen, tried) is not None:
+            break
+        result = chosen.first(tried)
         decided = result.solution is not None or result.proven_infeasible
         if decided or attempt is plan[-1]:
             break
