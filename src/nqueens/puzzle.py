@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -84,7 +85,7 @@ class Puzzle:
             if not self.on_board(square):
                 problems.append(f"square {name(square)} is off the {self.n} x {self.n} board")
         for kind, squares in (("queen", self.queens), ("blocked square", self.blocked)):
-            for square in sorted({s for s in squares if squares.count(s) > 1}):
+            for square in sorted(s for s, times in Counter(squares).items() if times > 1):
                 problems.append(f"{kind} {name(square)} is given twice")
         for square in sorted(set(self.queens) & set(self.blocked)):
             problems.append(f"square {name(square)} is both a queen and blocked")
