@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 
 import pytest
 from helpers import (
-    PLAIN_ENV,
     assert_valid_board,
     brute_force_solutions,
     invoke,
@@ -157,19 +153,3 @@ def test_highs_prints_no_banner_into_the_data() -> None:
     assert_valid_board(board, 6)
     assert len(done.stdout.splitlines()) == 6
     assert done.stderr.startswith("Found in")
-
-
-def test_ctrl_c_on_the_original_solver_is_clean() -> None:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "nqueens", "count", "16", "--engine", "cp"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, **{k: v for k, v in PLAIN_ENV.items() if v is not None}},
-    )
-    time.sleep(1.5)
-    process.send_signal(signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=30)
-    assert process.returncode == 130, stderr
-    assert int(stdout) < known_total(16)
-    assert "interrupted" in stderr and "Traceback" not in stderr

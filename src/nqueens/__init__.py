@@ -7,26 +7,39 @@
     [(1, 3, 0, 2), (2, 0, 3, 1)]
 
 ``rows[c]`` is the 0-based row of the queen in column ``c``; see examples/ for more.
+
+The names below load on first use, so that the command line can set up its signal handling
+before the API and its solvers are imported.
 """
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from nqueens.api import MAX_N, count, first, solve
-from nqueens.results import (
-    FirstResult,
-    InputError,
-    SearchInterrupted,
-    Solution,
-    Stats,
-    Status,
-)
+if TYPE_CHECKING:
+    from nqueens.api import MAX_N, count, first, solve
+    from nqueens.results import (
+        FirstResult,
+        InputError,
+        SearchInterrupted,
+        Solution,
+        Stats,
+        Status,
+    )
 
-try:
-    __version__ = version("nqueens")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
+_HOMES = {
+    "MAX_N": "nqueens.api",
+    "count": "nqueens.api",
+    "first": "nqueens.api",
+    "solve": "nqueens.api",
+    "FirstResult": "nqueens.results",
+    "InputError": "nqueens.results",
+    "SearchInterrupted": "nqueens.results",
+    "Solution": "nqueens.results",
+    "Stats": "nqueens.results",
+    "Status": "nqueens.results",
+}
 
 __all__ = [
     "MAX_N",
@@ -41,3 +54,27 @@ __all__ = [
     "first",
     "solve",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name from the module that defines it, once."""
+    if name == "__version__":
+        return _version()
+    if name not in _HOMES:
+        raise AttributeError(f"module 'nqueens' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_HOMES[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOMES) | {"__version__"})
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("nqueens")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "0+unknown"

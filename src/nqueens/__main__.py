@@ -1,5 +1,19 @@
-"""``python -m nqueens`` runs the command line."""
+"""The command line's entry point (``nqueens`` and ``python -m nqueens``).
 
-from nqueens.cli import main
+Signal handling is set up before the command line, the API and the solvers are imported, so a
+Ctrl-C, SIGTERM or SIGHUP during start-up ends cleanly too.
+"""
 
-main()
+from nqueens import signals
+
+
+def main() -> None:
+    """Set up signal handling, then run the command line."""
+    signals.install()
+    from nqueens.cli import main as run_command_line
+
+    run_command_line()
+
+
+if __name__ == "__main__":
+    main()

@@ -21,7 +21,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from nqueens import api, registry, render
+from nqueens import api, registry, render, signals
 from nqueens.known_counts import KNOWN_TOTALS
 from nqueens.options import (
     BoardSizes,
@@ -37,7 +37,6 @@ from nqueens.options import (
 )
 from nqueens.output import (
     EXIT_CODES_HELP,
-    EXIT_INTERRUPTED,
     EXIT_IO_ERROR,
     EXIT_NO_SOLUTION,
     EXIT_OK,
@@ -69,7 +68,7 @@ class QueensGroup(click.Group):
             ctx.exit(EXIT_OK)
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
-            ctx.exit(EXIT_INTERRUPTED)
+            ctx.exit(signals.exit_code())
 
 
 @click.group(
@@ -268,7 +267,7 @@ def first(
             )
     except SearchInterrupted:
         output.message(f"Interrupted before a solution for N = {n} was found.")
-        ctx.exit(EXIT_INTERRUPTED)
+        ctx.exit(signals.exit_code())
     if result.solution is None:
         if result.proven_infeasible:
             output.message(f"No solution exists for N = {n}.")
@@ -537,11 +536,12 @@ def _show_warning(
 
 
 def main() -> None:
-    """The console-script entry point: exit codes that stay true when the outside world fails.
+    """Run the command line with exit codes that stay true when the outside world fails.
 
     A usage error keeps its code 2 even when stderr cannot take its message; output that cannot
     be written (a full disk, a closed stdout) ends with one line on stderr and code 74 instead
-    of a traceback or a count silently lost.
+    of a traceback or a count silently lost; a stop signal before a command could keep a
+    partial result ends with 128 plus its number.
     """
     warnings.showwarning = _show_warning
     if sys.stdout is None:  # started with stdout closed (``>&-``): nothing could reach it
@@ -553,9 +553,9 @@ def main() -> None:
         with suppress(OSError):  # stderr failed too: the exit code still says what went wrong
             error.show()
         code = error.exit_code
-    except click.exceptions.Abort:
-        _say_on_stderr("Aborted!")
-        code = 1
+    except (KeyboardInterrupt, click.exceptions.Abort):  # click turns Ctrl-C into Abort
+        _say_on_stderr("Interrupted.")
+        code = signals.exit_code()
     except OSError as error:
         discard_stdout()
         _say_on_stderr(f"Error: the output could not be written: {error.strerror or error}.")

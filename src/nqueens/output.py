@@ -22,14 +22,13 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from nqueens import render
+from nqueens import render, signals
 from nqueens.results import Solution, Stats, Status
 
 EXIT_OK = 0
 EXIT_NO_SOLUTION = 1
 EXIT_TIME_LIMIT = 3
 EXIT_IO_ERROR = 74  # EX_IOERR of sysexits.h
-EXIT_INTERRUPTED = 130
 
 EXIT_CODES_HELP = """\b
 Conventions: data for programs uses rows[c], the 0-based row of the queen in
@@ -43,7 +42,8 @@ Exit codes:
   2    bad usage or bad input
   3    the time limit ended the search first: the result is partial
   74   the output could not be written (a full disk, a closed stdout)
-  130  interrupted (Ctrl-C): the result is partial
+  130  interrupted (Ctrl-C): the result is partial; 143 after SIGTERM,
+       129 after SIGHUP
 """
 
 
@@ -146,7 +146,7 @@ def exit_code(status: Status) -> int:
         Status.COMPLETE: EXIT_OK,
         Status.LIMIT: EXIT_OK,
         Status.TIME_LIMIT: EXIT_TIME_LIMIT,
-        Status.INTERRUPTED: EXIT_INTERRUPTED,
+        Status.INTERRUPTED: signals.exit_code(),
     }[status]
 
 

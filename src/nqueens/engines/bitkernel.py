@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, cast
 
+from nqueens import signals
+
 COUNT = 0
 """Mode: count solutions."""
 COUNT_CLASSES = 1
@@ -221,15 +223,20 @@ class KernelFallbackWarning(UserWarning):
 
 @cache
 def compiled() -> Kernel:
-    """The numba-compiled kernel, or the plain one with a KernelFallbackWarning saying why."""
-    try:
-        import numba
-        import numpy
+    """The numba-compiled kernel, or the plain one with a KernelFallbackWarning saying why.
 
-        kernel = cast(SearchFunction, numba.njit(cache=True, nogil=True)(search))
-        zero, one = numpy.uint64(0), numpy.uint64(1)
-        masks = numpy.zeros(1, dtype=numpy.uint64)
-        kernel(1, zero, one, one, masks, ~zero, one, *[masks] * 5, zero, True, 1, COUNT, 0)
+    A stop signal waits until the kernel is loaded: raised in one of LLVM's callbacks into
+    Python, it would be lost.
+    """
+    try:
+        with signals.held():
+            import numba
+            import numpy
+
+            kernel = cast(SearchFunction, numba.njit(cache=True, nogil=True)(search))
+            zero, one = numpy.uint64(0), numpy.uint64(1)
+            masks = numpy.zeros(1, dtype=numpy.uint64)
+            kernel(1, zero, one, one, masks, ~zero, one, *[masks] * 5, zero, True, 1, COUNT, 0)
     except Exception as error:  # numba raises many kinds; any of them means: no compiled code
         reason = f"{type(error).__name__}: {error}".splitlines()[0]
         warnings.warn(

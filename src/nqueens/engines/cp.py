@@ -2,21 +2,19 @@
 
 Same three AllDifferent constraints; the search is a decision builder (``Phase``) iterated with
 ``NewSearch`` / ``NextSolution`` / ``EndSearch``. Its statistics are failures and branches. A
-custom search limit, checked by the solver as it goes, stops the search on Ctrl-C or when the
-consumer has had enough, and ``TimeLimit`` enforces a time limit. OR-Tools is imported when a
-search runs, not with this module.
+custom search limit, checked by the solver as it goes, stops the search on Ctrl-C (or SIGTERM,
+SIGHUP) or when the consumer has had enough, and ``TimeLimit`` enforces a time limit. OR-Tools
+is imported when a search runs, not with this module.
 """
 
 from __future__ import annotations
 
-import signal
 import threading
 import time
-from collections.abc import Generator, Iterator
-from contextlib import contextmanager
-from types import FrameType
+from collections.abc import Generator
 from typing import TYPE_CHECKING
 
+from nqueens import signals
 from nqueens.engines.base import FIRST, SOLVE, Engine, Request
 from nqueens.engines.streams import EngineStream
 from nqueens.puzzle import Puzzle
@@ -79,8 +77,8 @@ class CpSearch:
         raise ValueError(f"unknown strategy {strategy!r}")
 
     def solutions(self) -> Generator[Solution, None, None]:
-        """Each solution in turn; Ctrl-C stops the solver at its next check and then propagates."""
-        with _sigint_sets(self._stop):
+        """Each solution in turn; a stop signal ends the search at its next check and propagates."""
+        with signals.redirected(self._stop.set):
             self.solver.NewSearch(self._builder, self._monitors)
             try:
                 while self.solver.NextSolution():
@@ -111,26 +109,6 @@ class CpSearch:
             engine=NAME,
             strategy=self.strategy,
         )
-
-
-@contextmanager
-def _sigint_sets(flag: threading.Event) -> Iterator[None]:
-    """While the search runs, Ctrl-C sets ``flag`` (which the solver's custom limit watches).
-
-    Raising KeyboardInterrupt from inside the solver would not get through its C++ frames.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum: int, frame: FrameType | None) -> None:
-        flag.set()
-
-    previous = signal.signal(signal.SIGINT, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 class CpSolutionStream(EngineStream):

@@ -129,6 +129,12 @@ class BackgroundSearch:
             self._done.set()
 
     def start(self) -> None:
+        """Start the search; it is stopped at interpreter exit at the latest.
+
+        A solver thread still running when the interpreter exits aborts it (SIGABRT), and a
+        stop signal can land anywhere, even before the caller could ask for a stop.
+        """
+        weakref.finalize(self, _halt, self._solver, self._done, self._thread)
         self._thread.start()
 
     @property
@@ -147,13 +153,9 @@ class BackgroundSearch:
         self._raise_error()
 
     def stop(self) -> None:
-        """Ask the solver to stop and wait until it has.
-
-        Asked repeatedly: a request made before the solver has started its search would be lost.
-        """
+        """Ask the solver to stop and wait until it has."""
         self.stopped = True
-        while not self._done.wait(_POLL_SECONDS):
-            self._solver.stop_search()
+        _halt(self._solver, self._done, self._thread)
         self._thread.join()
 
     @property
@@ -170,6 +172,15 @@ class BackgroundSearch:
             raise self._error
         if self.status == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT rejected the model: {self._model.validate()}")
+
+
+def _halt(solver: cp_model.CpSolver, done: threading.Event, thread: threading.Thread) -> None:
+    """Stop a search and wait for its end (at once if its thread never started).
+
+    Asked repeatedly: a request made before the solver has started its search would be lost.
+    """
+    while thread.ident is not None and not done.wait(_POLL_SECONDS):
+        solver.stop_search()
 
 
 def _status(search: BackgroundSearch, *, reached_limit: bool = False) -> Status:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
 import sys
 import time
 from collections.abc import Generator, Sequence
 
+from nqueens import signals
 from nqueens.engines.base import Subcount, Subproblem
 
 _POLL_SECONDS = 0.1
@@ -46,11 +46,6 @@ def in_process(tasks: Sequence[Subproblem]) -> Generator[Subcount, None, None]:
         yield count_subproblem(task)
 
 
-def _ignore_sigint() -> None:
-    """Worker processes leave Ctrl-C to the parent, which stops them all."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def process_pool(
     tasks: Sequence[Subproblem], workers: int, deadline: float | None
 ) -> Generator[Subcount, None, None]:
@@ -61,10 +56,14 @@ def process_pool(
     """
     # fork starts workers with the solvers (and compiled code) already loaded; spawn re-imports.
     method = "fork" if sys.platform == "linux" else "spawn"
-    pool = multiprocessing.get_context(method).Pool(workers, initializer=_ignore_sigint)
     size = max(1, len(tasks) // (workers * _BATCHES_PER_WORKER))
     batches = [tasks[start : start + size] for start in range(0, len(tasks), size)]
+    context = multiprocessing.get_context(method)
+    pools = []  # the pool once it exists: a stop signal held back while it starts ends the try
     try:
+        with signals.held():
+            pools.append(context.Pool(workers, initializer=signals.leave_to_parent))
+        pool = pools[0]
         results = pool.imap_unordered(count_batch, batches)
         for _ in batches:
             while True:
@@ -77,5 +76,7 @@ def process_pool(
                     continue
         pool.close()
     finally:
-        pool.terminate()
-        pool.join()
+        with signals.held():
+            for pool in pools:
+                pool.terminate()
+                pool.join()

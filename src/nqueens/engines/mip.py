@@ -12,6 +12,7 @@ is imported when a search runs, not with this module.
 
 from __future__ import annotations
 
+import threading
 import time
 
 from nqueens.engines.base import FIRST, Engine, Request
@@ -24,6 +25,8 @@ NAME = "mip"
 
 BACKENDS = {"scip": "SCIP", "cbc": "CBC", "highs": "HIGHS"}
 """MIP backends linked into the ortools wheel (GLPK, the blog post's, is not)."""
+
+_POLL_SECONDS = 0.05
 
 MAX_ENUMERATION_N = 10
 """One MIP solve per solution: N = 10 (724 solutions) takes minutes already."""
@@ -50,6 +53,9 @@ class MipSolutionStream(EngineStream):
         if solver is None:
             raise RuntimeError(f"the {backend} MIP solver is not available in this ortools build")
         solver.SuppressOutput()
+        if backend == "scip":
+            # SCIP would catch Ctrl-C itself, print to stdout and report the stop as a time limit.
+            solver.SetSolverSpecificParametersAsString("misc/catchctrlc = FALSE")
         if backend == "highs":
             # HiGHS prints a banner to stdout on every solve unless told not to; the call reports
             # failure, yet it takes effect (checked by the tests).
@@ -81,7 +87,7 @@ class MipSolutionStream(EngineStream):
             self._solver.SetTimeLimit(max(1, round(remaining * 1000)))
         from ortools.linear_solver import pywraplp
 
-        status = self._solver.Solve()
+        status = self._solve()
         self._iterations += self._solver.iterations()
         self._nodes += self._solver.nodes()
         if status == pywraplp.Solver.INFEASIBLE:
@@ -97,6 +103,21 @@ class MipSolutionStream(EngineStream):
         # No-good: this placement may not come back.
         self._solver.Add(sum(self._squares[r][c] for c, r in enumerate(rows)) <= self.n - 1)
         return Solution(rows=rows)
+
+    def _solve(self) -> int:
+        """One solve in a helper thread, so that a stop signal can interrupt it at once."""
+        outcome: list[int] = []
+        worker = threading.Thread(target=lambda: outcome.append(self._solver.Solve()), daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(_POLL_SECONDS)
+        except KeyboardInterrupt:
+            while worker.is_alive():  # a backend that cannot be interrupted finishes its solve
+                self._solver.InterruptSolve()
+                worker.join(_POLL_SECONDS)
+            raise
+        return outcome[0]
 
     def _end(self, status: Status) -> None:
         self._stats = Stats(

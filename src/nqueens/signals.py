@@ -1,0 +1,151 @@
+"""Stopping on a signal: SIGTERM and SIGHUP end a search as Ctrl-C does, at any moment.
+
+The command line turns each of them into KeyboardInterrupt, so that every path that keeps a
+partial result on Ctrl-C keeps it on the others too, and exits with 128 plus the signal's number.
+A signal that lands while a module is being imported, or while numba compiles, waits until
+that is over: a KeyboardInterrupt raised inside a compiled extension's initialisation comes out
+as an ImportError, and one raised in a callback from LLVM is lost and leaves it waiting.
+Only the standard library is imported here, so this can be set up before anything
+heavy loads.
+"""
+
+from __future__ import annotations
+
+import _thread
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+"""The signals that stop a search, keeping what it found so far."""
+
+_RETRY_SECONDS = 0.02  # how soon a signal held back during an import is looked at again
+_IMPORT_MACHINERY = ("<frozen importlib._bootstrap>", "<frozen importlib._bootstrap_external>")
+_COMPILERS = (f"{os.sep}numba{os.sep}", f"{os.sep}llvmlite{os.sep}")
+_PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
+
+_received: int | None = None
+_installed = False
+
+
+def install() -> None:
+    """Make every stop signal raise KeyboardInterrupt in the main thread, imports permitting."""
+    global _installed
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, _stop)
+    _installed = True
+
+
+def received() -> int:
+    """The stop signal that arrived last (Ctrl-C's SIGINT if none was seen)."""
+    return _received if _received is not None else signal.SIGINT
+
+
+def exit_code() -> int:
+    """The shell's convention for a process stopped by a signal: 128 plus its number."""
+    return 128 + received()
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    global _received
+    _received = signum
+    if _unsafe(frame):
+        timer = threading.Timer(_RETRY_SECONDS, _retry, args=(signum,))
+        timer.daemon = True
+        timer.start()
+        return
+    raise KeyboardInterrupt
+
+
+def _retry(signum: int) -> None:
+    if _installed:
+        _thread.interrupt_main(signal.Signals(signum))
+
+
+def _unsafe(frame: FrameType | None) -> bool:
+    """Whether Python code run from C (an import, numba's compiler) is on the stack."""
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if filename in _IMPORT_MACHINERY or any(part in filename for part in _COMPILERS):
+            return True
+        frame = frame.f_back
+    return False
+
+
+@contextmanager
+def redirected(stop: Callable[[], None]) -> Iterator[None]:
+    """While a solver runs its own C++ loop, stop signals call ``stop`` instead of raising.
+
+    An exception raised from a signal handler cannot unwind through the solver's frames; the
+    solver watches for ``stop`` instead.
+    """
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        global _received
+        _received = signum
+        stop()
+
+    with _handled_by(handler):
+        yield
+
+
+@contextmanager
+def held() -> Iterator[None]:
+    """Hold stop signals back while worker processes start or stop, then act on them.
+
+    A KeyboardInterrupt in the middle of starting or terminating a process pool can leave it
+    waiting forever for a worker that was never told what to do.
+    """
+    arrived: list[int] = []
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        global _received
+        _received = signum
+        arrived.append(signum)
+
+    with _handled_by(handler):
+        yield
+    if arrived:
+        raise KeyboardInterrupt
+
+
+@contextmanager
+def _handled_by(handler: Callable[[int, FrameType | None], None]) -> Iterator[None]:
+    """Stop signals that would raise KeyboardInterrupt go to ``handler`` for a while.
+
+    Only in the main thread, where Python runs signal handlers.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {}
+    for signum in STOP_SIGNALS:
+        current = signal.getsignal(signum)
+        if callable(current):
+            previous[signum] = signal.signal(signum, handler)
+    try:
+        yield
+    finally:
+        for signum, handler_before in previous.items():
+            signal.signal(signum, handler_before)
+
+
+def leave_to_parent() -> None:
+    """In a worker process: stop signals are the parent's to handle, and the worker ends with it.
+
+    Ctrl-C and SIGHUP reach the whole process group; the parent stops the workers itself. If the
+    parent dies without doing so (SIGKILL), Linux sends the worker SIGTERM.
+    """
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_DFL if signum == signal.SIGTERM else signal.SIG_IGN)
+    if sys.platform == "linux":
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)

@@ -1,0 +1,165 @@
+"""Ctrl-C, SIGTERM, SIGHUP and SIGKILL at any moment: a partial result, the documented exit code,
+no traceback, nothing from a solver on stdout, and no process left behind.
+
+Real processes, each in its own process group so that leftovers can be looked for. A signal is
+sent once the command's handlers are in place (start-up included: solvers are still loading
+then), or later, in the middle of a search.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from helpers import assert_valid_board, known_total, process_env
+
+COMMAND = [sys.executable, "-m", "nqueens"]
+HANDLERS_TIMEOUT = 30.0  # seconds for a process to set up its handlers, however loaded the machine
+END_TIMEOUT = 60.0
+
+
+def _start(arguments: list[str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [*COMMAND, *arguments],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=process_env(),
+        start_new_session=True,  # its own process group, to look for leftovers afterwards
+    )
+
+
+def _wait_for_handlers(process: subprocess.Popen[str]) -> None:
+    """Wait until the process catches SIGTERM: its stop-signal handling is in place."""
+    status = Path(f"/proc/{process.pid}/status")
+    deadline = time.monotonic() + HANDLERS_TIMEOUT
+    while time.monotonic() < deadline:
+        caught = next(
+            line for line in status.read_text().splitlines() if line.startswith("SigCgt:")
+        )
+        if int(caught.split()[1], 16) & (1 << (signal.SIGTERM - 1)):
+            return
+        time.sleep(0.005)
+    pytest.fail("the process never set up its signal handlers")
+
+
+def _assert_group_gone(group: int) -> None:
+    """No process of the group is left (workers included), allowing a moment to exit."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    os.killpg(group, signal.SIGKILL)
+    pytest.fail("a process of the group outlived the command")
+
+
+def _interrupt(arguments: list[str], signum: signal.Signals, delay: float) -> tuple[str, str]:
+    """Run a command, send it ``signum`` ``delay`` seconds after its handlers are in place."""
+    process = _start(arguments)
+    try:
+        _wait_for_handlers(process)
+        time.sleep(delay)
+        if signum == signal.SIGTERM:
+            process.send_signal(signum)  # as ``kill`` does: the parent alone
+        else:
+            os.killpg(process.pid, signum)  # as a terminal does: the whole foreground group
+        stdout, stderr = process.communicate(timeout=END_TIMEOUT)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert process.returncode == 128 + signum, stderr
+    assert "Traceback" not in stderr and "Error" not in stderr, stderr
+    _assert_group_gone(process.pid)
+    return stdout, stderr
+
+
+def _partial_or_nothing(stderr: str) -> bool:
+    """Stopped in start-up ('Interrupted.') or in the search (a partial result is reported)."""
+    return stderr.strip() == "Interrupted." or "lower bound" in stderr
+
+
+COUNTS = [
+    (["count", "18", "--workers", "2"], 18),  # the bitboard engine in a process pool
+    (["count", "15", "--engine", "cp-sat"], 15),  # CP-SAT in a process pool
+    (["count", "16", "--engine", "cp"], 16),  # the original solver's C++ search loop
+    (["count", "10", "--engine", "mip"], 10),  # SCIP, which would catch Ctrl-C itself
+]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "n", "signum", "delay"),
+    [
+        (*COUNTS[0], signal.SIGINT, 0.0),
+        (*COUNTS[0], signal.SIGTERM, 1.0),
+        (*COUNTS[0], signal.SIGHUP, 0.4),
+        (*COUNTS[1], signal.SIGTERM, 0.0),
+        (*COUNTS[1], signal.SIGINT, 0.8),
+        (*COUNTS[2], signal.SIGINT, 0.7),
+        (*COUNTS[2], signal.SIGHUP, 0.0),
+        (*COUNTS[3], signal.SIGINT, 0.6),
+    ],
+    ids=lambda value: value.name if isinstance(value, signal.Signals) else None,
+)
+def test_a_stopped_count_is_a_lower_bound_with_the_signals_exit_code(
+    arguments: list[str], n: int, signum: signal.Signals, delay: float
+) -> None:
+    stdout, stderr = _interrupt([*arguments, "--format", "json"], signum, delay)
+    assert _partial_or_nothing(stderr), stderr
+    if stdout:  # the search had begun: one record, marked partial
+        record = json.loads(stdout)
+        assert record["status"] == "interrupted" and record["complete"] is False
+        assert 0 <= record["solutions"] < known_total(n)
+
+
+@pytest.mark.parametrize(
+    ("signum", "delay"), [(signal.SIGINT, 0.0), (signal.SIGTERM, 0.8), (signal.SIGHUP, 0.5)]
+)
+def test_every_board_printed_before_a_stop_is_whole_and_valid(
+    signum: signal.Signals, delay: float
+) -> None:
+    stdout, stderr = _interrupt(["solve", "14", "--style", "compact"], signum, delay)
+    assert _partial_or_nothing(stderr), stderr
+    boards = [line for line in stdout.splitlines() if line and not line.startswith("Solution")]
+    assert len(boards) < known_total(14)
+    for line in boards:
+        assert_valid_board([int(value) - 1 for value in line.split()], 14)
+
+
+def _group_size(group: int) -> int:
+    """How many live processes are in the process group."""
+    size = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # it ended meanwhile
+            continue
+        size += fields[0] != "Z" and int(fields[2]) == group
+    return size
+
+
+def test_workers_do_not_outlive_a_killed_parent() -> None:
+    # CP-SAT's batches take long: a worker left to itself would count on for most of a minute.
+    process = _start(["count", "17", "--engine", "cp-sat", "--workers", "2"])
+    try:
+        deadline = time.monotonic() + HANDLERS_TIMEOUT
+        while _group_size(process.pid) < 3:  # the parent and its two workers
+            assert time.monotonic() < deadline, "the workers never started"
+            time.sleep(0.01)
+        process.kill()
+        process.wait(timeout=END_TIMEOUT)
+        _assert_group_gone(process.pid)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+        stderr = process.communicate()[1]
+    assert "Traceback" not in stderr, stderr
