@@ -103,10 +103,12 @@ class BackgroundSearch:
         model: cp_model.CpModel,
         callback: cp_model.CpSolverSolutionCallback | None = None,
         on_end: Callable[[], object] | None = None,
+        on_stop: Callable[[], object] = lambda: None,
     ) -> None:
         from ortools.sat.python import cp_model
 
         self._solver = solver
+        self._on_stop = on_stop
         self._model = model
         self._callback = callback
         self._on_end = on_end
@@ -134,7 +136,7 @@ class BackgroundSearch:
         A solver thread still running when the interpreter exits aborts it (SIGABRT), and a
         stop signal can land anywhere, even before the caller could ask for a stop.
         """
-        weakref.finalize(self, _halt, self._solver, self._done, self._thread)
+        weakref.finalize(self, _halt, self._solver, self._done, self._thread, self._on_stop)
         self._thread.start()
 
     @property
@@ -155,7 +157,7 @@ class BackgroundSearch:
     def stop(self) -> None:
         """Ask the solver to stop and wait until it has."""
         self.stopped = True
-        _halt(self._solver, self._done, self._thread)
+        _halt(self._solver, self._done, self._thread, self._on_stop)
         self._thread.join()
 
     @property
@@ -174,11 +176,18 @@ class BackgroundSearch:
             raise RuntimeError(f"CP-SAT rejected the model: {self._model.validate()}")
 
 
-def _halt(solver: cp_model.CpSolver, done: threading.Event, thread: threading.Thread) -> None:
+def _halt(
+    solver: cp_model.CpSolver,
+    done: threading.Event,
+    thread: threading.Thread,
+    on_stop: Callable[[], object],
+) -> None:
     """Stop a search and wait for its end (at once if its thread never started).
 
-    Asked repeatedly: a request made before the solver has started its search would be lost.
+    ``on_stop`` releases a callback that may be waiting for a consumer. The solver is asked
+    repeatedly: a request made before it has started its search would be lost.
     """
+    on_stop()
     while thread.ident is not None and not done.wait(_POLL_SECONDS):
         solver.stop_search()
 
@@ -323,7 +332,11 @@ class CpSatSolutionStream(EngineStream):
         self._channel = _Channel()
         self._callback = StreamingCallback(queens_model.queens, self._channel.offer, limit)
         self._search = BackgroundSearch(
-            self._solver, queens_model.model, self._callback, on_end=self._channel.finish
+            self._solver,
+            queens_model.model,
+            self._callback,
+            on_end=self._channel.finish,
+            on_stop=self._channel.closing.set,
         )
         self._started = False
         self._delivered = 0
