@@ -366,8 +366,7 @@ class CpSatSolutionStream(EngineStream):
 
     def _end(self, status: Status) -> None:
         """Stop the search thread if it still runs, and keep how the search ended."""
-        if status is Status.INTERRUPTED:
-            _stop(self._channel, self._search)
+        _stop(self._channel, self._search)
         solver = self._solver if self._started else None
         unique = self._delivered if self._unique else None
         self._stats = _stats(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
 from nqueens.results import FirstResult, SearchInterrupted, Solution, Stats, Status
 
@@ -50,6 +49,11 @@ class EngineStream(Iterator[Solution]):
         if self._stats is None:
             self._end(Status.INTERRUPTED)
 
+    def close_found(self) -> None:
+        """Stop the search because what was asked for was found: the result is complete."""
+        if self._stats is None:
+            self._end(Status.COMPLETE)
+
     @property
     def stats(self) -> Stats:
         """How the search ended; available once the stream is exhausted or closed."""
@@ -82,7 +86,6 @@ def first_of(stream: EngineStream) -> FirstResult:
             solution = next(stream, None)
         except KeyboardInterrupt:
             raise SearchInterrupted(stream.stats) from None
-    stats = stream.stats
-    if solution is not None:
-        stats = replace(stats, status=Status.COMPLETE)  # the one solution asked for was found
-    return FirstResult(solution, stats)
+        if solution is not None:
+            stream.close_found()
+    return FirstResult(solution, stream.stats)
