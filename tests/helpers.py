@@ -85,6 +85,16 @@ def json_lines(text: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
+def json_stream(text: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The solution records of a JSON stream, and the one status record that must close it."""
+    records = json_lines(text)
+    assert records, "no JSON record at all"
+    *solutions, status = records
+    assert status["type"] == "status", f"the stream does not end with a status record: {status}"
+    assert all(record["type"] == "solution" for record in solutions), solutions
+    return solutions, status
+
+
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
 

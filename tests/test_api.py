@@ -139,7 +139,7 @@ def test_solve_streams_without_holding_every_solution() -> None:
         (lambda: nqueens.count(True), "whole number"),
         (lambda: nqueens.solve(8, limit=0), "solution limit"),
         (lambda: nqueens.count(8, time_limit=0), "time limit"),
-        (lambda: nqueens.count(8, workers=0), "workers"),
+        (lambda: nqueens.count(8, workers=-1), "workers"),
         (lambda: nqueens.count(21), "314,666,222,712 solutions"),
         (lambda: nqueens.solve(40), "nobody has counted"),
     ],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from helpers import (
@@ -10,7 +11,7 @@ from helpers import (
     assert_valid_board,
     brute_force_solutions,
     invoke,
-    json_lines,
+    json_stream,
     known_total,
     known_unique,
     parse_plain_boards,
@@ -46,7 +47,8 @@ def test_solve_numbers_the_boards() -> None:
 def test_solve_json_writes_one_object_per_solution() -> None:
     result = invoke("solve", "8", "--format", "json")
     assert result.exit_code == 0
-    records = json_lines(result.stdout)
+    records, status = json_stream(result.stdout)
+    assert (status["status"], status["solutions"], status["complete"]) == ("complete", 92, True)
     assert len(records) == 92
     assert [record["solution"] for record in records] == list(range(1, 93))
     for record in records:
@@ -58,7 +60,8 @@ def test_solve_json_writes_one_object_per_solution() -> None:
 def test_solve_limit() -> None:
     result = invoke("solve", "10", "--limit", "3", "--format", "json")
     assert result.exit_code == 0
-    assert len(json_lines(result.stdout)) == 3
+    records, status = json_stream(result.stdout)
+    assert len(records) == status["solutions"] == 3 and status["status"] == "limit"
     assert "solution limit" in result.stderr
 
 
@@ -72,8 +75,9 @@ def test_solve_with_no_solution_says_so_and_exits_1() -> None:
 def test_solve_stopped_by_the_time_limit_is_partial() -> None:
     result = invoke("solve", "14", "--time-limit", "0.3", "--format", "json")
     assert result.exit_code == 3
-    records = json_lines(result.stdout)
-    assert len(records) < known_total(14)
+    records, status = json_stream(result.stdout)
+    assert (status["status"], status["complete"]) == ("time-limit", False)
+    assert len(records) == status["solutions"] < known_total(14)
     for record in records:
         assert_valid_board(record["rows"], 14)
     assert "time limit" in result.stderr and "lower bound" in result.stderr
@@ -148,7 +152,15 @@ def test_count_json_with_stats() -> None:
 
 def test_count_json_without_stats_is_small() -> None:
     record = json.loads(invoke("count", "6", "--format", "json").stdout)
-    assert record == {"n": 6, "solutions": 4, "complete": True, "status": "complete"}
+    assert record == {
+        "type": "status",
+        "n": 6,
+        "solutions": 4,
+        "complete": True,
+        "status": "complete",
+        "engine": "bitboard",
+        "strategy": "first-min",
+    }
 
 
 def test_count_stats_table() -> None:
@@ -202,10 +214,11 @@ def test_first_draws_a_valid_board(n: int) -> None:
 def test_first_50_json() -> None:
     result = invoke("first", "50", "--format", "json", "--stats")
     assert result.exit_code == 0
-    (record,) = json_lines(result.stdout)
+    (record,), status = json_stream(result.stdout)
     assert record["n"] == 50
     assert_valid_board(record["rows"], 50)
-    assert "wall_time" in record
+    assert status["status"] == "complete" and status["solutions"] == 1
+    assert "wall_time" in status and "failures" in status
 
 
 @pytest.mark.parametrize("n", ["2", "3"])
@@ -298,10 +311,18 @@ def test_terminal_board_too_wide_is_compact() -> None:
     assert_valid_board(rows, 40)
 
 
-def test_no_color_gives_plain_text_even_on_a_terminal() -> None:
-    result = invoke("solve", "4", env={**TERMINAL_ENV, "NO_COLOR": "1"})
-    assert "\x1b[" not in result.stdout
-    assert len(parse_plain_boards(result.stdout)) == 2
+def test_no_color_changes_the_colours_only_not_the_layout() -> None:
+    coloured = invoke("solve", "4", env=TERMINAL_ENV).stdout
+    uncoloured = invoke("solve", "4", env={**TERMINAL_ENV, "NO_COLOR": "1"}).stdout
+    codes = [
+        int(code)
+        for sequence in re.findall(r"\x1b\[([0-9;]*)m", uncoloured)
+        for code in sequence.split(";")
+        if code
+    ]
+    assert not [code for code in codes if 30 <= code <= 49 or 90 <= code <= 107], codes
+    # The same board, cell for cell; only empty squares show a dot instead of a colour.
+    assert strip_ansi(uncoloured).replace(".", " ") == strip_ansi(coloured)
 
 
 def test_terminal_count_is_a_sentence() -> None:
@@ -320,8 +341,10 @@ def test_terminal_count_is_a_sentence() -> None:
         ("-3", "positive whole number, not -3"),
         ("-5.5", "positive whole number, not -5.5"),
         ("9" * 96, "a number of 96 digits"),
-        ("abc", "positive whole number, not 'abc'"),
-        ("8.5", "positive whole number, not '8.5'"),
+        ("abc", "positive whole number (digits 0-9), not 'abc'"),
+        ("8.5", "positive whole number (digits 0-9), not '8.5'"),
+        ("\uff18", "(digits 0-9), not '\uff18'"),  # a full-width 8
+        ("\u0668", "(digits 0-9), not '\u0668'"),  # an Arabic-Indic 8
         ("20000", "largest board"),
     ],
 )
@@ -393,7 +416,7 @@ def test_count_unique_json_reports_both_counts(workers: str) -> None:
 
 def test_count_unique_text() -> None:
     result = invoke("count", "8", "--unique")
-    assert result.stdout == "12 unique solutions (92 in all)\n"
+    assert result.stdout == "92\n12\n"  # off a terminal, bare numbers: the total, then unique
     terminal = invoke("count", "8", "--unique", env=TERMINAL_ENV)
     assert strip_ansi(terminal.stdout).strip() == "N = 8: 12 unique solutions (92 in all)"
 
@@ -416,15 +439,39 @@ def test_unique_needs_symmetry() -> None:
     assert "unique solutions come from the board's symmetry" in result.stderr
 
 
-def test_workers_must_be_positive() -> None:
-    result = invoke("count", "8", "--workers", "0")
+def test_workers_zero_means_every_core_and_less_is_refused() -> None:
+    result = invoke("count", "12", "-j", "0", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["solutions"] == known_total(12)
+    result = invoke("count", "8", "--workers", "-1")
     assert result.exit_code == 2
     assert "--workers" in result.stderr
 
 
+ARABIC_INDIC_TWO = "\u0662"
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["first", "8", "--queen", f"{ARABIC_INDIC_TWO},1"],
+        ["solve", "8", "--limit", ARABIC_INDIC_TWO],
+        ["count", "8", "--workers", ARABIC_INDIC_TWO],
+        ["count", "8", "--time-limit", ARABIC_INDIC_TWO],
+        ["count", "8", "--time-limit", "nan"],
+        ["bench", "--sizes", ARABIC_INDIC_TWO],
+        ["bench", "--repeat", ARABIC_INDIC_TWO],
+    ],
+)
+def test_numbers_are_ascii_digits_everywhere(arguments: list[str]) -> None:
+    result = invoke(*arguments)
+    assert result.exit_code == 2, result.stdout
+    assert "Invalid value" in result.stderr and "Traceback" not in result.stderr
+
+
 def test_solve_unique_prints_one_board_per_class() -> None:
     result = invoke("solve", "8", "--unique", "--format", "json")
-    records = json_lines(result.stdout)
+    records, _ = json_stream(result.stdout)
     assert len(records) == known_unique(8)
     for record in records:
         assert_valid_board(record["rows"], 8)

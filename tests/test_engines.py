@@ -12,6 +12,7 @@ from helpers import (
     brute_force_solutions,
     invoke,
     json_lines,
+    json_stream,
     known_total,
     parse_plain_boards,
 )
@@ -123,8 +124,9 @@ def test_first_8_on_every_engine_from_the_command_line(engine: str) -> None:
 
 def test_first_json_says_what_auto_picked() -> None:
     result = invoke("first", "20", "--format", "json")
-    (record,) = json_lines(result.stdout)
-    assert (record["engine"], record["strategy"]) == ("cp", "first-fail-mid")
+    (record,), status = json_stream(result.stdout)
+    assert_valid_board(record["rows"], 20)
+    assert (status["engine"], status["strategy"]) == ("cp", "first-fail-mid")
 
 
 def test_cp_stats_are_failures_and_branches() -> None:

@@ -47,3 +47,15 @@ def test_solutions_to_csv_example() -> None:
     assert len(rows) == 92
     for board in rows:
         assert_valid_board(board, 8)
+
+
+def test_solutions_to_csv_example_ends_quietly_under_head() -> None:
+    done = subprocess.run(
+        ["sh", "-c", f'sh "{EXAMPLES / "solutions_to_csv.sh"}" | head -n 2'],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=60,
+    )
+    assert len(done.stdout.splitlines()) == 2
+    assert "Traceback" not in done.stderr and "Error" not in done.stderr, done.stderr

@@ -16,7 +16,7 @@ from helpers import (
     assert_valid_board,
     count_completions,
     invoke,
-    json_lines,
+    json_stream,
     parse_plain_boards,
 )
 
@@ -148,7 +148,7 @@ def test_queen_and_block_options_are_one_based() -> None:
     result = invoke("solve", "6", "--queen", "1,2", "--block", "3,1", "--format", "json")
     assert result.exit_code == 0
     boards: list[tuple[int, ...]] = [
-        tuple(cast(list[int], record["rows"])) for record in json_lines(result.stdout)
+        tuple(cast(list[int], record["rows"])) for record in json_stream(result.stdout)[0]
     ]
     assert len(boards) == count_completions(6, {(0, 1)}, {(2, 0)}) > 0
     for rows in boards:
@@ -216,7 +216,10 @@ def test_infeasible_puzzle_says_no_solution(command: str) -> None:
         count_completions(8, {(0, 0), (1, 2), (2, 4), (3, 6), (4, 1), (5, 3), (6, 5)}, set()) == 0
     )
     assert result.exit_code == 1
-    assert "No solution" in result.stderr
+    assert "No completion exists" in result.stderr
+    json_result = invoke(command, "8", "--format", "json", *[f"--queen={s}" for s in givens])
+    _, status = json_stream(json_result.stdout)
+    assert (json_result.exit_code, status["status"], status["solutions"]) == (1, "no-solution", 0)
 
 
 def test_infeasible_puzzle_counts_zero() -> None:

@@ -160,7 +160,7 @@ def count(
     ``engine="auto"`` takes the fastest exact engine that can (``stats.engine`` names it). Engines
     that know the board's symmetry use it (``symmetry=False`` turns that off) and report the
     number of classes in ``stats.unique``; ``unique`` asks for it and refuses engines that cannot.
-    Splitting engines share the search among ``workers`` processes (default: every core; 1
+    Splitting engines share the search among ``workers`` processes (default and 0: every core; 1
     searches in this process) and call ``on_progress(done, total, solutions)`` as each
     subproblem finishes. ``queens`` must be kept and ``blocked`` squares left empty (0-based
     ``(row, col)``); they break the board's symmetry, so the count then goes without it. Ctrl-C
@@ -178,7 +178,7 @@ def count(
         symmetry=symmetry,
     )
     if workers is not None:
-        workers = validation.whole_number(workers, "the number of workers", minimum=1)
+        workers = validation.whole_number(workers, "the number of workers", minimum=0)
     on_progress = validation.progress_callback(on_progress)
     chosen = _engine(engine, request)
     if not chosen.splits:
@@ -191,10 +191,12 @@ def count(
     from nqueens.engines.counting import count_split
     from nqueens.engines.executors import default_workers
 
+    if workers is None:
+        workers = default_workers() if chosen.wants_workers(request) else 1
     return count_split(
         chosen,
         request,
-        workers=workers or (default_workers() if chosen.wants_workers(request) else 1),
+        workers=workers or default_workers(),
         on_progress=on_progress,
     )
 

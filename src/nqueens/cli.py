@@ -27,6 +27,8 @@ from nqueens.options import (
     BoardSizes,
     Names,
     QueensCommand,
+    Seconds,
+    WholeNumber,
     board_options,
     board_size,
     common_options,
@@ -86,7 +88,7 @@ def cli() -> None:
 
 @cli.command(epilog=EXIT_CODES_HELP)
 @click.argument("n", callback=board_size, required=False)
-@click.option("--limit", type=click.IntRange(min=1), metavar="K", help="Stop after K solutions.")
+@click.option("-n", "--limit", type=WholeNumber(1), metavar="K", help="Stop after K solutions.")
 @click.option(
     "--unique",
     is_flag=True,
@@ -114,7 +116,9 @@ def solve(
 ) -> None:
     """Print every solution for an N x N board as it is found.
 
-    Boards are numbered and streamed; a summary follows on stderr.
+    Boards are numbered and streamed in lexicographic order of their rows (the guide's search);
+    boards above N = 18, which need --limit, come in the order CP-SAT's automatic search finds
+    them. A summary follows on stderr; in JSON, a status record ends the stream.
     """
     output = Output(output_format, style, ascii_only=ascii_only)
     n = puzzle.n
@@ -141,8 +145,9 @@ def solve(
         except KeyboardInterrupt:
             stream.close()
     stats = stream.stats
+    output.end_of_search(stats, with_stats=show_stats)
     if stats.solutions == 0 and stats.status is Status.COMPLETE:
-        output.message(f"No solution exists for N = {n}.")
+        output.message(_none_exists(puzzle))
         ctx.exit(EXIT_NO_SOLUTION)
     output.message(render.summary(stats))
     if show_stats:
@@ -158,11 +163,12 @@ def solve(
     help="Also count the solutions up to rotation and reflection (OEIS A002562).",
 )
 @click.option(
+    "-j",
     "--workers",
-    type=click.IntRange(min=1),
+    type=WholeNumber(0),
     metavar="K",
     help=f"Processes that share the search ({registry.describe('splits')}). "
-    "[default: every core; 1 = in this process]",
+    "[default and 0: every core; 1 = in this process]",
 )
 @click.option(
     "--symmetry/--no-symmetry",
@@ -192,8 +198,9 @@ def count(
 ) -> None:
     """Count the solutions for an N x N board, exactly.
 
-    Prints the number alone (a sentence on a terminal), or one JSON object. A progress bar shows
-    on a terminal while a large board is counted.
+    Prints the number alone (a sentence on a terminal), with --unique the number of unique
+    solutions on a second line, or one JSON object. A progress bar shows on a terminal while a
+    large board is counted.
     """
     output = Output(output_format)
     n = puzzle.n
@@ -216,14 +223,16 @@ def count(
         except SearchInterrupted as interrupted:
             stats = interrupted.stats
     if output.format == "json":
-        click.echo(render.count_record(stats, with_stats=show_stats, with_unique=unique))
-    elif unique:
-        output.print_data(render.unique_sentence(stats, rich=output.rich))
+        click.echo(render.status_record(stats, with_stats=show_stats, with_unique=unique))
+    elif output.rich and unique:
+        output.print_data(render.unique_sentence(stats))
     elif output.rich:
         noun = "solution" if stats.solutions == 1 else "solutions"
         output.out.print(f"N = {n}: [bold]{stats.solutions:,}[/bold] {noun}")
     else:
         click.echo(stats.solutions)
+        if unique:
+            click.echo(stats.unique)
     if stats.status.partial:
         output.message(render.summary(stats))
     if show_stats and output.format == "text":
@@ -265,19 +274,22 @@ def first(
                 strategy=strategy,
                 mip_solver=mip_solver,
             )
-    except SearchInterrupted:
+    except SearchInterrupted as interrupted:
+        output.end_of_search(interrupted.stats, with_stats=show_stats)
         output.message(f"Interrupted before a solution for N = {n} was found.")
         ctx.exit(signals.exit_code())
+    if result.solution is not None:
+        output.solution(result.solution)
+    output.end_of_search(result.stats, with_stats=show_stats)
     if result.solution is None:
         if result.proven_infeasible:
-            output.message(f"No solution exists for N = {n}.")
+            output.message(_none_exists(puzzle))
             ctx.exit(EXIT_NO_SOLUTION)
         output.message(
             f"No solution found for N = {n} within the time limit of {time_limit:g} s "
             "(the search did not finish)."
         )
         ctx.exit(EXIT_TIME_LIMIT)
-    output.solution(result.solution, stats=result.stats, json_stats=show_stats)
     if svg_path is not None:
         save_svg(svg_path, board_svg(n, result.solution.squares()))
     output.message(f"Found in {result.stats.wall_time:.3f} s.")
@@ -349,7 +361,12 @@ def explain(
             output.out.print(caption, style="bold", markup=False)
             output.out.print(
                 render.rich_grid(
-                    n, queens, crossed=crossed, fresh=event.removed, ascii_only=ascii_only
+                    n,
+                    queens,
+                    crossed=crossed,
+                    fresh=event.removed,
+                    ascii_only=ascii_only,
+                    colour=not output.out.no_color,
                 )
             )
             output.out.print()
@@ -446,10 +463,17 @@ def verify(ctx: click.Context, source: TextIO, output_format: str) -> None:
     show_default=True,
     help="Strategies to run.",
 )
-@click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option(
+    "--repeat",
+    type=WholeNumber(1),
+    default=1,
+    show_default=True,
+    help="Time each cell this many times and report the median.",
+)
+@click.option(
+    "-t",
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Seconds(),
     default=10.0,
     show_default=True,
     metavar="SECONDS",
@@ -533,6 +557,16 @@ def _show_warning(
 ) -> None:
     """A warning is one line on stderr for the person at the terminal, not a source listing."""
     click.echo(f"Warning: {message}", err=True)
+
+
+def _none_exists(puzzle: Puzzle) -> str:
+    """Why there is nothing to show: the board has no solution, or the givens no completion."""
+    if puzzle.queens or puzzle.blocked:
+        return (
+            f"No completion exists: no solution for N = {puzzle.n} keeps the given queens "
+            "and blocked squares."
+        )
+    return f"No solution exists for N = {puzzle.n}."
 
 
 def main() -> None:

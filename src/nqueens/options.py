@@ -20,6 +20,7 @@ from nqueens.engines.mip import BACKENDS
 from nqueens.puzzle import Puzzle, parse_square, read_puzzle
 from nqueens.results import InputError, Square
 from nqueens.strategies import AUTO, STRATEGIES
+from nqueens.validation import shown
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -32,8 +33,10 @@ def board_size(ctx: click.Context, param: click.Parameter, value: str | None) ->
     if value is None:
         return None
     text = value.strip()
-    if not re.fullmatch(r"[+-]?\d+", text):
-        raise click.BadParameter(f"N must be a positive whole number, not {text!r}", ctx, param)
+    if not re.fullmatch(r"[+-]?[0-9]+", text):
+        raise click.BadParameter(
+            f"N must be a positive whole number (digits 0-9), not {text!r}", ctx, param
+        )
     number = int(text)
     try:
         api.check_board_size(number)
@@ -50,7 +53,7 @@ class QueensCommand(click.Command):
         try:
             return super().parse_args(ctx, args)
         except click.NoSuchOption as error:
-            if re.fullmatch(r"-\d+(\.\d*)?", error.option_name):
+            if re.fullmatch(r"-[0-9]+(\.[0-9]*)?", error.option_name):
                 # click names only the part it took for an option ("-5" of "-5.5"): quote the
                 # whole argument the user typed.
                 whole = next((arg for arg in typed if arg.startswith(error.option_name)), "")
@@ -65,13 +68,14 @@ class QueensCommand(click.Command):
 def common_options(function: F) -> F:
     """What every search command shares: --time-limit, --stats and --format."""
     function = click.option(
+        "-t",
         "--time-limit",
-        type=click.FloatRange(min=0, min_open=True),
+        type=Seconds(),
         metavar="SECONDS",
         help="Stop the search after this many seconds; what was found is reported as partial.",
     )(function)
     function = click.option(
-        "--stats", "show_stats", is_flag=True, help="Also show the solver's statistics."
+        "-s", "--stats", "show_stats", is_flag=True, help="Also show the solver's statistics."
     )(function)
     function = click.option(
         "--format",
@@ -79,7 +83,7 @@ def common_options(function: F) -> F:
         type=click.Choice(["text", "json"]),
         default="text",
         show_default=True,
-        help="text: boards for people (plain when not a terminal or NO_COLOR is set); "
+        help="text: boards for people (plain when not a terminal; NO_COLOR drops the colours); "
         "json: one object per line.",
     )(function)
     return function
@@ -237,6 +241,48 @@ def usage_errors() -> Iterator[None]:
         raise click.UsageError(error.command_line) from None
 
 
+class WholeNumber(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3 on
+    """A whole number in ASCII digits, at least ``minimum``: one rule for every number typed."""
+
+    name = "integer"
+
+    def __init__(self, minimum: int) -> None:
+        self.minimum = minimum
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> int:
+        if isinstance(value, int):
+            return value
+        text = str(value).strip()
+        if not re.fullmatch(r"[+-]?[0-9]+", text):
+            self.fail(f"{text!r} is not a whole number (digits 0-9)", param, ctx)
+        number = int(text)
+        if number < self.minimum:
+            self.fail(f"{shown(number)} is less than {self.minimum}", param, ctx)
+        return number
+
+
+class Seconds(click.ParamType):  # type: ignore[type-arg]
+    """A positive number of seconds in ASCII (``30``, ``0.5``, ``1e3``, ``inf``: no limit)."""
+
+    name = "seconds"
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        if isinstance(value, float):
+            return value
+        text = str(value).strip()
+        number = r"([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?"
+        if not re.fullmatch(rf"[+-]?({number}|inf|infinity)", text, flags=re.IGNORECASE):
+            self.fail(f"{text!r} is not a number of seconds", param, ctx)
+        seconds = float(text)
+        if seconds <= 0:
+            self.fail(f"the time limit must be positive, not {text}", param, ctx)
+        return seconds
+
+
 class BoardSizes(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3 on
     """Board sizes such as ``4-12`` or ``50,100,200`` (or a mix), each one nqueens accepts."""
 
@@ -249,7 +295,7 @@ class BoardSizes(click.ParamType):  # type: ignore[type-arg]  # generic from cli
             return value
         sizes: list[int] = []
         for part in str(value).split(","):
-            match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+            match = re.fullmatch(r"\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?", part)
             if match is None:
                 self.fail(f"{part.strip()!r} is not a size or a range such as 4-12", param, ctx)
             low, high = int(match.group(1)), int(match.group(2) or match.group(1))

@@ -38,7 +38,8 @@ at the left.
 \b
 Exit codes:
   0    success (a count of 0 is a success)
-  1    no solution exists (solve, first); a board is not valid (verify)
+  1    no solution exists (solve, first, explain); a board is not valid
+       (verify)
   2    bad usage or bad input
   3    the time limit ended the search first: the result is partial
   74   the output could not be written (a full disk, a closed stdout)
@@ -70,10 +71,7 @@ class Output:
         self.out = Console(highlight=False)
         self.err = Console(stderr=True, highlight=False)
         self.rich = (
-            output_format == "text"
-            and self.out.is_terminal
-            and not self.out.no_color
-            and os.environ.get("TERM") != "dumb"
+            output_format == "text" and self.out.is_terminal and os.environ.get("TERM") != "dumb"
         )
 
     def _compact(self, n: int) -> bool:
@@ -84,19 +82,10 @@ class Output:
             return render.rich_board_width(n) > self.out.width
         return n > render.PLAIN_BOARD_MAX_N
 
-    def solution(
-        self,
-        solution: Solution,
-        number: int | None = None,
-        stats: Stats | None = None,
-        json_stats: bool = False,
-    ) -> None:
-        """Write one solution to stdout, numbered when it is one of many.
-
-        In JSON, ``stats`` adds the engine and strategy, ``json_stats`` the statistics too.
-        """
+    def solution(self, solution: Solution, number: int | None = None) -> None:
+        """Write one solution to stdout, numbered when it is one of many."""
         if self.format == "json":
-            click.echo(render.solution_record(solution, number, stats=stats, with_stats=json_stats))
+            click.echo(render.solution_record(solution, number))
             return
         compact = self._compact(solution.n)
         if self.rich:
@@ -105,7 +94,11 @@ class Output:
             if compact:
                 self.out.print(f"Row of the queen in each column: {render.compact_rows(solution)}")
             else:
-                self.out.print(render.rich_board(solution, ascii_only=self.ascii_only))
+                self.out.print(
+                    render.rich_board(
+                        solution, ascii_only=self.ascii_only, colour=not self.out.no_color
+                    )
+                )
             if number is not None:
                 self.out.print()
             return
@@ -121,6 +114,11 @@ class Output:
             self.out.print(text)
         else:
             click.echo(text)
+
+    def end_of_search(self, stats: Stats, *, with_stats: bool) -> None:
+        """In JSON, the status record that closes the stream of solutions (text: nothing)."""
+        if self.format == "json":
+            click.echo(render.status_record(stats, with_stats=with_stats, none_is_an_answer=False))
 
     def message(self, text: str) -> None:
         """A line for people, on stderr."""

@@ -26,7 +26,7 @@ def square_name(square: Square) -> str:
 
 def parse_square(text: str) -> Square:
     """``"3,4"`` (1-based ROW,COL) -> ``(2, 3)``; InputError for anything malformed."""
-    match = re.fullmatch(r"\s*(\d+)\s*,\s*(\d+)\s*", text)
+    match = re.fullmatch(r"\s*([0-9]+)\s*,\s*([0-9]+)\s*", text)
     if match is None:
         raise InputError(f"malformed square {text!r}: expected ROW,COL such as 3,4")
     row, col = int(match.group(1)), int(match.group(2))
@@ -152,11 +152,11 @@ def _read_drawing(text: str) -> Puzzle:
 
 def _read_csplib(text: str) -> Puzzle:
     """CSPLib 79: ``letting n = 8``, ``letting init = [[r, c], ...]`` (or ``be``), 1-based."""
-    size = re.search(r"letting\s+n\s*(?:=|be)\s*(\d+)", text)
+    size = re.search(r"letting\s+n\s*(?:=|be)\s*([0-9]+)", text)
     if size is None:
         raise InputError("the CSPLib instance has no 'letting n = ...'")
     init = re.search(r"letting\s+init\s*(?:=|be)\s*(.*)", text, flags=re.DOTALL)
-    pairs = re.findall(r"[\[(]\s*(\d+)\s*,\s*(\d+)\s*[\])]", init.group(1)) if init else []
+    pairs = re.findall(r"[\[(]\s*([0-9]+)\s*,\s*([0-9]+)\s*[\])]", init.group(1)) if init else []
     queens = tuple(parse_square(f"{row},{col}") for row, col in pairs)
     return Puzzle(int(size.group(1)), queens)
 

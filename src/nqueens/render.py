@@ -51,9 +51,9 @@ def rich_board_width(n: int) -> int:
     return len(str(n)) + 1 + _SQUARE_WIDTH * n
 
 
-def rich_board(solution: Solution, *, ascii_only: bool = False) -> Text:
+def rich_board(solution: Solution, *, ascii_only: bool = False, colour: bool = True) -> Text:
     """A checkered board with a queen glyph and 1-based row and column labels."""
-    return rich_grid(solution.n, set(solution.squares()), ascii_only=ascii_only)
+    return rich_grid(solution.n, set(solution.squares()), ascii_only=ascii_only, colour=colour)
 
 
 def rich_grid(
@@ -63,9 +63,11 @@ def rich_grid(
     crossed: Collection[Square] = (),
     fresh: Collection[Square] = (),
     ascii_only: bool = False,
+    colour: bool = True,
 ) -> Text:
     """A checkered board with labels; ``crossed`` squares show an ``x`` (``fresh`` ones, ruled
-    out by the step being shown, in red). ``ascii_only`` draws queens as ``Q``."""
+    out by the step being shown, in red). ``ascii_only`` draws queens as ``Q``. Without
+    ``colour`` (NO_COLOR), empty squares show a dot: the same layout, still readable."""
     label_width = len(str(n))
     queen = "Q" if ascii_only else QUEEN
     board = Text(" " * (label_width + 1), end="")
@@ -81,30 +83,16 @@ def rich_grid(
                 mark_style = f"{square} {'bold red' if (row, col) in fresh else 'dim'}"
                 board.append(f"{'x':^{_SQUARE_WIDTH}}", style=mark_style)
             else:
-                board.append(" " * _SQUARE_WIDTH, style=square)
+                board.append(f"{' ' if colour else '.':^{_SQUARE_WIDTH}}", style=square)
     return board
 
 
-def solution_record(
-    solution: Solution,
-    number: int | None = None,
-    *,
-    stats: Stats | None = None,
-    with_stats: bool = False,
-) -> str:
-    """One JSON line for a solution: ``{"n": 8, "solution": 1, "rows": [...]}``.
-
-    With ``stats``, the engine and strategy that found it; ``with_stats`` adds the statistics.
-    """
-    record: dict[str, object] = {"n": solution.n}
+def solution_record(solution: Solution, number: int | None = None) -> str:
+    """One JSON line for a solution: ``{"type": "solution", "n": 8, "rows": [...]}``."""
+    record: dict[str, object] = {"type": "solution", "n": solution.n}
     if number is not None:
         record["solution"] = number
     record["rows"] = list(solution.rows)
-    if stats is not None:
-        record["engine"] = stats.engine
-        record["strategy"] = stats.strategy
-        if with_stats:
-            record.update(stats_record(stats))
     return json.dumps(record)
 
 
@@ -112,8 +100,6 @@ def stats_record(stats: Stats) -> dict[str, object]:
     """The statistics as JSON-ready values, named as the engine names them."""
     first_name, second_name = engine_named(stats.engine).stat_names
     return {
-        "engine": stats.engine,
-        "strategy": stats.strategy,
         first_name: stats.conflicts,
         second_name: stats.branches,
         "wall_time": round(stats.wall_time, 6),
@@ -121,26 +107,38 @@ def stats_record(stats: Stats) -> dict[str, object]:
     }
 
 
-def count_record(stats: Stats, *, with_stats: bool, with_unique: bool = False) -> str:
-    """The JSON object ``count`` writes: the count, whether it is complete, and optionally stats."""
-    record: dict[str, object] = {"n": stats.n, "solutions": stats.solutions}
+def status_record(
+    stats: Stats, *, with_stats: bool, with_unique: bool = False, none_is_an_answer: bool = True
+) -> str:
+    """The JSON line that ends every search: how it ended, what it found, and which engine.
+
+    ``status`` is ``complete``, ``limit``, ``time-limit`` or ``interrupted``, or ``no-solution``
+    when finding none is the answer, not a count of 0 (``none_is_an_answer=False``: solve,
+    first). ``with_stats`` adds the engine's statistics.
+    """
+    status = stats.status.value
+    if stats.status is Status.COMPLETE and stats.solutions == 0 and not none_is_an_answer:
+        status = "no-solution"
+    record: dict[str, object] = {"type": "status", "n": stats.n, "solutions": stats.solutions}
     if with_unique:
         record["unique"] = stats.unique
     record["complete"] = not stats.status.partial
-    record["status"] = stats.status.value
+    record["status"] = status
+    record["engine"] = stats.engine
+    if stats.backend is not None:
+        record["backend"] = stats.backend
+    record["strategy"] = stats.strategy
     if with_stats:
         record.update(stats_record(stats))
     return json.dumps(record)
 
 
-def unique_sentence(stats: Stats, *, rich: bool) -> str:
-    """``count --unique`` in words: the unique count first, the total beside it."""
-    if rich:
-        return (
-            f"N = {stats.n}: [bold]{stats.unique:,}[/bold] unique solutions "
-            f"({stats.solutions:,} in all)"
-        )
-    return f"{stats.unique} unique solutions ({stats.solutions} in all)"
+def unique_sentence(stats: Stats) -> str:
+    """``count --unique`` in words for a terminal: the unique count first, the total beside it."""
+    return (
+        f"N = {stats.n}: [bold]{stats.unique:,}[/bold] unique solutions "
+        f"({stats.solutions:,} in all)"
+    )
 
 
 def stats_table(stats: Stats, *, enumeration: bool) -> Table:
@@ -153,7 +151,8 @@ def stats_table(stats: Stats, *, enumeration: bool) -> Table:
     table.add_column("value", justify="right")
     first_name, second_name = engine_named(stats.engine).stat_names
     table.add_row("board", f"{stats.n} x {stats.n}")
-    table.add_row("engine", stats.engine + (f" ({stats.strategy})" if stats.strategy else ""))
+    detail = stats.backend or stats.strategy
+    table.add_row("engine", stats.engine + (f" ({detail})" if detail else ""))
     table.add_row("solutions", f"{stats.solutions:,}")
     if stats.unique is not None:
         table.add_row("unique up to symmetry", f"{stats.unique:,}")

@@ -77,6 +77,7 @@ class Stats:
     unique: int | None = None  # solutions up to the 8 symmetries, when the search counted them
     engine: str = "cp-sat"  # which solver: it decides what conflicts and branches mean
     strategy: str | None = None  # the search strategy, where the engine takes one
+    backend: str | None = None  # the solver behind the engine, where it has a choice (mip)
 
     @property
     def solutions_per_second(self) -> float:

@@ -27,7 +27,7 @@ NAMED_PAIRS = 5
 
 _QUEEN_MARKS = {"Q", QUEEN}
 _PLAIN_CELLS = {"Q", "_", ".", QUEEN}
-_NUMBERS = re.compile(r"\d+(?:\s+\d+)*")
+_NUMBERS = re.compile(r"[0-9]+(?:\s+[0-9]+)*")
 _COLOUR_CODES = re.compile(r"\x1b\[[0-9;]*m")  # a terminal board saved with its colours
 
 
@@ -113,10 +113,12 @@ def read_boards(text: str) -> list[BoardCheck]:
             grid.append((index, cells))
             continue
         close_grid()
-        if not stripped or re.fullmatch(r"Solution \d+", stripped):
+        if not stripped or re.fullmatch(r"Solution [0-9]+", stripped):
             continue
         if stripped.startswith("{"):
-            boards.append(_json_board(len(boards) + 1, stripped, index))
+            board = _json_board(len(boards) + 1, stripped, index)
+            if board is not None:
+                boards.append(board)
         elif _NUMBERS.fullmatch(stripped):
             numbers = [int(value) for value in cells]
             if numbers == list(range(1, len(numbers) + 1)) and _labelled_row_follows(lines, index):
@@ -146,13 +148,18 @@ def _plain_board(number: int, grid: list[tuple[int, list[str]]]) -> BoardCheck:
     return check(number, n, queens)
 
 
-def _json_board(number: int, text: str, line_number: int) -> BoardCheck:
-    """A JSON line as solve and first write it: ``rows`` (0-based), and ``n`` if given."""
+def _json_board(number: int, text: str, line_number: int) -> BoardCheck | None:
+    """A JSON line as solve and first write it: ``rows`` (0-based), and ``n`` if given.
+
+    None for the status record that ends their output: it holds no board.
+    """
     where = f"line {line_number}"
     try:
         record = json.loads(text)
     except ValueError as error:
         raise InputError(f"{where}: not JSON ({error})") from None
+    if isinstance(record, dict) and record.get("type") == "status":
+        return None
     rows = record.get("rows") if isinstance(record, dict) else None
     if not isinstance(rows, list) or not all(_whole(row) for row in rows):
         raise InputError(f'{where}: a board in JSON needs "rows", a list of whole numbers')

@@ -45,6 +45,7 @@ class MipSolutionStream(EngineStream):
         puzzle: Puzzle | None = None,
     ) -> None:
         self.n = n
+        self._backend = backend
         self._limit = limit
         self._time_limit = time_limit
         from ortools.linear_solver import pywraplp
@@ -128,6 +129,7 @@ class MipSolutionStream(EngineStream):
             wall_time=time.monotonic() - self._started,
             status=status,
             engine=NAME,
+            backend=self._backend,
         )
 
 
