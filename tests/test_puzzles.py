@@ -376,3 +376,38 @@ def test_verify_from_a_file(tmp_path: Path) -> None:
     result = invoke("verify", str(path))
     assert result.exit_code == 0
     assert "4 boards checked" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\x7fELF\x02\x01\x01\x00\x00\x00", "is a binary file, not text"),
+        ("caf\u00e9 . Q\n".encode("latin-1"), "is not UTF-8 text (byte 0xe9 at offset 3)"),
+    ],
+    ids=["binary", "latin-1"],
+)
+@pytest.mark.parametrize("command", ["board", "verify"])
+def test_files_that_are_not_utf8_text_are_refused(
+    command: str, content: bytes, message: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "input"
+    path.write_bytes(content)
+    arguments = ["first", "--board", str(path)] if command == "board" else ["verify", str(path)]
+    result = invoke(*arguments)
+    assert result.exit_code == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_directory_is_refused_and_a_device_of_zeros_is_not_read_to_its_end() -> None:
+    for arguments in (["first", "--board", "/tmp"], ["verify", "/dev/zero"]):
+        result = invoke(*arguments)
+        assert result.exit_code == 2, arguments
+        assert "Traceback" not in result.stderr
+
+
+def test_a_board_file_with_a_byte_order_mark_and_tabs_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "board.txt"
+    path.write_text("\ufeff.\tQ\t.\t.\n.\t.\t.\t.\n.\t.\t.\t.\n.\t.\t.\t.\n", encoding="utf-8")
+    result = invoke("first", "--board", str(path), "--style", "compact")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.split() == ["3", "1", "4", "2"]  # the one completion with 1,2 kept

@@ -28,6 +28,7 @@ from nqueens.options import (
     Names,
     QueensCommand,
     Seconds,
+    TextFile,
     WholeNumber,
     board_options,
     board_size,
@@ -387,7 +388,7 @@ def explain(
 
 
 @cli.command(epilog=EXIT_CODES_HELP)
-@click.argument("source", type=click.File("r"), default="-", metavar="[FILE|-]")
+@click.argument("source", type=TextFile(), default="-", metavar="[FILE|-]")
 @click.option(
     "--format",
     "output_format",
@@ -397,7 +398,7 @@ def explain(
     help="json: one object per board, with its problems.",
 )
 @click.pass_context
-def verify(ctx: click.Context, source: TextIO, output_format: str) -> None:
+def verify(ctx: click.Context, source: str, output_format: str) -> None:
     """Check boards as solve and first print them: text (with or without labels) or JSON lines.
 
     Reports, per board, how many pairs of queens attack each other along rows, columns and
@@ -409,7 +410,7 @@ def verify(ctx: click.Context, source: TextIO, output_format: str) -> None:
 
     output = Output(output_format)
     try:
-        boards = read_boards(source.read())
+        boards = read_boards(source)
     except InputError as error:
         raise click.BadParameter(error.command_line, param_hint="'FILE'") from None
     if not boards:

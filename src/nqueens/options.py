@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TextIO, TypeVar, cast
+from typing import Any, BinaryIO, TypeVar, cast
 
 import click
 
@@ -132,10 +133,10 @@ def puzzle_options(function: F) -> F:
         n: int | None,
         queen_squares: tuple[str, ...],
         block_squares: tuple[str, ...],
-        board_file: TextIO | None,
+        board_text: str | None,
         **kwargs: Any,
     ) -> Any:
-        size, queens, blocked = resolve_puzzle(n, queen_squares, block_squares, board_file)
+        size, queens, blocked = resolve_puzzle(n, queen_squares, block_squares, board_text)
         with usage_errors():
             puzzle = Puzzle(size, tuple(queens), tuple(blocked))
         return command(*args, puzzle=puzzle, **kwargs)
@@ -143,8 +144,8 @@ def puzzle_options(function: F) -> F:
     function = cast(F, with_puzzle)
     function = click.option(
         "--board",
-        "board_file",
-        type=click.File("r"),
+        "board_text",
+        type=TextFile(),
         metavar="FILE",
         help="A starting position ('-' for stdin): one line per row, Q a queen, # or X blocked, "
         ". or _ free; or a CSPLib problem 79 instance (letting n / letting init). "
@@ -170,19 +171,19 @@ def resolve_puzzle(
     n: int | None,
     queen_squares: tuple[str, ...],
     block_squares: tuple[str, ...],
-    board_file: TextIO | None,
+    board_text: str | None,
 ) -> tuple[int, list[Square], list[Square]]:
     """N and the given squares (0-based), from the argument, the options and the board file."""
     queens = [_square(text, "--queen") for text in queen_squares]
     blocked = [_square(text, "--block") for text in block_squares]
-    if board_file is None:
+    if board_text is None:
         if n is None:
             raise click.UsageError(
                 "Missing argument 'N' (or give a starting position with --board)."
             )
         return n, queens, blocked
     try:
-        puzzle = read_puzzle(board_file.read())
+        puzzle = read_puzzle(board_text)
     except InputError as error:
         raise click.BadParameter(error.command_line, param_hint="'--board'") from None
     if n is not None and n != puzzle.n:
@@ -239,6 +240,58 @@ def usage_errors() -> Iterator[None]:
         yield
     except InputError as error:
         raise click.UsageError(error.command_line) from None
+
+
+class TextFile(click.ParamType):  # type: ignore[type-arg]
+    """A text file's contents ('-' for stdin): UTF-8, a byte-order mark dropped.
+
+    A binary file, text in another encoding or a file too large to be a board is refused with a
+    message, never a decoding traceback, and never read to its end first.
+    """
+
+    name = "FILE"
+    max_bytes = 1 << 30
+    _CHUNK = 1 << 20
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> str:
+        path = str(value)
+        try:
+            if path == "-":
+                data = self._contents(sys.stdin.buffer, "standard input", param, ctx)
+            else:
+                with open(path, "rb") as stream:
+                    data = self._contents(stream, path, param, ctx)
+        except OSError as error:
+            self.fail(f"cannot read {path}: {error.strerror or error}", param, ctx)
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            self.fail(
+                f"{path} is not UTF-8 text (byte 0x{data[error.start]:02x} at offset "
+                f"{error.start:,}); save it as UTF-8",
+                param,
+                ctx,
+            )
+
+    def _contents(
+        self,
+        stream: BinaryIO,
+        name: str,
+        param: click.Parameter | None,
+        ctx: click.Context | None,
+    ) -> bytes:
+        chunks = []
+        size = 0
+        while chunk := stream.read(self._CHUNK):
+            if b"\0" in chunk:
+                self.fail(f"{name} is a binary file, not text", param, ctx)
+            size += len(chunk)
+            if size > self.max_bytes:
+                self.fail(f"{name} is larger than {self.max_bytes >> 20:,} MB", param, ctx)
+            chunks.append(chunk)
+        return b"".join(chunks)
 
 
 class WholeNumber(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3 on

@@ -117,8 +117,9 @@ def read_puzzle(text: str) -> Puzzle:
     """A starting position from text: a CSPLib problem 79 instance, or a board drawing.
 
     A drawing has one line per row: ``Q`` a queen, ``#`` or ``X`` a blocked square, ``.`` or
-    ``_`` a free square, separated by spaces or not. N is the number of rows.
+    ``_`` a free square, separated by spaces or tabs, or not at all. N is the number of rows.
     """
+    text = text.removeprefix("\ufeff")  # a byte-order mark, as some editors write
     if re.search(r"^\s*letting\b", text, flags=re.MULTILINE):
         return _read_csplib(text)
     return _read_drawing(text)
@@ -132,7 +133,7 @@ def _read_drawing(text: str) -> Puzzle:
     queens: list[Square] = []
     blocked: list[Square] = []
     for row, line in enumerate(lines):
-        cells = line.split() if " " in line.strip() else list(line.strip())
+        cells = line.split() if re.search(r"\s", line.strip()) else list(line.strip())
         if len(cells) != n:
             raise InputError(
                 f"row {row + 1} has {len(cells)} squares; a board of {n} rows needs {n} in each"
