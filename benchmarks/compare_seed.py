@@ -93,8 +93,16 @@ def main() -> None:
     parser.add_argument(
         "--seed-max", type=int, default=13, help="largest N to time the seed on (it is slow)"
     )
-    parser.add_argument("--peers", type=Path, default=DEFAULT_PEERS)
+    parser.add_argument(
+        "--peers", type=Path, default=DEFAULT_PEERS, help="the folder with seed_nqueens_sat.py"
+    )
     args = parser.parse_args()
+    seed_program = args.peers / "seed_nqueens_sat.py"
+    if not seed_program.is_file():
+        raise SystemExit(
+            f"{seed_program} is missing: this benchmark runs the seed program beside nqueens; "
+            "pass --peers with the folder that holds it (shared/peers)"
+        )
 
     print(f"Machine: {machine()}; medians of {args.repeat} runs, whole processes.\n")
     print(
@@ -113,7 +121,7 @@ def main() -> None:
                 counts.add(run.solutions)
                 peak = max(peak, run.peak_mb)
             if n <= args.seed_max:
-                seed = [sys.executable, str(args.peers / "seed_nqueens_sat.py"), str(n), "--quiet"]
+                seed = [sys.executable, str(seed_program), str(n), "--quiet"]
                 run = timed(seed, r"solutions found: (\d+)")
                 times["seed"].append(run.seconds)
                 counts.add(run.solutions)

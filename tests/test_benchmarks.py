@@ -46,3 +46,15 @@ def test_enumeration_benchmark_counts_every_board_it_times() -> None:
     assert two_columns.endswith(f" ({len(pairs)})")
     assert presolve[0][2].endswith(": 92") and presolve[0][3].endswith(": 92")
     assert "WRONG" not in done.stdout
+
+
+def test_benchmarks_that_need_the_peers_say_so_when_they_are_missing(tmp_path: Path) -> None:
+    for script in ("compare_seed.py", "counting.py"):
+        done = subprocess.run(
+            [sys.executable, str(BENCHMARKS / script), "--peers", str(tmp_path)],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 1, (script, done.stderr)
+        assert "is missing: " in done.stderr and "--peers" in done.stderr
+        assert "Traceback" not in done.stderr
