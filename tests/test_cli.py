@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from helpers import (
@@ -497,3 +498,24 @@ def test_every_command_has_help_with_h(command: str) -> None:
     assert result.stdout.startswith(f"Usage: cli {command}") or "Usage:" in result.stdout
     assert cli.commands[command].help, f"{command} has no help text"
     assert result.stdout == invoke(command, "--help").stdout
+
+
+def test_color_options_act_as_the_environment_variables() -> None:
+    forced = invoke("--color", "solve", "4", "--limit", "1")
+    assert "\x1b[" in forced.stdout  # a drawn board, into a pipe
+    dropped = invoke("--no-color", "solve", "4", "--limit", "1", env=TERMINAL_ENV)
+    assert not re.search(r"\x1b\[[0-9;]*(3[0-9]|4[0-9]|9[0-7]|10[0-7])m", dropped.stdout)
+
+
+def test_svg_files_are_named_as_the_help_says(tmp_path: Path) -> None:
+    assert "FILE-1.svg" in invoke("solve", "--help").stdout
+    assert invoke("solve", "6", "--svg", str(tmp_path / "six.svg")).exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"six-{i}.svg" for i in range(1, 5)]
+    assert invoke("solve", "8", "--limit", "12", "--svg", str(tmp_path / "e.svg")).exit_code == 0
+    assert (tmp_path / "e-01.svg").is_file() and (tmp_path / "e-12.svg").is_file()
+
+
+def test_bench_says_how_long_it_may_take_before_it_starts() -> None:
+    result = invoke("bench", "--sizes", "4", "--first-sizes", "8", "--engines", "bitboard")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.startswith("Measuring 2 cells, each at most 10 s per run: up to 20 s.")

@@ -39,6 +39,7 @@ from nqueens.options import (
     usage_errors,
 )
 from nqueens.output import (
+    COLOR_KEY,
     EXIT_CODES_HELP,
     EXIT_IO_ERROR,
     EXIT_NO_SOLUTION,
@@ -80,11 +81,29 @@ class QueensGroup(click.Group):
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 @click.version_option(package_name="nqueens", prog_name="nqueens")
-def cli() -> None:
-    """Solve the N-queens problem: CP-SAT, the original CP solver, a 0-1 program, and bitboards.
+@click.option(
+    "--color/--no-color",
+    default=None,
+    help="Force colours and drawn boards on, or colours off (as FORCE_COLOR or NO_COLOR do).",
+)
+@click.pass_context
+def cli(ctx: click.Context, color: bool | None) -> None:
+    """Solve the N-queens problem with four engines: CP-SAT, the original CP solver, the blog
+    post's 0-1 program and compiled bitboards.
 
-    Place N queens on an N x N board so that no two share a row, a column or a diagonal.
+    Place N queens on an N x N board so that no two share a row, a column or a diagonal. By
+    default solve lists with CP-SAT, count counts with bitboards, and first tries the original
+    CP solver's first-fail search before CP-SAT; --engine picks another.
+
+    \b
+    Colour: boards are drawn in colour on a terminal; NO_COLOR=1 (or
+    --no-color) drops the colours, FORCE_COLOR=1 (or --color) draws boards
+    even into a pipe.
+    Shell completion: add to ~/.bashrc
+      eval "$(_NQUEENS_COMPLETE=bash_source nqueens)"
+    (zsh_source or fish_source for zsh and fish).
     """
+    ctx.meta[COLOR_KEY] = color
 
 
 @cli.command(epilog=EXIT_CODES_HELP)
@@ -441,7 +460,8 @@ def verify(ctx: click.Context, source: str, output_format: str) -> None:
     type=BoardSizes(),
     default="4-12",
     show_default=True,
-    help="Boards for the table of time to every solution (the seed's), e.g. 4-12 or 8,10,12.",
+    help="Boards for the table of time to every solution (the OR-Tools guide's), e.g. 4-12 or "
+    "8,10,12.",
 )
 @click.option(
     "--first-sizes",
@@ -486,8 +506,10 @@ def verify(ctx: click.Context, source: str, output_format: str) -> None:
     type=click.Choice(["text", "json", "csv"]),
     default="text",
     show_default=True,
+    help="text: the two tables; json: one object per cell with its statistics; csv: one row "
+    "per cell.",
 )
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no estimate.")
 def bench(
     sizes: list[int],
     first_sizes: list[int],
@@ -498,7 +520,7 @@ def bench(
     output_format: str,
     quiet: bool,
 ) -> None:
-    """Measure every engine and strategy side by side: the seed's table, and time to a first.
+    """Measure every engine and strategy side by side: time to every solution, and to a first.
 
     The first table reproduces the OR-Tools guide's (N, solutions, time to find all) with the
     guide's published times beside it; the second times a first solution for growing N.
@@ -512,6 +534,13 @@ def bench(
         benchmark.columns(engine_list, strategy_list, benchmark.ALL)
     ) + len(first_size_list) * len(benchmark.columns(engine_list, strategy_list, benchmark.FIRST))
     show_progress = not quiet and output.err.is_terminal
+    if not quiet:
+        longest = total * repeat * time_limit
+        output.message(
+            f"Measuring {total} cells, each at most {time_limit:g} s per run: up to "
+            f"{_duration(longest)}. --sizes, --first-sizes, --engines and --time-limit measure "
+            "less."
+        )
     with Progress(
         TextColumn("[bold]Benchmarking"),
         BarColumn(),
@@ -558,6 +587,15 @@ def _show_warning(
 ) -> None:
     """A warning is one line on stderr for the person at the terminal, not a source listing."""
     click.echo(f"Warning: {message}", err=True)
+
+
+def _duration(seconds: float) -> str:
+    """A rough duration for people: '40 s', '12 min', '3.5 h'."""
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def _none_exists(puzzle: Puzzle) -> str:

@@ -207,7 +207,8 @@ def board_options(function: F) -> F:
         "svg_path",
         metavar="FILE",
         callback=svg_target,
-        help="Also save the board as an SVG picture (several boards: FILE-001.svg, ...).",
+        help="Also save the board as an SVG picture (several boards: FILE-1.svg, FILE-2.svg, "
+        "..., zero-padded to the widest number: FILE-01.svg for up to 99 boards).",
     )(function)
     function = click.option(
         "--ascii",

@@ -25,6 +25,9 @@ from rich.progress import (
 from nqueens import render, signals
 from nqueens.results import Solution, Stats, Status
 
+COLOR_KEY = "nqueens.color"
+"""Where the command line keeps --color (True), --no-color (False) or neither (None)."""
+
 EXIT_OK = 0
 EXIT_NO_SOLUTION = 1
 EXIT_TIME_LIMIT = 3
@@ -68,8 +71,15 @@ class Output:
         self.format = output_format
         self.style = style
         self.ascii_only = ascii_only
-        self.out = Console(highlight=False)
-        self.err = Console(stderr=True, highlight=False)
+        context = click.get_current_context(silent=True)
+        color = context.meta.get(COLOR_KEY) if context is not None else None
+        # --color acts as FORCE_COLOR and --no-color as NO_COLOR; neither leaves them to rich.
+        force_terminal = True if color is True else None
+        no_color = True if color is False else None
+        self.out = Console(highlight=False, force_terminal=force_terminal, no_color=no_color)
+        self.err = Console(
+            stderr=True, highlight=False, force_terminal=force_terminal, no_color=no_color
+        )
         self.rich = (
             output_format == "text" and self.out.is_terminal and os.environ.get("TERM") != "dumb"
         )
