@@ -481,7 +481,7 @@ def test_solve_unique_prints_one_board_per_class() -> None:
 def test_progress_bar_on_a_terminal_stderr() -> None:
     result = invoke("count", "12", env=TERMINAL_ENV)
     assert "Counting N = 12" in strip_ansi(result.stderr)
-    assert "subproblems" in strip_ansi(result.stderr)
+    assert "94/94 · 14,200 solutions" in strip_ansi(result.stderr)
     assert strip_ansi(result.stdout).strip() == "N = 12: 14,200 solutions"
 
 
@@ -519,3 +519,36 @@ def test_bench_says_how_long_it_may_take_before_it_starts() -> None:
     result = invoke("bench", "--sizes", "4", "--first-sizes", "8", "--engines", "bitboard")
     assert result.exit_code == 0, result.stderr
     assert result.stderr.startswith("Measuring 2 cells, each at most 10 s per run: up to 20 s.")
+
+
+def test_a_partial_count_reads_as_a_lower_bound_on_a_terminal() -> None:
+    result = invoke("count", "18", "--time-limit", "0.3", env=TERMINAL_ENV)
+    assert result.exit_code == 3
+    assert re.fullmatch(r"N = 18: at least [\d,]+ solutions", strip_ansi(result.stdout).strip())
+
+
+def _screen_pieces(text: str) -> list[str]:
+    """What a terminal shows line by line, redraws (carriage returns) included."""
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
+    return [piece for piece in re.split(r"[\r\n]", plain) if piece.strip()]
+
+
+@pytest.mark.parametrize("columns", [60, 100])
+def test_the_progress_bar_fits_the_terminal_and_names_its_times(columns: int) -> None:
+    result = invoke("count", "15", env={**TERMINAL_ENV, "COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.stderr
+    bars = [piece for piece in _screen_pieces(result.stderr) if "N = 15" in piece]
+    assert bars, result.stderr
+    assert all(len(piece) <= columns and "…" not in piece for piece in bars), bars
+    if columns >= 80:
+        assert any("elapsed" in piece for piece in bars)
+
+
+def test_a_search_without_progress_shows_a_spinner_after_a_second() -> None:
+    # first-min does not find a first solution for N = 100 within the limit.
+    arguments = ["first", "100", "--engine", "cp", "--strategy", "first-min", "-t", "1.5"]
+    result = invoke(*arguments, env=TERMINAL_ENV)
+    assert result.exit_code == 3
+    assert any("Searching N = 100" in piece for piece in _screen_pieces(result.stderr))
+    quick = invoke("first", "8", env=TERMINAL_ENV)
+    assert "Searching" not in quick.stderr

@@ -50,6 +50,7 @@ from nqueens.output import (
     exit_code,
     progress_bar,
     save_svg,
+    spinner,
 )
 from nqueens.puzzle import Puzzle
 from nqueens.results import InputError, SearchInterrupted, Status
@@ -224,7 +225,8 @@ def count(
     """
     output = Output(output_format)
     n = puzzle.n
-    with progress_bar(output, n, enabled=not quiet) as on_progress:
+    splits = engine == AUTO or registry.engine_named(engine).splits
+    with progress_bar(output, n, enabled=not quiet, splits=splits) as on_progress:
         try:
             with usage_errors():
                 stats = api.count(
@@ -244,11 +246,8 @@ def count(
             stats = interrupted.stats
     if output.format == "json":
         click.echo(render.status_record(stats, with_stats=show_stats, with_unique=unique))
-    elif output.rich and unique:
-        output.print_data(render.unique_sentence(stats))
     elif output.rich:
-        noun = "solution" if stats.solutions == 1 else "solutions"
-        output.out.print(f"N = {n}: [bold]{stats.solutions:,}[/bold] {noun}")
+        output.print_data(render.count_headline(stats, with_unique=unique))
     else:
         click.echo(stats.solutions)
         if unique:
@@ -284,7 +283,7 @@ def first(
     output = Output(output_format, style, ascii_only=ascii_only)
     n = puzzle.n
     try:
-        with usage_errors():
+        with usage_errors(), spinner(output, f"Searching N = {n}"):
             result = api.first(
                 n,
                 queens=puzzle.queens,

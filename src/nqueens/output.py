@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,10 +18,13 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
+    SpinnerColumn,
+    Task,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
+from rich.text import Text
 
 from nqueens import render, signals
 from nqueens.results import Solution, Stats, Status
@@ -161,26 +165,62 @@ def exit_code(status: Status) -> int:
 PROGRESS_MIN_N = 12
 """Boards from this size up take over a second to count: worth a progress bar."""
 
+SPINNER_DELAY_SECONDS = 1.0
+"""A search that reports no progress gets a spinner once it has run this long."""
+
+_NARROW_COLUMNS = 80  # below this width the bar keeps only what fits: done/total and the time
+
+
+class _TimeLeftColumn(ProgressColumn):
+    """The time left, from the average pace since the start: steadier than a recent window,
+    which jumps as subproblems of very different sizes finish."""
+
+    def render(self, task: Task) -> Text:
+        elapsed, done, total = task.elapsed, task.completed, task.total
+        if not elapsed or not done or not total or done >= total:
+            return Text("")
+        left = int(elapsed * (total - done) / done)
+        return Text(f"~{left // 60}:{left % 60:02d} left", style="progress.remaining")
+
 
 @contextmanager
 def progress_bar(
-    output: Output, n: int, *, enabled: bool
+    output: Output, n: int, *, enabled: bool, splits: bool = True
 ) -> Iterator[Callable[[int, int, int], None] | None]:
-    """A rich progress bar on stderr, fed by the count's progress callback.
+    """What a count shows on a terminal while it runs, on stderr.
 
-    Off (None) when stderr is not a terminal, when disabled, or for boards counted in a moment.
+    A splitting engine feeds a progress bar through the callback this yields (for boards counted
+    in more than a moment); any other engine gets a spinner with the elapsed time once it has run
+    a second. Nothing when stderr is not a terminal or when disabled.
     """
-    if not (enabled and n >= PROGRESS_MIN_N and output.err.is_terminal):
+    if not (enabled and output.err.is_terminal):
         yield None
         return
-    columns = (
-        TextColumn("[bold]Counting N = {task.fields[n]}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("subproblems, {task.fields[solutions]:,} solutions"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
+    if not splits:
+        with spinner(output, f"Counting N = {n}"):
+            yield None
+        return
+    if n < PROGRESS_MIN_N:
+        yield None
+        return
+    columns: tuple[str | ProgressColumn, ...]
+    if output.err.width < _NARROW_COLUMNS:
+        columns = (
+            TextColumn("[bold]N = {task.fields[n]}"),
+            BarColumn(bar_width=10),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+        )
+    else:
+        columns = (
+            TextColumn("[bold]Counting N = {task.fields[n]}"),
+            BarColumn(bar_width=15),
+            MofNCompleteColumn(),
+            TextColumn("· {task.fields[solutions]:,} solutions ·"),
+            TimeElapsedColumn(),
+            TextColumn("elapsed"),
+            _TimeLeftColumn(),
+        )
     with Progress(*columns, console=output.err, transient=True) as progress:
         task = progress.add_task("count", total=None, n=n, solutions=0)
 
@@ -188,3 +228,44 @@ def progress_bar(
             progress.update(task, completed=done, total=total, solutions=solutions)
 
         yield on_progress
+
+
+@contextmanager
+def spinner(output: Output, text: str, *, enabled: bool = True) -> Iterator[None]:
+    """A spinner with the elapsed time on stderr for a search that reports no progress.
+
+    It appears only once the search has run ``SPINNER_DELAY_SECONDS``, so quick searches stay
+    quiet, and it leaves nothing behind.
+    """
+    if not (enabled and output.err.is_terminal):
+        yield
+        return
+    progress = Progress(
+        SpinnerColumn(),
+        TextColumn(f"[bold]{text}[/bold]"),
+        TimeElapsedColumn(),
+        console=output.err,
+        transient=True,
+    )
+    progress.add_task("search", total=None)
+    lock = threading.Lock()
+    shown = threading.Event()
+    finished = threading.Event()
+
+    def show() -> None:
+        with lock:
+            if not finished.is_set():
+                progress.start()
+                shown.set()
+
+    timer = threading.Timer(SPINNER_DELAY_SECONDS, show)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        with lock:
+            finished.set()
+            if shown.is_set():
+                progress.stop()

@@ -133,12 +133,21 @@ def status_record(
     return json.dumps(record)
 
 
-def unique_sentence(stats: Stats) -> str:
-    """``count --unique`` in words for a terminal: the unique count first, the total beside it."""
-    return (
-        f"N = {stats.n}: [bold]{stats.unique:,}[/bold] unique solutions "
-        f"({stats.solutions:,} in all)"
-    )
+def count_headline(stats: Stats, *, with_unique: bool) -> str:
+    """A count in words for a terminal, "at least" when the search was cut short.
+
+    With ``with_unique``, the unique count first and the total beside it.
+    """
+    bound = "at least " if stats.status.partial else ""
+    if with_unique:
+        line = (
+            f"N = {stats.n}: {bound}[bold]{stats.unique:,}[/bold] unique solutions "
+            f"({stats.solutions:,} in all)"
+        )
+    else:
+        noun = "solution" if stats.solutions == 1 else "solutions"
+        line = f"N = {stats.n}: {bound}[bold]{stats.solutions:,}[/bold] {noun}"
+    return line
 
 
 def stats_table(stats: Stats, *, enumeration: bool) -> Table:
