@@ -18,7 +18,7 @@ from helpers import (
 )
 
 import nqueens
-from nqueens import InputError
+from nqueens import InputError, Status
 
 ENGINE_STRATEGIES = [
     ("cp-sat", "first-min"),
@@ -44,6 +44,21 @@ def test_mip_counts_exactly_with_no_good_cuts(n: int) -> None:
 @pytest.mark.parametrize("mip_solver", ["cbc", "highs"])
 def test_other_mip_backends_count_exactly(mip_solver: str) -> None:
     assert nqueens.count(6, engine="mip", mip_solver=mip_solver).solutions == 4
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_glpk_the_blog_posts_solver_counts_exactly(n: int) -> None:
+    stats = nqueens.count(n, engine="mip", mip_solver="glpk")
+    assert (stats.solutions, stats.backend, stats.status) == (
+        known_total(n),
+        "glpk",
+        Status.COMPLETE,
+    )
+
+
+def test_glpk_stops_at_the_time_limit_with_a_lower_bound() -> None:
+    stats = nqueens.count(10, engine="mip", mip_solver="glpk", time_limit=0.3)
+    assert stats.status is Status.TIME_LIMIT and stats.solutions < known_total(10)
 
 
 @pytest.mark.parametrize(("engine", "strategy"), [*ENGINE_STRATEGIES, ("mip", None)])
@@ -106,7 +121,7 @@ def test_limits_hold_on_every_engine() -> None:
         (lambda: nqueens.count(8, engine="cp", workers=2), "searches in one process"),
         (lambda: nqueens.first(8, strategy="first-min"), "auto engine picks both"),
         (lambda: nqueens.count(8, engine="glpk"), "unknown engine"),
-        (lambda: nqueens.first(8, engine="mip", mip_solver="glpk"), "unknown MIP solver"),
+        (lambda: nqueens.first(8, engine="mip", mip_solver="gurobi"), "unknown MIP solver"),
     ],
 )
 def test_engine_refusals_say_why(call: Callable[[], object], message: str) -> None:
@@ -144,9 +159,11 @@ def test_counting_options_of_splitting_engines_are_refused_elsewhere() -> None:
     assert "engines that can: cp-sat, bitboard" in result.stderr
 
 
-def test_highs_prints_no_banner_into_the_data() -> None:
+@pytest.mark.parametrize("mip_solver", ["scip", "cbc", "highs", "glpk"])
+def test_no_mip_solver_writes_into_the_data(mip_solver: str) -> None:
+    command = ["first", "6", "--engine", "mip", "--mip-solver", mip_solver]
     done = subprocess.run(
-        [sys.executable, "-m", "nqueens", "first", "6", "--engine", "mip", "--mip-solver", "highs"],
+        [sys.executable, "-m", "nqueens", *command],
         capture_output=True,
         text=True,
     )

@@ -68,12 +68,12 @@ def test_completion_counts_match_an_independent_counter(
     assert stats.solutions == count_completions(n, queens, blocked)
 
 
+@pytest.mark.parametrize("mip_solver", ["scip", "glpk"])
 @pytest.mark.parametrize(("seed", "n"), [(seed, n) for seed, n in INSTANCES if n <= 7])
-def test_completion_counts_on_the_mip_engine(seed: int, n: int) -> None:
+def test_completion_counts_on_the_mip_engine(seed: int, n: int, mip_solver: str) -> None:
     queens, blocked = random_instance(seed, n)
-    assert nqueens.count(n, queens=queens, blocked=blocked, engine="mip").solutions == (
-        count_completions(n, queens, blocked)
-    )
+    stats = nqueens.count(n, queens=queens, blocked=blocked, engine="mip", mip_solver=mip_solver)
+    assert stats.solutions == count_completions(n, queens, blocked)
 
 
 @pytest.mark.parametrize("engine", ["cp-sat", "bitboard"])

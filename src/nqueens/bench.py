@@ -13,7 +13,7 @@ import csv
 import io
 import statistics
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from rich.table import Table
@@ -21,6 +21,7 @@ from rich.table import Table
 from nqueens import api, registry
 from nqueens.engines.base import COUNT, Request
 from nqueens.engines.base import FIRST as FIRST_COMMAND
+from nqueens.engines.mip import NAME as MIP
 from nqueens.results import InputError, Stats
 
 SEED_PUBLISHED_MS: dict[int, int] = {
@@ -35,15 +36,17 @@ FIRST = "first"
 
 @dataclass(frozen=True)
 class Column:
-    """One engine with one strategy (None for the mip engine, which has none)."""
+    """One engine with one strategy, or for the mip engine (which has none) one MIP solver."""
 
     engine: str
     strategy: str | None
+    mip_solver: str | None = None
 
     @property
     def label(self) -> str:
-        """The column's heading: the engine above its strategy."""
-        return self.engine if self.strategy is None else f"{self.engine}\n{self.strategy}"
+        """The column's heading: the engine above its strategy or MIP solver."""
+        detail = self.strategy or self.mip_solver
+        return self.engine if detail is None else f"{self.engine}\n{detail}"
 
 
 FINISHED = "finished"
@@ -67,17 +70,26 @@ class Cell:
     stats: Stats | None = None
 
 
-def columns(engines: Iterable[str], strategies: Iterable[str], table: str) -> list[Column]:
+def columns(
+    engines: Iterable[str],
+    strategies: Iterable[str],
+    table: str,
+    mip_solvers: Iterable[str] = ("scip",),
+) -> list[Column]:
     """The engine x strategy combinations that make sense for a table.
 
-    An engine without strategies gets one column; a strategy an engine cannot run for the
-    table's command (the cp engine's auto repeats solutions, so it only finds first ones) none.
+    The mip engine gets one column per MIP solver, any other engine without strategies one; a
+    strategy an engine cannot run for the table's command (the cp engine's auto repeats
+    solutions, so it only finds first ones) none.
     """
     command = COUNT if table == ALL else FIRST_COMMAND
     chosen_strategies = list(strategies)
     result: list[Column] = []
     for name in engines:
         engine = registry.engine_named(name)
+        if name == MIP:
+            result.extend(Column(name, None, solver) for solver in mip_solvers)
+            continue
         if not engine.strategies:
             result.append(Column(name, None))
             continue
@@ -88,11 +100,14 @@ def columns(engines: Iterable[str], strategies: Iterable[str], table: str) -> li
     return result
 
 
-def _import_engines(engines: Iterable[str], sizes: Iterable[int]) -> None:
+def _import_engines(
+    engines: Iterable[str], sizes: Iterable[int], mip_solvers: Iterable[str]
+) -> None:
     """Load every engine's solver first, so no cell's time includes an import or a compile."""
     for name in engines:
         registry.engine_named(name).prepare(Request(COUNT, max(sizes)))
-        api.first(4, engine=name)
+        for mip_solver in mip_solvers if name == MIP else ["scip"]:
+            api.first(4, engine=name, mip_solver=mip_solver)
 
 
 def _measure_all(n: int, column: Column, time_limit: float) -> Stats:
@@ -102,6 +117,7 @@ def _measure_all(n: int, column: Column, time_limit: float) -> Stats:
         n,
         engine=column.engine,
         strategy=column.strategy,
+        mip_solver=column.mip_solver or "scip",
         time_limit=time_limit,
         workers=workers,
         symmetry=False,
@@ -109,7 +125,14 @@ def _measure_all(n: int, column: Column, time_limit: float) -> Stats:
 
 
 def _measure_first(n: int, column: Column, time_limit: float) -> Stats:
-    return api.first(n, engine=column.engine, strategy=column.strategy, time_limit=time_limit).stats
+    result = api.first(
+        n,
+        engine=column.engine,
+        strategy=column.strategy,
+        mip_solver=column.mip_solver or "scip",
+        time_limit=time_limit,
+    )
+    return result.stats
 
 
 def run(
@@ -120,18 +143,19 @@ def run(
     strategies: list[str],
     repeat: int,
     time_limit: float,
+    mip_solvers: Sequence[str] = ("scip",),
     on_cell: Callable[[Cell], None] | None = None,
 ) -> list[Cell]:
     """Measure every cell of both tables; ``on_cell`` is told of each one as it is done."""
-    _import_engines(engines, [*sizes, *first_sizes])
+    _import_engines(engines, [*sizes, *first_sizes], mip_solvers)
     plan = [
         (ALL, n, column, _measure_all)
         for n in sizes
-        for column in columns(engines, strategies, ALL)
+        for column in columns(engines, strategies, ALL, mip_solvers)
     ] + [
         (FIRST, n, column, _measure_first)
         for n in first_sizes
-        for column in columns(engines, strategies, FIRST)
+        for column in columns(engines, strategies, FIRST, mip_solvers)
     ]
     cells: list[Cell] = []
     for table, n, column, measure in plan:
@@ -220,6 +244,7 @@ def records(cells: list[Cell]) -> list[dict[str, object]]:
             "n": cell.n,
             "engine": cell.column.engine,
             "strategy": cell.column.strategy,
+            "mip_solver": cell.column.mip_solver,
             "outcome": cell.outcome,
             "seconds": None if cell.seconds is None else round(cell.seconds, 6),
             "solutions": None,

@@ -22,6 +22,7 @@ from rich.progress import (
 )
 
 from nqueens import api, registry, render, signals
+from nqueens.engines.mip import BACKENDS
 from nqueens.known_counts import KNOWN_TOTALS
 from nqueens.options import (
     BoardSizes,
@@ -484,6 +485,13 @@ def verify(ctx: click.Context, source: str, output_format: str) -> None:
     help="Strategies to run.",
 )
 @click.option(
+    "--mip-solvers",
+    type=Names(tuple(BACKENDS)),
+    default=",".join(BACKENDS),
+    show_default=True,
+    help="MIP solvers for the mip engine's columns.",
+)
+@click.option(
     "--repeat",
     type=WholeNumber(1),
     default=1,
@@ -514,6 +522,7 @@ def bench(
     first_sizes: list[int],
     engines: list[str],
     strategies: list[str],
+    mip_solvers: list[str],
     repeat: int,
     time_limit: float,
     output_format: str,
@@ -530,8 +539,10 @@ def bench(
     from nqueens import bench as benchmark
 
     total = len(size_list) * len(
-        benchmark.columns(engine_list, strategy_list, benchmark.ALL)
-    ) + len(first_size_list) * len(benchmark.columns(engine_list, strategy_list, benchmark.FIRST))
+        benchmark.columns(engine_list, strategy_list, benchmark.ALL, mip_solvers)
+    ) + len(first_size_list) * len(
+        benchmark.columns(engine_list, strategy_list, benchmark.FIRST, mip_solvers)
+    )
     show_progress = not quiet and output.err.is_terminal
     if not quiet:
         longest = total * repeat * time_limit
@@ -561,6 +572,7 @@ def bench(
             first_sizes=first_size_list,
             engines=engine_list,
             strategies=strategy_list,
+            mip_solvers=mip_solvers,
             repeat=repeat,
             time_limit=time_limit,
             on_cell=on_cell,

@@ -102,7 +102,8 @@ def engine_options(default_engine: str, auto_help: str = "") -> Callable[[F], F]
             type=click.Choice(list(BACKENDS)),
             default="scip",
             show_default=True,
-            help="The MIP backend of the mip engine (GLPK, the blog post's, is not in ortools).",
+            help="The MIP solver of the mip engine: SCIP, CBC or HiGHS (in ortools), or GLPK, "
+            "the blog post's.",
         )(function)
         function = click.option(
             "--strategy",
