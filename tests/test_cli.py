@@ -20,7 +20,7 @@ from helpers import (
 )
 
 import nqueens
-from nqueens import SearchInterrupted, Stats, Status
+from nqueens import InputError, SearchInterrupted, Stats, Status
 from nqueens.cli import cli
 
 # --- solve -------------------------------------------------------------------------------------
@@ -552,3 +552,13 @@ def test_a_search_without_progress_shows_a_spinner_after_a_second() -> None:
     assert any("Searching N = 100" in piece for piece in _screen_pieces(result.stderr))
     quick = invoke("first", "8", env=TERMINAL_ENV)
     assert "Searching" not in quick.stderr
+
+
+def test_first_takes_a_seed_for_its_randomised_searches() -> None:
+    result = invoke("first", "30", "--engine", "cp-sat", "--seed", "3", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    (record,), _ = json_stream(result.stdout)
+    assert_valid_board(record["rows"], 30)
+    assert invoke("first", "8", "--seed", "-1").exit_code == 2
+    with pytest.raises(InputError, match="seed"):
+        nqueens.first(8, seed=1.5)  # type: ignore[arg-type]

@@ -53,12 +53,15 @@ def _request(
     limit: int | None = None,
     unique: bool = False,
     symmetry: bool = True,
+    seed: int | None = None,
 ) -> Request:
     """The arguments every command shares, checked, as one request."""
     n = check_board_size(n)
     if limit is not None:
         limit = validation.whole_number(limit, "the solution limit", minimum=1)
     time_limit = validation.seconds(time_limit)
+    if seed is not None:
+        seed = validation.whole_number(seed, "the seed", minimum=0)
     if strategy is not None and strategy not in STRATEGIES:
         raise InputError(
             f"unknown strategy {validation.shown(strategy)}; choose from {', '.join(STRATEGIES)}"
@@ -95,6 +98,7 @@ def _request(
         unique=unique,
         symmetry=symmetry,
         mip_solver=mip_solver,
+        seed=seed,
     )
 
 
@@ -210,10 +214,13 @@ def first(
     mip_solver: str = "scip",
     queens: Iterable[Square] = (),
     blocked: Iterable[Square] = (),
+    seed: int | None = None,
 ) -> FirstResult:
     """Find one solution for an n x n board, or prove that none exists.
 
     ``queens`` must be kept and ``blocked`` squares left empty (0-based ``(row, col)``).
+    ``seed`` seeds the randomised searches (CP-SAT's, the cp engine's auto); the others are
+    deterministic. CP-SAT's parallel workers race, so its runs may still differ.
 
     ``engine="auto"`` runs the engines and strategies measured fastest to a first solution
     (see :mod:`nqueens.engines.auto`); ``stats.engine`` and ``stats.strategy`` say which one
@@ -227,6 +234,7 @@ def first(
         strategy=strategy,
         mip_solver=mip_solver,
         time_limit=time_limit,
+        seed=seed,
     )
     if engine != AUTO:
         chosen = _engine(engine, request)

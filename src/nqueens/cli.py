@@ -262,6 +262,12 @@ def count(
 
 @cli.command(epilog=EXIT_CODES_HELP)
 @click.argument("n", callback=board_size, required=False)
+@click.option(
+    "--seed",
+    type=WholeNumber(0),
+    help="Seed the randomised searches (CP-SAT's, the cp engine's auto); CP-SAT's parallel "
+    "workers still race, so its runs may differ.",
+)
 @puzzle_options
 @engine_options(AUTO, "the engines measured fastest to a first solution, in turn")
 @board_options
@@ -269,6 +275,7 @@ def count(
 @click.pass_context
 def first(
     ctx: click.Context,
+    seed: int | None,
     puzzle: Puzzle,
     engine: str,
     strategy: str | None,
@@ -293,6 +300,7 @@ def first(
                 engine=engine,
                 strategy=strategy,
                 mip_solver=mip_solver,
+                seed=seed,
             )
     except SearchInterrupted as interrupted:
         output.end_of_search(interrupted.stats, with_stats=show_stats)

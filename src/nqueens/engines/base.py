@@ -37,6 +37,7 @@ class Request:
     unique: bool = False  # one solution per symmetry class (solve), or count the classes too
     symmetry: bool = True  # count: let the engine use the board's symmetry
     mip_solver: str = "scip"
+    seed: int | None = None  # the random seed of a randomised search (None: the engine's own)
 
 
 @dataclass(frozen=True)

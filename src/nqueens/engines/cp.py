@@ -35,7 +35,13 @@ class CpSearch:
     """One search on the original CP solver, yielding solutions as ``NextSolution`` finds them."""
 
     def __init__(
-        self, n: int, *, strategy: str, time_limit: float | None, puzzle: Puzzle | None
+        self,
+        n: int,
+        *,
+        strategy: str,
+        time_limit: float | None,
+        puzzle: Puzzle | None,
+        seed: int | None = None,
     ) -> None:
         from ortools.constraint_solver import pywrapcp
 
@@ -53,14 +59,14 @@ class CpSearch:
             for row, col in puzzle.blocked:
                 solver.Add(self.queens[col] != row)
         self.strategy = strategy
-        self._builder = self._decision_builder(strategy)
+        self._builder = self._decision_builder(strategy, seed)
         self._stop = threading.Event()
         self._monitors = [solver.CustomLimit(self._stop.is_set)]
         if time_limit is not None:
             self._monitors.append(solver.TimeLimit(max(1, round(time_limit * 1000))))
         self._started = time.monotonic()
 
-    def _decision_builder(self, strategy: str) -> pywrapcp.DecisionBuilder:
+    def _decision_builder(self, strategy: str, seed: int | None) -> pywrapcp.DecisionBuilder:
         solver = self.solver
         if strategy == FIRST_MIN:
             return solver.Phase(self.queens, solver.CHOOSE_FIRST_UNBOUND, solver.ASSIGN_MIN_VALUE)
@@ -73,6 +79,8 @@ class CpSearch:
 
             parameters = pywrapcp.DefaultPhaseParameters()
             parameters.display_level = parameters.NONE  # it would log to stderr
+            if seed is not None:
+                parameters.random_seed = seed
             return solver.DefaultPhase(self.queens, parameters)
         raise ValueError(f"unknown strategy {strategy!r}")
 
@@ -122,10 +130,13 @@ class CpSolutionStream(EngineStream):
         limit: int | None,
         time_limit: float | None,
         puzzle: Puzzle | None = None,
+        seed: int | None = None,
     ) -> None:
         self.n = n
         self._limit = limit
-        self._search = CpSearch(n, strategy=strategy, time_limit=time_limit, puzzle=puzzle)
+        self._search = CpSearch(
+            n, strategy=strategy, time_limit=time_limit, puzzle=puzzle, seed=seed
+        )
         self._solutions = self._search.solutions()
 
     def _next_solution(self) -> Solution | None:
@@ -185,6 +196,7 @@ class CpEngine(Engine):
             limit=request.limit,
             time_limit=request.time_limit,
             puzzle=request.puzzle,
+            seed=request.seed,
         )
 
 

@@ -52,8 +52,11 @@ _POLL_SECONDS = 0.05
 _STREAM_BUFFER = 256  # solutions the solver may run ahead of a slow consumer
 
 
-def first_solution_solver(time_limit: float | None) -> cp_model.CpSolver:
-    """A CP-SAT solver for one solution: default parallel search, quiet, Ctrl-C left to Python."""
+def first_solution_solver(time_limit: float | None, seed: int | None = None) -> cp_model.CpSolver:
+    """A CP-SAT solver for one solution: default parallel search, quiet, Ctrl-C left to Python.
+
+    ``seed`` seeds its randomised search; its workers still race, so runs may differ.
+    """
     from ortools.sat.python import cp_model
 
     solver = cp_model.CpSolver()
@@ -63,6 +66,8 @@ def first_solution_solver(time_limit: float | None) -> cp_model.CpSolver:
     params.catch_sigint_signal = False
     if time_limit is not None:
         params.max_time_in_seconds = time_limit
+    if seed is not None:
+        params.random_seed = seed
     return solver
 
 
@@ -229,6 +234,7 @@ def find_first(
     strategy: str = AUTO,
     time_limit: float | None = None,
     puzzle: Puzzle | None = None,
+    seed: int | None = None,
 ) -> FirstResult:
     """Look for one solution; ``auto`` is CP-SAT's default (parallel) search."""
     from ortools.sat.python import cp_model
@@ -236,7 +242,7 @@ def find_first(
     from nqueens.model import build_model
 
     queens_model = build_model(n, strategy=strategy, puzzle=puzzle)
-    solver = first_solution_solver(time_limit)
+    solver = first_solution_solver(time_limit, seed)
     if strategy != AUTO:
         solver.parameters.search_branching = cp_model.FIXED_SEARCH
     search = BackgroundSearch(solver, queens_model.model)
@@ -516,6 +522,7 @@ class CpSatEngine(Engine):
             strategy=self.strategy_for(request) or AUTO,
             time_limit=request.time_limit,
             puzzle=request.puzzle,
+            seed=request.seed,
         )
 
     def subproblems(self, request: Request, deadline: float | None) -> list[CpSatSubproblem]:
