@@ -182,7 +182,8 @@ def solve(
 @click.option(
     "--unique",
     is_flag=True,
-    help="Also count the solutions up to rotation and reflection (OEIS A002562).",
+    help="Also count the solutions up to rotation and reflection (OEIS A002562); refused "
+    "with --queen, --block or --board, whose squares break the symmetry.",
 )
 @click.option(
     "-j",
