@@ -21,7 +21,7 @@ ALL_COLUMNS = {
     ("mip", None),
     ("bitboard", "first-min"),
 }
-FIRST_COLUMNS = ALL_COLUMNS | {("cp", "auto")}
+FIRST_COLUMNS = ALL_COLUMNS | {("cp", "auto"), ("local", None)}
 
 
 def bench(*args: str) -> Result:

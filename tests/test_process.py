@@ -145,17 +145,30 @@ def test_a_search_that_cannot_fit_in_memory_is_refused_at_once() -> None:
     def limit_memory() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, resource.RLIM_INFINITY))
 
-    # The auto engine's plan is checked too: the cp engine needs 2.4 GB for N = 10,000.
-    auto = subprocess.run(
-        [*COMMAND, "first", "10000"],
+    # The cp engine needs 2.4 GB for N = 10,000; the auto plan takes local search, which fits.
+    refused = subprocess.run(
+        [*COMMAND, "first", "10000", "--engine", "cp"],
         capture_output=True,
         text=True,
         env=process_env(),
         timeout=60,
         preexec_fn=limit_memory,
     )
-    assert auto.returncode == 2, auto.stderr
-    assert "the cp engine needs about" in auto.stderr
+    assert refused.returncode == 2, refused.stderr
+    assert (
+        "the cp engine needs about" in refused.stderr
+        and "engines that can: local" in refused.stderr
+    )
+    auto = subprocess.run(
+        [*COMMAND, "first", "10000", "--style", "compact"],
+        capture_output=True,
+        text=True,
+        env=process_env(),
+        timeout=60,
+        preexec_fn=limit_memory,
+    )
+    assert auto.returncode == 0, auto.stderr
+    assert sorted(int(row) for row in auto.stdout.split()) == list(range(1, 10_001))
     done = subprocess.run(
         [*COMMAND, "first", "1000", "--engine", "cp-sat"],
         capture_output=True,

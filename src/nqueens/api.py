@@ -26,17 +26,22 @@ if TYPE_CHECKING:
 
 AUTO = registry.AUTO
 
-MAX_N = 10_000
-"""The largest board accepted: beyond it, even building the model takes longer than is useful."""
+MAX_N = 10_000_000
+"""The largest board accepted, by ``first`` (local search keeps a few arrays of N numbers)."""
+
+MAX_MODEL_N = 10_000
+"""The largest board ``solve`` and ``count`` take: beyond it, building a model is not useful."""
 
 
-def check_board_size(n: object) -> int:
-    """``n`` if it is a board size nqueens accepts; InputError otherwise."""
+def check_board_size(n: object, command: str = FIRST) -> int:
+    """``n`` if it is a board size ``command`` accepts; InputError otherwise."""
     size = validation.whole_number(n, "N", minimum=1)
-    if size > MAX_N:
+    largest = MAX_N if command == FIRST else MAX_MODEL_N
+    if size > largest:
+        what = "finds a solution for" if command == FIRST else "builds a model for"
         raise InputError(
-            f"N = {validation.shown(size)} is larger than {MAX_N:,}, "
-            "the largest board nqueens builds a model for"
+            f"N = {validation.shown(size)} is larger than {largest:,}, "
+            f"the largest board nqueens {what}"
         )
     return size
 
@@ -56,7 +61,7 @@ def _request(
     seed: int | None = None,
 ) -> Request:
     """The arguments every command shares, checked, as one request."""
-    n = check_board_size(n)
+    n = check_board_size(n, command)
     if limit is not None:
         limit = validation.whole_number(limit, "the solution limit", minimum=1)
     time_limit = validation.seconds(time_limit)

@@ -87,6 +87,8 @@ def columns(
     result: list[Column] = []
     for name in engines:
         engine = registry.engine_named(name)
+        if command not in engine.commands:
+            continue
         if name == MIP:
             result.extend(Column(name, None, solver) for solver in mip_solvers)
             continue

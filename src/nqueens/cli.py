@@ -56,7 +56,7 @@ from nqueens.output import (
 from nqueens.puzzle import Puzzle
 from nqueens.results import InputError, SearchInterrupted, Status
 from nqueens.strategies import AUTO, FIRST_FAIL_MID, FIRST_MIN, STRATEGIES
-from nqueens.svg import board_svg, numbered_path
+from nqueens.svg import MAX_SVG_N, board_svg, numbered_path
 
 
 class QueensGroup(click.Group):
@@ -144,6 +144,7 @@ def solve(
     """
     output = Output(output_format, style, ascii_only=ascii_only)
     n = puzzle.n
+    _check_drawable(n, style, svg_path)
     digits = len(str(limit or KNOWN_TOTALS.get(n) or 1))
     with usage_errors():
         stream = api.solve(
@@ -291,6 +292,7 @@ def first(
     """Find one solution for an N x N board, fast, and show it with the time taken."""
     output = Output(output_format, style, ascii_only=ascii_only)
     n = puzzle.n
+    _check_drawable(n, style, svg_path)
     try:
         with usage_errors(), spinner(output, f"Searching N = {n}"):
             result = api.first(
@@ -607,6 +609,20 @@ def _show_warning(
 ) -> None:
     """A warning is one line on stderr for the person at the terminal, not a source listing."""
     click.echo(f"Warning: {message}", err=True)
+
+
+def _check_drawable(n: int, style: str, svg_path: str | None) -> None:
+    """Refuse, before any search, a picture too large to be of use (exit 2)."""
+    if svg_path is not None and n > MAX_SVG_N:
+        raise click.UsageError(
+            f"--svg draws boards up to N = {MAX_SVG_N}: a {n:,} x {n:,} picture would be too "
+            "large to open; --style compact or --format json give the rows"
+        )
+    if style == "board" and n > render.MAX_DRAWN_N:
+        raise click.UsageError(
+            f"--style board draws boards up to N = {render.MAX_DRAWN_N:,}: {n:,} lines of "
+            f"{n:,} squares are of no use; --style compact gives the rows"
+        )
 
 
 def _duration(seconds: float) -> str:

@@ -17,6 +17,7 @@ from typing import Any, BinaryIO, TypeVar, cast
 import click
 
 from nqueens import api, registry, render
+from nqueens.engines.base import COUNT, FIRST, SOLVE
 from nqueens.engines.mip import BACKENDS
 from nqueens.puzzle import Puzzle, parse_square, read_puzzle
 from nqueens.results import InputError, Square
@@ -27,7 +28,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def board_size(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
-    """Parse N: a whole number from 1 to ``api.MAX_N``, with a message that says what was wrong.
+    """Parse N: a whole number the command takes, with a message that says what was wrong.
 
     None when N is left out, which only --board allows (it reads N from the file).
     """
@@ -39,8 +40,9 @@ def board_size(ctx: click.Context, param: click.Parameter, value: str | None) ->
             f"N must be a positive whole number (digits 0-9), not {text!r}", ctx, param
         )
     number = int(text)
+    command = ctx.command.name if ctx.command.name in (SOLVE, COUNT) else FIRST
     try:
-        api.check_board_size(number)
+        api.check_board_size(number, command)
     except InputError as error:
         raise click.BadParameter(error.command_line, ctx, param) from None
     return number
@@ -356,9 +358,10 @@ class BoardSizes(click.ParamType):  # type: ignore[type-arg]  # generic from cli
             low, high = int(match.group(1)), int(match.group(2) or match.group(1))
             if low > high:
                 self.fail(f"the range {low}-{high} is empty", param, ctx)
+            command = FIRST if param is not None and param.name == "first_sizes" else COUNT
             for n in (low, high):
                 try:
-                    api.check_board_size(n)
+                    api.check_board_size(n, command)
                 except InputError as error:
                     self.fail(error.command_line, param, ctx)
             sizes.extend(range(low, high + 1))

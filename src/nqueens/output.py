@@ -99,14 +99,15 @@ class Output:
     def solution(self, solution: Solution, number: int | None = None) -> None:
         """Write one solution to stdout, numbered when it is one of many."""
         if self.format == "json":
-            click.echo(render.solution_record(solution, number))
+            _write_line(render.solution_record_pieces(solution, number))
             return
         compact = self._compact(solution.n)
         if self.rich:
             if number is not None:
                 self.out.print(f"Solution {number}", style="bold")
             if compact:
-                self.out.print(f"Row of the queen in each column: {render.compact_rows(solution)}")
+                self.out.print("Row of the queen in each column: ", end="")
+                _write_line(render.compact_pieces(solution))
             else:
                 self.out.print(
                     render.rich_board(
@@ -118,7 +119,10 @@ class Output:
             return
         if number is not None:
             click.echo(f"Solution {number}")
-        click.echo(render.compact_rows(solution) if compact else render.plain_board(solution))
+        if compact:
+            _write_line(render.compact_pieces(solution))
+        else:
+            click.echo(render.plain_board(solution))
         if number is not None:
             click.echo()
 
@@ -141,6 +145,13 @@ class Output:
     def stats(self, stats: Stats, *, enumeration: bool = True) -> None:
         """The statistics table, on stderr."""
         self.err.print(render.stats_table(stats, enumeration=enumeration))
+
+
+def _write_line(pieces: Iterator[str]) -> None:
+    """One line of data on stdout, written piece by piece (a board of millions is megabytes)."""
+    for piece in pieces:
+        click.echo(piece, nl=False)
+    click.echo()
 
 
 def save_svg(path: str, document: str) -> None:

@@ -6,7 +6,7 @@ modules import their solvers only when a search runs, so reading the registry is
 
 from __future__ import annotations
 
-from nqueens.engines import bitboard, cp, cpsat, mip
+from nqueens.engines import bitboard, cp, cpsat, local, mip
 from nqueens.engines.base import Engine, Request
 from nqueens.memory import gigabytes, headroom
 from nqueens.results import InputError
@@ -17,6 +17,7 @@ _ENGINES: tuple[Engine, ...] = (
     cp.ENGINE,
     mip.ENGINE,
     bitboard.ENGINE,
+    local.ENGINE,
 )
 
 ENGINES: dict[str, Engine] = {engine.name: engine for engine in _ENGINES}

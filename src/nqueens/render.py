@@ -7,7 +7,7 @@ everything a person reads is 1-based, row 1 at the top and column 1 at the left.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 
 from rich.table import Table
 from rich.text import Text
@@ -41,9 +41,23 @@ def plain_grid(n: int, queens: Collection[Square], crossed: Collection[Square] =
     )
 
 
+MAX_DRAWN_N = 1_000
+"""The largest board drawn square by square; larger ones are written as rows only."""
+
+_CHUNK = 1 << 16  # numbers per piece of a long line: a huge board is written in pieces
+
+
 def compact_rows(solution: Solution) -> str:
     """The 1-based row of the queen in each column, left to right: readable at any size."""
-    return " ".join(str(row + 1) for row in solution.rows)
+    return "".join(compact_pieces(solution))
+
+
+def compact_pieces(solution: Solution) -> Iterator[str]:
+    """:func:`compact_rows` in pieces, so that a board of millions is never one giant string."""
+    rows = solution.rows
+    for start in range(0, len(rows), _CHUNK):
+        piece = " ".join(str(row + 1) for row in rows[start : start + _CHUNK])
+        yield piece if start == 0 else f" {piece}"
 
 
 def rich_board_width(n: int) -> int:
@@ -89,11 +103,20 @@ def rich_grid(
 
 def solution_record(solution: Solution, number: int | None = None) -> str:
     """One JSON line for a solution: ``{"type": "solution", "n": 8, "rows": [...]}``."""
-    record: dict[str, object] = {"type": "solution", "n": solution.n}
+    return "".join(solution_record_pieces(solution, number))
+
+
+def solution_record_pieces(solution: Solution, number: int | None = None) -> Iterator[str]:
+    """:func:`solution_record` in pieces, the rows a slice at a time."""
+    head: dict[str, object] = {"type": "solution", "n": solution.n}
     if number is not None:
-        record["solution"] = number
-    record["rows"] = list(solution.rows)
-    return json.dumps(record)
+        head["solution"] = number
+    yield json.dumps(head)[:-1] + ', "rows": ['
+    rows = solution.rows
+    for start in range(0, len(rows), _CHUNK):
+        piece = ", ".join(str(row) for row in rows[start : start + _CHUNK])
+        yield piece if start == 0 else f", {piece}"
+    yield "]}"
 
 
 def stats_record(stats: Stats) -> dict[str, object]:

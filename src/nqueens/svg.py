@@ -21,6 +21,10 @@ CROSSED = "#c0392b"
 CROSS = "\N{MULTIPLICATION SIGN}"
 
 
+MAX_SVG_N = 200
+"""The largest board drawn as SVG: N = 1,000 took 84 MB and 12 s, of no use to anyone."""
+
+
 def board_svg(
     n: int,
     queens: Collection[Square],
