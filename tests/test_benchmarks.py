@@ -58,3 +58,16 @@ def test_benchmarks_that_need_the_peers_say_so_when_they_are_missing(tmp_path: P
         assert done.returncode == 1, (script, done.stderr)
         assert "is missing: " in done.stderr and "--peers" in done.stderr
         assert "Traceback" not in done.stderr
+
+
+def test_large_board_benchmark_checks_every_board_it_times() -> None:
+    arguments = ["--sizes", "100", "--large", "3000", "--repeat", "1"]
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "large.py"), *arguments],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    firsts, large = _tables(done.stdout)
+    assert [row[0] for row in firsts] == ["100"] and [row[0] for row in large] == ["3,000"]
+    assert all(cell.endswith(" MB") for row in firsts + large for cell in row[1:])
