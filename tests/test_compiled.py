@@ -68,6 +68,22 @@ def test_without_compiled_code_the_count_is_exact_with_one_warning(
     assert done.stderr.startswith("Warning: the compiled bitboard search is unavailable")
 
 
+@pytest.mark.parametrize("problem", list(FAKE_NUMBA))
+def test_without_compiled_code_local_search_still_finds_a_solution(
+    problem: str, tmp_path: Path
+) -> None:
+    (tmp_path / "numba").mkdir()
+    (tmp_path / "numba" / "__init__.py").write_text(FAKE_NUMBA[problem])
+    arguments = ["first", "2000", "--engine", "local", "--style", "compact"]
+    done = _nqueens(*arguments, env=process_env(PYTHONPATH=str(tmp_path)))
+    assert done.returncode == 0, done.stderr
+    rows = [int(row) - 1 for row in done.stdout.split()]
+    assert sorted(rows) == list(range(2000))
+    assert len({row + col for col, row in enumerate(rows)}) == 2000
+    assert len({row - col for col, row in enumerate(rows)}) == 2000
+    assert done.stderr.startswith("Warning: the compiled local search is unavailable")
+
+
 def test_compiled_code_is_cached_beside_a_read_only_package(tmp_path: Path) -> None:
     """site-packages read-only (a read-only bind mount): numba caches in the user's folder."""
     if shutil.which("unshare") is None or os.geteuid() != 0:

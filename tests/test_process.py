@@ -145,37 +145,26 @@ def test_a_search_that_cannot_fit_in_memory_is_refused_at_once() -> None:
     def limit_memory() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, resource.RLIM_INFINITY))
 
+    def run_limited(*arguments: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*COMMAND, *arguments],
+            capture_output=True,
+            text=True,
+            env=process_env(),
+            timeout=60,
+            preexec_fn=limit_memory,
+        )
+
     # The cp engine needs 2.4 GB for N = 10,000; the auto plan takes local search, which fits.
-    refused = subprocess.run(
-        [*COMMAND, "first", "10000", "--engine", "cp"],
-        capture_output=True,
-        text=True,
-        env=process_env(),
-        timeout=60,
-        preexec_fn=limit_memory,
-    )
+    refused = run_limited("first", "10000", "--engine", "cp")
     assert refused.returncode == 2, refused.stderr
     assert (
         "the cp engine needs about" in refused.stderr
         and "engines that can: local" in refused.stderr
     )
-    auto = subprocess.run(
-        [*COMMAND, "first", "10000", "--style", "compact"],
-        capture_output=True,
-        text=True,
-        env=process_env(),
-        timeout=60,
-        preexec_fn=limit_memory,
-    )
+    auto = run_limited("first", "10000", "--style", "compact")
     assert auto.returncode == 0, auto.stderr
     assert sorted(int(row) for row in auto.stdout.split()) == list(range(1, 10_001))
-    done = subprocess.run(
-        [*COMMAND, "first", "1000", "--engine", "cp-sat"],
-        capture_output=True,
-        text=True,
-        env=process_env(),
-        timeout=60,
-        preexec_fn=limit_memory,
-    )
+    done = run_limited("first", "1000", "--engine", "cp-sat")
     assert done.returncode == 2, done.stderr
     assert "the cp-sat engine needs about" in done.stderr and "engines that can: cp" in done.stderr

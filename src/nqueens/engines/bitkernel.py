@@ -18,13 +18,12 @@ that is how a deadline, Ctrl-C or a consumer of solutions gets a word in.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, cast
 
-from nqueens import signals
+from nqueens.engines.jit import compiled_or_plain
 
 COUNT = 0
 """Mode: count solutions."""
@@ -217,33 +216,18 @@ class Kernel:
 PYTHON = Kernel(search, compiled=False)
 
 
-class KernelFallbackWarning(UserWarning):
-    """numba could not be imported or could not compile: the search runs in plain Python."""
-
-
 @cache
 def compiled() -> Kernel:
-    """The numba-compiled kernel, or the plain one with a KernelFallbackWarning saying why.
+    """The numba-compiled kernel, or the plain one with a KernelFallbackWarning saying why."""
 
-    A stop signal waits until the kernel is loaded: raised in one of LLVM's callbacks into
-    Python, it would be lost.
-    """
-    try:
-        with signals.held():
-            import numba
-            import numpy
+    def build() -> Kernel:
+        import numba
+        import numpy
 
-            kernel = cast(SearchFunction, numba.njit(cache=True, nogil=True)(search))
-            zero, one = numpy.uint64(0), numpy.uint64(1)
-            masks = numpy.zeros(1, dtype=numpy.uint64)
-            kernel(1, zero, one, one, masks, ~zero, one, *[masks] * 5, zero, True, 1, COUNT, 0)
-    except Exception as error:  # numba raises many kinds; any of them means: no compiled code
-        reason = f"{type(error).__name__}: {error}".splitlines()[0]
-        warnings.warn(
-            f"the compiled bitboard search is unavailable ({reason}); "
-            "searching in plain Python, which is much slower",
-            KernelFallbackWarning,
-            stacklevel=2,
-        )
-        return PYTHON
-    return Kernel(kernel, compiled=True)
+        kernel = cast(SearchFunction, numba.njit(cache=True, nogil=True)(search))
+        zero, one = numpy.uint64(0), numpy.uint64(1)
+        masks = numpy.zeros(1, dtype=numpy.uint64)
+        kernel(1, zero, one, one, masks, ~zero, one, *[masks] * 5, zero, True, 1, COUNT, 0)
+        return Kernel(kernel, compiled=True)
+
+    return compiled_or_plain(build, PYTHON, "bitboard search")

@@ -15,14 +15,13 @@ queens sit in fixed columns and never move.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from functools import cache
 from typing import Any, cast
 
 import numpy
 
-from nqueens import signals
+from nqueens.engines.jit import compiled_or_plain
 
 GREEDY_TRIES = 64  # random partners tried for each queen of the start
 GREEDY_TAIL = 32  # the last free columns take what is left: few conflict-free rows remain
@@ -163,37 +162,24 @@ def _swap(n: int, rows: Any, sums: Any, differences: Any, blocked: Any, a: int, 
     return int(delta)
 
 
-class KernelFallbackWarning(UserWarning):
-    """numba could not be imported or could not compile: the search runs in plain Python."""
-
-
 @cache
 def compiled() -> SearchFunction:
-    """The numba-compiled search, or the plain one with a KernelFallbackWarning saying why.
+    """The numba-compiled search, or the plain one with a KernelFallbackWarning saying why."""
 
-    A stop signal waits until the kernel is loaded: raised in one of LLVM's callbacks into
-    Python, it would be lost.
-    """
-    try:
-        with signals.held():
-            import numba
+    def build() -> SearchFunction:
+        import numba
 
-            jit = numba.njit(cache=True, nogil=True)
-            global _blocked, _swap
-            _blocked = jit(_blocked)
-            _swap = jit(_swap)
-            kernel = cast(SearchFunction, jit(search))
-            _run(kernel, 4, 0)
-    except Exception as error:  # numba raises many kinds; any of them means: no compiled code
-        reason = f"{type(error).__name__}: {error}".splitlines()[0]
-        warnings.warn(
-            f"the compiled local search is unavailable ({reason}); "
-            "searching in plain Python, which is much slower",
-            KernelFallbackWarning,
-            stacklevel=2,
-        )
-        return search
-    return kernel
+        # The helpers are compiled first and put where the search finds them: numba compiles
+        # the functions a compiled function calls from the module's globals.
+        global _blocked, _swap
+        jit = numba.njit(cache=True, nogil=True)
+        _blocked = jit(_blocked)
+        _swap = jit(_swap)
+        kernel = cast(SearchFunction, jit(search))
+        _run(kernel, 4, 0)
+        return kernel
+
+    return compiled_or_plain(build, search, "local search")
 
 
 def _run(kernel: SearchFunction, n: int, seed: int) -> int:
