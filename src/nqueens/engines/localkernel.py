@@ -170,13 +170,19 @@ def compiled() -> SearchFunction:
         import numba
 
         # The helpers are compiled first and put where the search finds them: numba compiles
-        # the functions a compiled function calls from the module's globals.
+        # the functions a compiled function calls from the module's globals. If compiling fails,
+        # the plain helpers go back, for the plain search.
         global _blocked, _swap
+        plain_helpers = (_blocked, _swap)
         jit = numba.njit(cache=True, nogil=True)
-        _blocked = jit(_blocked)
-        _swap = jit(_swap)
-        kernel = cast(SearchFunction, jit(search))
-        _run(kernel, 4, 0)
+        try:
+            _blocked = jit(_blocked)
+            _swap = jit(_swap)
+            kernel = cast(SearchFunction, jit(search))
+            _run(kernel, 4, 0)
+        except Exception:
+            _blocked, _swap = plain_helpers
+            raise
         return kernel
 
     return compiled_or_plain(build, search, "local search")
