@@ -171,10 +171,31 @@ def test_board_from_stdin_with_spaces_and_x_marks() -> None:
     assert int(result.stdout) == count_completions(5, {(0, 0)}, {(1, 2)})
 
 
-def test_csplib_instance() -> None:
-    text = "language Essence 1.3\nletting n = 8\nletting init = [[1, 1], [2, 5]]\n"
+def test_csplib_instances_are_read_0_based_row_first() -> None:
+    """CSPLib problem 79's Essence' model takes init of int(0..n-1), m[init[i,1], init[i,2]]."""
+    text = "language Essence 1.3\nletting n = 8\nletting init = [[0, 0], [1, 4]]\n"
     result = invoke("count", "--board", "-", stdin=text)
     assert int(result.stdout) == count_completions(8, {(0, 0), (1, 4)}, set())
+    # Without a 0, the file was silently moved one square: the same squares, 0-based.
+    shifted = "letting n = 8\nletting init = [[1, 1], [2, 5]]\n"
+    result = invoke("count", "--board", "-", stdin=shifted)
+    assert int(result.stdout) == count_completions(8, {(1, 1), (2, 5)}, set())
+
+
+def test_a_published_instance_is_completed_with_every_given_queen_kept() -> None:
+    """completion-21-18-3 from CSPLib: N = 5,492, all but 21 queens placed, 37,590 completions."""
+    path = Path(__file__).parent / "data" / "completion-21-18-3.param"
+    text = path.read_text()
+    n = int(text.split("letting n =")[1].split()[0])
+    given = {(row, col) for row, col in json.loads(text.split("letting init =")[1])}
+    result = invoke("first", "--board", str(path), "--format", "json", "--seed", "1")
+    assert result.exit_code == 0, result.stderr
+    (record,), _ = json_stream(result.stdout)
+    rows = record["rows"]
+    assert sorted(rows) == list(range(n))
+    assert len({row + col for col, row in enumerate(rows)}) == n
+    assert len({row - col for col, row in enumerate(rows)}) == n
+    assert given <= {(row, col) for col, row in enumerate(rows)}
 
 
 def test_example_puzzle_has_a_completion() -> None:
@@ -260,12 +281,19 @@ def test_bad_squares_exit_2_naming_them(command: str, args: list[str], message: 
         ("", "the board is empty"),
         ("Q.Q\n...\n...\n", "queens 1,1 and 1,3 share a row"),
         ("letting init = [[1, 1]]\n", "no 'letting n"),
+        ("letting n = 8\nletting init = [[1, 1], [3]]\n", "pair 2 of 'letting init', [3], is"),
+        ("letting n = 8\nletting init = [[8, 0]]\n", "square [8, 0] is off the 8 x 8 board"),
+        ("letting n = 8\nletting init = [[0, 0], [1, 1]]\n", "[0, 0] and [1, 1] share a diag"),
+        ("letting n = 8\nletting init = [[0, 0], [0, 0]]\n", "queen [0, 0] is given twice"),
+        ("letting n = 8\nletting init = [[0, 1] [2, 3]]\n", "not a list of [row, col] pairs"),
     ],
 )
 def test_bad_board_files_exit_2(text: str, message: str) -> None:
     result = invoke("count", "--board", "-", stdin=text)
     assert result.exit_code == 2
     assert message in result.stderr
+    if "letting n" in text:
+        assert "count rows and columns from 0" in result.stderr
 
 
 def test_n_must_agree_with_the_board() -> None:

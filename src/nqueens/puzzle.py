@@ -3,12 +3,13 @@
 Squares inside the code are 0-based ``(row, col)``; people read and type them 1-based as
 ``ROW,COL`` (row 1 at the top, column 1 at the left), and every message here names them that way.
 Also here: reading a starting position from text (a board drawing, or the instance format of
-CSPLib problem 79), and checking a placement of queens, pair by pair.
+CSPLib problem 79, 0-based), and checking given queens, line by line.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import re
 from collections import Counter
@@ -54,12 +55,41 @@ def zero_based(square: Square) -> str:
 def attacking_pairs(
     queens: Iterable[Square], name: Callable[[Square], str] = square_name
 ) -> list[str]:
-    """Every pair of queens that attack each other, in words naming their squares."""
-    return [
-        f"queens {name(a)} and {name(b)} share a {how}"
-        for a, b in itertools.combinations(sorted(queens), 2)
-        if (how := attack(a, b)) is not None
-    ]
+    """Every pair of queens that attack each other, in words naming their squares.
+
+    Queens are grouped by the lines they stand on, so thousands of given queens that attack
+    nothing are checked in linear time.
+    """
+    on_line: dict[tuple[str, int], list[Square]] = {}
+    for square in sorted(set(queens)):
+        row, col = square
+        for line in (("row", row), ("column", col), ("diagonal", row - col), ("anti", row + col)):
+            on_line.setdefault(line, []).append(square)
+    pairs = sorted(
+        (a, b, "diagonal" if kind == "anti" else kind)
+        for (kind, _), squares in on_line.items()
+        for a, b in itertools.combinations(squares, 2)
+    )
+    return [f"queens {name(a)} and {name(b)} share a {how}" for a, b, how in pairs]
+
+
+def problems(
+    n: int, queens: Iterable[Square], blocked: Iterable[Square], name: Callable[[Square], str]
+) -> list[str]:
+    """What makes given squares not a puzzle: squares off the board or given twice, a queen on a
+    blocked square, queens that attack each other; each square named by ``name``."""
+    queens, blocked = list(queens), list(blocked)
+    found = []
+    for square in [*queens, *blocked]:
+        if not (0 <= square[0] < n and 0 <= square[1] < n):
+            found.append(f"square {name(square)} is off the {n} x {n} board")
+    for kind, squares in (("queen", queens), ("blocked square", blocked)):
+        for square in sorted(s for s, times in Counter(squares).items() if times > 1):
+            found.append(f"{kind} {name(square)} is given twice")
+    for square in sorted(set(queens) & set(blocked)):
+        found.append(f"square {name(square)} is both a queen and blocked")
+    on_board = {(row, col) for row, col in queens if 0 <= row < n and 0 <= col < n}
+    return found + attacking_pairs(on_board, name)
 
 
 @dataclass(frozen=True)
@@ -71,27 +101,11 @@ class Puzzle:
     blocked: tuple[Square, ...] = ()
 
     def __post_init__(self) -> None:
-        problems = self._problems(zero_based)
-        if problems:
+        found = problems(self.n, self.queens, self.blocked, zero_based)
+        if found:
             # The API's squares are 0-based (row, col); people type and read 1-based ROW,COL.
-            raise InputError(
-                "; ".join(problems), command_line="; ".join(self._problems(square_name))
-            )
-
-    def _problems(self, name: Callable[[Square], str]) -> list[str]:
-        problems = []
-        given = [*self.queens, *self.blocked]
-        for square in given:
-            if not self.on_board(square):
-                problems.append(f"square {name(square)} is off the {self.n} x {self.n} board")
-        for kind, squares in (("queen", self.queens), ("blocked square", self.blocked)):
-            for square in sorted(s for s, times in Counter(squares).items() if times > 1):
-                problems.append(f"{kind} {name(square)} is given twice")
-        for square in sorted(set(self.queens) & set(self.blocked)):
-            problems.append(f"square {name(square)} is both a queen and blocked")
-        on_board = {square for square in self.queens if self.on_board(square)}
-        problems += attacking_pairs(on_board, name)
-        return problems
+            named = problems(self.n, self.queens, self.blocked, square_name)
+            raise InputError("; ".join(found), command_line="; ".join(named))
 
     def on_board(self, square: Square) -> bool:
         return 0 <= square[0] < self.n and 0 <= square[1] < self.n
@@ -151,15 +165,54 @@ def _read_drawing(text: str) -> Puzzle:
     return Puzzle(n, tuple(queens), tuple(blocked))
 
 
+_CSPLIB_BASE = "CSPLib problem 79 files count rows and columns from 0"
+
+
+_NOT_PAIRS = (
+    f"the CSPLib instance's 'letting init' is not a list of [row, col] pairs ({_CSPLIB_BASE})"
+)
+
+
 def _read_csplib(text: str) -> Puzzle:
-    """CSPLib 79: ``letting n = 8``, ``letting init = [[r, c], ...]`` (or ``be``), 1-based."""
-    size = re.search(r"letting\s+n\s*(?:=|be)\s*([0-9]+)", text)
+    """CSPLib problem 79: ``letting n = 8``, ``letting init = [[row, col], ...]`` (or ``be``).
+
+    Squares are 0-based there, row first, as the problem's Essence' model and the notes on its
+    data say; every message names a square as the file writes it.
+    """
+    size = re.search(r"letting\s+n\s*(?:=|be)\s*([0-9]+)\b", text)
     if size is None:
-        raise InputError("the CSPLib instance has no 'letting n = ...'")
-    init = re.search(r"letting\s+init\s*(?:=|be)\s*(.*)", text, flags=re.DOTALL)
-    pairs = re.findall(r"[\[(]\s*([0-9]+)\s*,\s*([0-9]+)\s*[\])]", init.group(1)) if init else []
-    queens = tuple(parse_square(f"{row},{col}") for row, col in pairs)
-    return Puzzle(int(size.group(1)), queens)
+        raise InputError("the CSPLib instance has no 'letting n = ...' (a whole number)")
+    n = int(size.group(1))
+    init = re.search(r"letting\s+init\s*(?:=|be)\s*(\[.*?\]\s*\])", text, flags=re.DOTALL)
+    empty = re.search(r"letting\s+init\s*(?:=|be)\s*\[\s*\]", text)
+    if init is None and empty is None and re.search(r"letting\s+init\b", text):
+        raise InputError(_NOT_PAIRS)
+    queens: list[Square] = []
+    if init is not None and empty is None:
+        try:
+            pairs = json.loads(init.group(1))
+        except ValueError:
+            raise InputError(_NOT_PAIRS) from None
+        for index, pair in enumerate(pairs, start=1):
+            if not (
+                isinstance(pair, list)
+                and len(pair) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in pair)
+            ):
+                raise InputError(
+                    f"pair {index} of 'letting init', {json.dumps(pair)}, is not [row, col] "
+                    f"({_CSPLIB_BASE})"
+                )
+            queens.append((pair[0], pair[1]))
+    found = problems(n, queens, (), _as_written)
+    if found:
+        raise InputError(f"{'; '.join(found[:5])} ({_CSPLIB_BASE})")
+    return Puzzle(n, tuple(queens))
+
+
+def _as_written(square: Square) -> str:
+    """A square as a CSPLib file writes it: ``[row, col]``, 0-based."""
+    return f"[{shown(square[0])}, {shown(square[1])}]"
 
 
 def random_puzzle(n: int, queens: int, *, seed: int | None = None) -> Puzzle:
