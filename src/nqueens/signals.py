@@ -11,7 +11,6 @@ heavy loads.
 
 from __future__ import annotations
 
-import _thread
 import os
 import signal
 import sys
@@ -64,8 +63,11 @@ def _stop(signum: int, frame: FrameType | None) -> None:
 
 
 def _retry(signum: int) -> None:
-    if _installed:
-        _thread.interrupt_main(signal.Signals(signum))
+    """Send the signal again, to the main thread itself: a simulated one (interrupt_main) would
+    not wake it from a blocking call, and it could then wait forever."""
+    main = threading.main_thread().ident
+    if _installed and main is not None:
+        signal.pthread_kill(main, signum)
 
 
 def _unsafe(frame: FrameType | None) -> bool:
@@ -136,6 +138,21 @@ def _handled_by(handler: Callable[[int, FrameType | None], None]) -> Iterator[No
             signal.signal(signum, handler_before)
 
 
+@contextmanager
+def blocked() -> Iterator[None]:
+    """Stop signals wait, blocked, while worker processes are forked.
+
+    A worker inherits the mask, so a signal sent to it before it has set up its own handling
+    (``leave_to_parent``) stays pending instead of reaching a copy of the parent's handler, which
+    would swallow the SIGTERM that stops it and leave the parent waiting for it forever.
+    """
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def leave_to_parent() -> None:
     """In a worker process: stop signals are the parent's to handle, and the worker ends with it.
 
@@ -144,6 +161,7 @@ def leave_to_parent() -> None:
     """
     for signum in STOP_SIGNALS:
         signal.signal(signum, signal.SIG_DFL if signum == signal.SIGTERM else signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # blocked while it was forked
     if sys.platform == "linux":
         import ctypes
 

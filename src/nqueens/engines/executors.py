@@ -61,7 +61,7 @@ def process_pool(
     context = multiprocessing.get_context(method)
     pools = []  # the pool once it exists: a stop signal held back while it starts ends the try
     try:
-        with signals.held():
+        with signals.held(), signals.blocked():
             pools.append(context.Pool(workers, initializer=signals.leave_to_parent))
         pool = pools[0]
         results = pool.imap_unordered(count_batch, batches)
