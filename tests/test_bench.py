@@ -12,6 +12,7 @@ from click.testing import Result
 from helpers import invoke, known_total
 
 SMALL_PLAN = ["--sizes", "4-6", "--first-sizes", "8,20", "--time-limit", "5", "--quiet"]
+SMALL_PLAN += ["--mip-solvers", "scip,glpk"]
 ALL_COLUMNS = {
     ("cp-sat", "first-min"),
     ("cp-sat", "first-fail-mid"),
@@ -20,6 +21,7 @@ ALL_COLUMNS = {
     ("cp", "first-fail-mid"),
     ("mip", None),
     ("bitboard", "first-min"),
+    ("reduced", None),
 }
 FIRST_COLUMNS = ALL_COLUMNS | {("cp", "auto"), ("local", None)}
 

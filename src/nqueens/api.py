@@ -13,8 +13,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from nqueens import registry, validation
+from nqueens.engines import bitboard
 from nqueens.engines.base import COUNT, FIRST, SOLVE, Engine, Request
 from nqueens.engines.mip import BACKENDS
+from nqueens.engines.reduced import MAX_FREE
 from nqueens.engines.streams import EngineStream
 from nqueens.known_counts import how_many
 from nqueens.puzzle import Puzzle
@@ -81,10 +83,12 @@ def _request(
         raise InputError("unique solutions need a symmetric board: the given squares break it")
     if unique and not symmetry:
         raise InputError("unique solutions come from the board's symmetry: keep symmetry on")
-    # The search left is as large as the columns no given queen fills.
+    # The search left is as large as the columns no given queen fills, unless the given queens
+    # of a large board leave a small problem: each takes two diagonals out of it.
     free = n - len(puzzle.queens)
     unbounded = command != FIRST and limit is None and time_limit is None
-    if unbounded and free > MAX_UNBOUNDED_ENUMERATION_N:
+    reducible = len(puzzle.queens) >= n - MAX_FREE and n > bitboard.ENGINE.max_n
+    if unbounded and free > MAX_UNBOUNDED_ENUMERATION_N and not reducible:
         size = how_many(n) if not puzzle.queens else f"{free} columns have no given queen"
         why = f"{size}, too many to go through without a limit."
         raise InputError(

@@ -225,11 +225,22 @@ def random_puzzle(n: int, queens: int, *, seed: int | None = None) -> Puzzle:
     chooser = random.Random(seed)
     while True:
         placed: list[Square] = []
+        rows: set[int] = set()
+        sums: set[int] = set()
+        differences: set[int] = set()
         for col in chooser.sample(range(n), queens):
-            free = [row for row in range(n) if all(attack((row, col), q) is None for q in placed)]
+            free = [
+                row
+                for row in range(n)
+                if row not in rows and row + col not in sums and row - col not in differences
+            ]
             if not free:
                 break
-            placed.append((chooser.choice(free), col))
+            row = chooser.choice(free)
+            placed.append((row, col))
+            rows.add(row)
+            sums.add(row + col)
+            differences.add(row - col)
         else:
             return Puzzle(n, tuple(sorted(placed)))
 

@@ -6,7 +6,7 @@ modules import their solvers only when a search runs, so reading the registry is
 
 from __future__ import annotations
 
-from nqueens.engines import bitboard, cp, cpsat, local, mip
+from nqueens.engines import bitboard, cp, cpsat, local, mip, reduced
 from nqueens.engines.base import Engine, Request
 from nqueens.memory import gigabytes, headroom
 from nqueens.results import InputError
@@ -18,13 +18,14 @@ _ENGINES: tuple[Engine, ...] = (
     mip.ENGINE,
     bitboard.ENGINE,
     local.ENGINE,
+    reduced.ENGINE,
 )
 
 ENGINES: dict[str, Engine] = {engine.name: engine for engine in _ENGINES}
 
 AUTO = "auto"
 
-COUNT_PREFERENCE = (bitboard.NAME, cpsat.NAME)
+COUNT_PREFERENCE = (bitboard.NAME, reduced.NAME, cpsat.NAME)
 """What ``count --engine auto`` tries, fastest first (benchmarks/counting.py measures it)."""
 
 

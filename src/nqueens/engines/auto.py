@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nqueens.engines import cp, cpsat, local
+from nqueens.engines import bitboard, cp, cpsat, local, reduced
 from nqueens.puzzle import Puzzle
 from nqueens.strategies import AUTO, FIRST_FAIL_MID
 
@@ -35,6 +35,10 @@ LOCAL_PUZZLE_FROM_N = 500
 
 LOCAL_TRY_SECONDS = 3.0
 """How long local search gets on a puzzle before the complete engines take over."""
+
+REDUCED_MAX_FREE = 32
+"""A puzzle on a large board with at most this many free columns goes to the reduced engine:
+exact, and at once on CSPLib's published instances (about 20 free columns)."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,9 @@ def first_plan(n: int, puzzle: Puzzle | None) -> list[Attempt]:
         if n >= LOCAL_FROM_N:
             return [Attempt(local.NAME, None)]
         return [Attempt(cp.NAME, FIRST_FAIL_MID)]
+    free = n - len(puzzle.queens)
+    if n > bitboard.ENGINE.max_n and free <= REDUCED_MAX_FREE:
+        return [Attempt(reduced.NAME, None)]
     plan = []
     if n >= LOCAL_PUZZLE_FROM_N:
         plan.append(Attempt(local.NAME, None, LOCAL_TRY_SECONDS))
