@@ -564,3 +564,13 @@ def test_first_takes_a_seed_for_its_randomised_searches() -> None:
     assert invoke("first", "8", "--seed", "-1").exit_code == 2
     with pytest.raises(InputError, match="seed"):
         nqueens.first(8, seed=1.5)  # type: ignore[arg-type]
+
+
+def test_a_count_whose_engine_reports_no_progress_spins_instead_of_freezing_a_bar() -> None:
+    # auto picks the reduced engine here, which counts in one piece: no subproblems to show.
+    board = Path(__file__).parent / "data" / "completion-21-18-3.param"
+    result = invoke("count", "--board", str(board), "-t", "1.5", env=TERMINAL_ENV)
+    assert result.exit_code == 3
+    pieces = _screen_pieces(result.stderr)
+    assert any("Counting N = 5492" in piece for piece in pieces)
+    assert not any("0/?" in piece for piece in pieces), pieces

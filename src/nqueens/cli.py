@@ -228,8 +228,7 @@ def count(
     """
     output = Output(output_format)
     n = puzzle.n
-    splits = engine == AUTO or registry.engine_named(engine).splits
-    with progress_bar(output, n, enabled=not quiet, splits=splits) as on_progress:
+    with progress_bar(output, n, enabled=not quiet) as on_progress:
         try:
             with usage_errors():
                 stats = api.count(

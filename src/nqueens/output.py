@@ -196,22 +196,16 @@ class _TimeLeftColumn(ProgressColumn):
 
 @contextmanager
 def progress_bar(
-    output: Output, n: int, *, enabled: bool, splits: bool = True
+    output: Output, n: int, *, enabled: bool
 ) -> Iterator[Callable[[int, int, int], None] | None]:
     """What a count shows on a terminal while it runs, on stderr.
 
-    A splitting engine feeds a progress bar through the callback this yields (for boards counted
-    in more than a moment); any other engine gets a spinner with the elapsed time once it has run
-    a second. Nothing when stderr is not a terminal or when disabled.
+    A spinner with the elapsed time once the count has run a second; as soon as the engine
+    reports progress through the callback this yields (splitting engines do, on boards counted
+    in more than a moment), a progress bar instead. The engine that counts decides, whichever
+    ``auto`` picked. Nothing when stderr is not a terminal or when disabled.
     """
     if not (enabled and output.err.is_terminal):
-        yield None
-        return
-    if not splits:
-        with spinner(output, f"Counting N = {n}"):
-            yield None
-        return
-    if n < PROGRESS_MIN_N:
         yield None
         return
     columns: tuple[str | ProgressColumn, ...]
@@ -232,24 +226,34 @@ def progress_bar(
             TextColumn("elapsed"),
             _TimeLeftColumn(),
         )
-    with Progress(*columns, console=output.err, transient=True) as progress:
-        task = progress.add_task("count", total=None, n=n, solutions=0)
+    bar = Progress(*columns, console=output.err, transient=True)
+    task = bar.add_task("count", total=None, n=n, solutions=0)
+    with spinner(output, f"Counting N = {n}") as stop_spinner:
 
         def on_progress(done: int, total: int, solutions: int) -> None:
-            progress.update(task, completed=done, total=total, solutions=solutions)
+            if not bar.live.is_started:
+                if n < PROGRESS_MIN_N:
+                    return
+                stop_spinner()
+                bar.start()
+            bar.update(task, completed=done, total=total, solutions=solutions)
 
-        yield on_progress
+        try:
+            yield on_progress
+        finally:
+            if bar.live.is_started:
+                bar.stop()
 
 
 @contextmanager
-def spinner(output: Output, text: str, *, enabled: bool = True) -> Iterator[None]:
+def spinner(output: Output, text: str) -> Iterator[Callable[[], None]]:
     """A spinner with the elapsed time on stderr for a search that reports no progress.
 
     It appears only once the search has run ``SPINNER_DELAY_SECONDS``, so quick searches stay
-    quiet, and it leaves nothing behind.
+    quiet, and it leaves nothing behind. The function it yields stops it early.
     """
-    if not (enabled and output.err.is_terminal):
-        yield
+    if not output.err.is_terminal:
+        yield lambda: None
         return
     progress = Progress(
         SpinnerColumn(),
@@ -260,23 +264,25 @@ def spinner(output: Output, text: str, *, enabled: bool = True) -> Iterator[None
     )
     progress.add_task("search", total=None)
     lock = threading.Lock()
-    shown = threading.Event()
-    finished = threading.Event()
+    stopped = False
 
     def show() -> None:
         with lock:
-            if not finished.is_set():
+            if not stopped:
                 progress.start()
-                shown.set()
+
+    def stop() -> None:
+        nonlocal stopped
+        timer.cancel()
+        with lock:
+            stopped = True
+            if progress.live.is_started:
+                progress.stop()
 
     timer = threading.Timer(SPINNER_DELAY_SECONDS, show)
     timer.daemon = True
     timer.start()
     try:
-        yield
+        yield stop
     finally:
-        timer.cancel()
-        with lock:
-            finished.set()
-            if shown.is_set():
-                progress.stop()
+        stop()
