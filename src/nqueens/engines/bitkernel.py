@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, cast
 
-from nqueens.engines.jit import compiled_or_plain
+from nqueens.engines.jit import compile_search, compiled_or_plain
 
 COUNT = 0
 """Mode: count solutions."""
@@ -220,14 +220,14 @@ PYTHON = Kernel(search, compiled=False)
 def compiled() -> Kernel:
     """The numba-compiled kernel, or the plain one with a KernelFallbackWarning saying why."""
 
-    def build() -> Kernel:
-        import numba
+    def first_call(kernel: SearchFunction) -> None:
         import numpy
 
-        kernel = cast(SearchFunction, numba.njit(cache=True, nogil=True)(search))
         zero, one = numpy.uint64(0), numpy.uint64(1)
         masks = numpy.zeros(1, dtype=numpy.uint64)
         kernel(1, zero, one, one, masks, ~zero, one, *[masks] * 5, zero, True, 1, COUNT, 0)
-        return Kernel(kernel, compiled=True)
+
+    def build() -> Kernel:
+        return Kernel(compile_search(cast(SearchFunction, search), first_call), compiled=True)
 
     return compiled_or_plain(build, PYTHON, "bitboard search")

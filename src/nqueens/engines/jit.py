@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Sequence
+from types import FunctionType
+from typing import Any, TypeVar, cast
 
 from nqueens import signals
 
 T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class KernelFallbackWarning(UserWarning):
@@ -34,3 +36,27 @@ def compiled_or_plain(build: Callable[[], T], plain: T, what: str) -> T:
             stacklevel=3,
         )
         return plain
+
+
+def compile_search(search: F, first_call: Callable[[F], object], helpers: Sequence[str] = ()) -> F:
+    """``search`` compiled by numba (cached on disk, without the interpreter lock) and run once
+    by ``first_call``, which is when numba compiles it or loads it from its cache.
+
+    ``helpers`` name the functions of the search's module that it calls: numba compiles a call
+    from the module's globals, so they are compiled first and put there. If anything fails, the
+    plain helpers go back, for the plain search.
+    """
+    import numba
+
+    namespace = cast(FunctionType, search).__globals__
+    plain = {name: namespace[name] for name in helpers}
+    jit = numba.njit(cache=True, nogil=True)
+    try:
+        for name, helper in plain.items():
+            namespace[name] = jit(helper)
+        kernel = cast(F, jit(search))
+        first_call(kernel)
+    except Exception:
+        namespace.update(plain)
+        raise
+    return kernel

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any, cast
+from typing import Any
 
 import numpy
 
-from nqueens.engines.jit import compiled_or_plain
+from nqueens.engines.jit import compile_search, compiled_or_plain
 
 GREEDY_TRIES = 64  # random partners tried for each queen of the start
 GREEDY_TAIL = 32  # the last free columns take what is left: few conflict-free rows remain
@@ -167,23 +167,9 @@ def compiled() -> SearchFunction:
     """The numba-compiled search, or the plain one with a KernelFallbackWarning saying why."""
 
     def build() -> SearchFunction:
-        import numba
-
-        # The helpers are compiled first and put where the search finds them: numba compiles
-        # the functions a compiled function calls from the module's globals. If compiling fails,
-        # the plain helpers go back, for the plain search.
-        global _blocked, _swap
-        plain_helpers = (_blocked, _swap)
-        jit = numba.njit(cache=True, nogil=True)
-        try:
-            _blocked = jit(_blocked)
-            _swap = jit(_swap)
-            kernel = cast(SearchFunction, jit(search))
-            _run(kernel, 4, 0)
-        except Exception:
-            _blocked, _swap = plain_helpers
-            raise
-        return kernel
+        return compile_search(
+            search, lambda kernel: _run(kernel, 4, 0), helpers=("_blocked", "_swap")
+        )
 
     return compiled_or_plain(build, search, "local search")
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any, cast
+from typing import Any
 
 import numpy
 
-from nqueens.engines.jit import compiled_or_plain
+from nqueens.engines.jit import compile_search, compiled_or_plain
 
 DEPTH, DONE = 0, 1  # positions in the state array
 
@@ -132,23 +132,14 @@ def start(m: int, allowed: Any) -> tuple[Any, ...]:
 def compiled() -> SearchFunction:
     """The numba-compiled search, or the plain one with a KernelFallbackWarning saying why."""
 
-    def build() -> SearchFunction:
-        import numba
+    def first_call(kernel: SearchFunction) -> None:
+        attack = numpy.zeros((1, 1, 1), dtype=numpy.uint64)
+        allowed = numpy.ones(1, dtype=numpy.uint64)
+        out = numpy.zeros((0, 1), dtype=numpy.int64)
+        counters = numpy.zeros(1, dtype=numpy.int64)
+        kernel(1, attack, *start(1, allowed), out, 10, counters)
 
-        global _popcount
-        plain_popcount = _popcount
-        jit = numba.njit(cache=True, nogil=True)
-        try:
-            _popcount = jit(_popcount)  # where the compiled search finds it: the globals
-            kernel = cast(SearchFunction, jit(search))
-            attack = numpy.zeros((1, 1, 1), dtype=numpy.uint64)
-            allowed = numpy.ones(1, dtype=numpy.uint64)
-            out = numpy.zeros((0, 1), dtype=numpy.int64)
-            counters = numpy.zeros(1, dtype=numpy.int64)
-            kernel(1, attack, *start(1, allowed), out, 10, counters)
-        except Exception:
-            _popcount = plain_popcount
-            raise
-        return kernel
+    def build() -> SearchFunction:
+        return compile_search(search, first_call, helpers=("_popcount",))
 
     return compiled_or_plain(build, search, "reduced search")
