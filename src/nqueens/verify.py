@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from nqueens.glyphs import QUEEN
@@ -61,14 +61,7 @@ def check(number: int, n: int, queens: list[Square]) -> BoardCheck:
         "diagonal": _pairs(row - col for row, col in queens)
         + _pairs(row + col for row, col in queens),
     }
-    if not any(conflicts.values()):
-        return BoardCheck(number, n, conflicts, problems)
-    named = _first_pairs(sorted(queens))
-    problems += named
-    rest = sum(conflicts.values()) - len(named)
-    if rest > 0:
-        problems.append(f"and {rest:,} more attacking pairs")
-    return BoardCheck(number, n, conflicts, problems)
+    return _report(number, n, conflicts, problems, lambda: queens)
 
 
 def check_rows(number: int, rows: list[int]) -> BoardCheck:
@@ -81,9 +74,25 @@ def check_rows(number: int, rows: list[int]) -> BoardCheck:
         "diagonal": _pairs(map(int.__sub__, rows, range(n)))
         + _pairs(map(int.__add__, rows, range(n))),
     }
-    if not any(conflicts.values()):
-        return BoardCheck(number, n, conflicts, [])
-    return check(number, n, [(row, col) for col, row in enumerate(rows)])
+    return _report(number, n, conflicts, [], lambda: [(row, col) for col, row in enumerate(rows)])
+
+
+def _report(
+    number: int,
+    n: int,
+    conflicts: dict[str, int],
+    problems: list[str],
+    queens: Callable[[], list[Square]],
+) -> BoardCheck:
+    """The check of a board whose conflicts are counted: the first pairs named, when there are
+    any (``queens`` builds the squares only then)."""
+    if any(conflicts.values()):
+        named = _first_pairs(sorted(queens()))
+        problems = [*problems, *named]
+        rest = sum(conflicts.values()) - len(named)
+        if rest > 0:
+            problems.append(f"and {rest:,} more attacking pairs")
+    return BoardCheck(number, n, conflicts, problems)
 
 
 def _pairs(lines: Iterable[int]) -> int:
