@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from nqueens.engines.base import Engine, Request
 from nqueens.engines.streams import EngineStream
-from nqueens.results import Solution, Stats, Status
+from nqueens.results import SearchInterrupted, Solution, Stats, Status
 
 NAME = "reduced"
 
@@ -170,17 +171,15 @@ class ReducedStream(EngineStream):
             self._ready = [self._board(self._out[index]) for index in range(found)]
         return self._ready.pop(0)
 
-    def _board(self, free_rows: object) -> Solution:
+    def _board(self, free_rows: Any) -> Solution:
         reduction = self._reduction
         rows = list(reduction.given)
         for index, col in enumerate(reduction.columns):
-            rows[col] = reduction.rows[int(free_rows[index])]  # type: ignore[index]
+            rows[col] = reduction.rows[int(free_rows[index])]
         return Solution(rows=tuple(rows))
 
     def count(self) -> Stats:
         """Count the solutions, without listing them; Ctrl-C raises SearchInterrupted."""
-        from nqueens.results import SearchInterrupted
-
         try:
             while not self._done:
                 if self._out_of_time():
