@@ -84,6 +84,8 @@ def test_reduced_counts_match_an_independent_counter(seed: int) -> None:
     stats = nqueens.count(n, queens=sorted(queens), blocked=sorted(blocked))
     assert stats.engine == "reduced" and stats.status is Status.COMPLETE
     assert stats.solutions == _completions(n, queens, blocked) >= 1
+    on_cp = nqueens.count(n, queens=sorted(queens), blocked=sorted(blocked), engine="cp")
+    assert on_cp.solutions == stats.solutions  # another engine, on the unreduced model
     listed = list(nqueens.solve(n, queens=sorted(queens), blocked=sorted(blocked)))
     assert len({s.rows for s in listed}) == len(listed) == stats.solutions
     for solution in listed:
