@@ -152,8 +152,15 @@ def symmetry_images(rows: tuple[int, ...]) -> set[tuple[int, ...]]:
     return result
 
 
-def count_completions(n: int, queens: set[tuple[int, int]], blocked: set[tuple[int, int]]) -> int:
-    """Solutions keeping every (row, col) in ``queens`` and none in ``blocked``, by plain
+def count_completions(
+    n: int,
+    queens: set[tuple[int, int]],
+    blocked: set[tuple[int, int]],
+    sums: frozenset[int] = frozenset(),
+    differences: frozenset[int] = frozenset(),
+) -> int:
+    """Solutions keeping every (row, col) in ``queens`` and none in ``blocked``, with no queen
+    on an excluded diagonal (row + col in ``sums``, row - col in ``differences``), by plain
     column-by-column backtracking with no solver (0-based squares)."""
     fixed = {col: row for row, col in queens}
 
@@ -162,7 +169,7 @@ def count_completions(n: int, queens: set[tuple[int, int]], blocked: set[tuple[i
             return 1
         total = 0
         for row in [fixed[col]] if col in fixed else range(n):
-            if (row, col) in blocked:
+            if (row, col) in blocked or row + col in sums or row - col in differences:
                 continue
             if all(r != row and abs(r - row) != col - c for c, r in enumerate(rows)):
                 total += place(col + 1, [*rows, row])

@@ -54,6 +54,7 @@ def _request(
     *,
     queens: Iterable[Square],
     blocked: Iterable[Square],
+    excluded: Iterable[tuple[str, int]],
     strategy: str | None,
     mip_solver: str,
     time_limit: float | None,
@@ -78,16 +79,23 @@ def _request(
             f"unknown MIP solver {validation.shown(mip_solver)}; choose from {', '.join(BACKENDS)}"
         )
     given = validation.squares(queens, "queens")
-    puzzle = Puzzle(n, given, validation.squares(blocked, "blocked squares"))
+    puzzle = Puzzle(
+        n,
+        given,
+        validation.squares(blocked, "blocked squares"),
+        validation.diagonals(excluded),
+    )
     if unique and puzzle.constrained:
         raise InputError("unique solutions need a symmetric board: the given squares break it")
     if unique and not symmetry:
         raise InputError("unique solutions come from the board's symmetry: keep symmetry on")
-    # The search left is as large as the columns no given queen fills, unless the given queens
-    # of a large board leave a small problem: each takes two diagonals out of it.
+    # The search left is as large as the columns no given queen fills, unless what is left is
+    # an Excluded Diagonals problem that the reduced search takes: the given queens of a large
+    # board each take two diagonals out of it, or whole diagonals are excluded (the paper's
+    # instances, decided in seconds; Ctrl-C still gives a partial count).
     free = n - len(puzzle.queens)
     unbounded = command != FIRST and limit is None and time_limit is None
-    reducible = len(puzzle.queens) >= n - MAX_FREE and n > bitboard.ENGINE.max_n
+    reducible = free <= MAX_FREE and (n > bitboard.ENGINE.max_n or bool(puzzle.excluded))
     if unbounded and free > MAX_UNBOUNDED_ENUMERATION_N and not reducible:
         size = how_many(n) if not puzzle.queens else f"{free} columns have no given queen"
         why = f"{size}, too many to go through without a limit."
@@ -130,20 +138,22 @@ def solve(
     mip_solver: str = "scip",
     queens: Iterable[Square] = (),
     blocked: Iterable[Square] = (),
+    excluded: Iterable[tuple[str, int]] = (),
 ) -> EngineStream:
     """Every solution for an n x n board, yielded as the engine finds them.
 
     ``limit`` stops after that many solutions, ``time_limit`` after that many seconds; ``unique``
     yields one solution per class under the 8 symmetries of the square (its lexicographically
-    smallest). ``queens`` must be kept and ``blocked`` squares left empty (0-based
-    ``(row, col)``). The stream's ``stats`` tell how the search ended once it is exhausted or
-    closed.
+    smallest). ``queens`` must be kept and ``blocked`` squares and ``excluded`` diagonals left
+    empty (0-based ``(row, col)``; ``("sum", row + col)`` or ``("difference", row - col)``).
+    The stream's ``stats`` tell how the search ended once it is exhausted or closed.
     """
     request = _request(
         SOLVE,
         n,
         queens=queens,
         blocked=blocked,
+        excluded=excluded,
         strategy=strategy,
         mip_solver=mip_solver,
         time_limit=time_limit,
@@ -167,6 +177,7 @@ def count(
     mip_solver: str = "scip",
     queens: Iterable[Square] = (),
     blocked: Iterable[Square] = (),
+    excluded: Iterable[tuple[str, int]] = (),
 ) -> Stats:
     """Count the solutions for an n x n board exactly; ``stats.solutions`` is the count.
 
@@ -175,8 +186,9 @@ def count(
     number of classes in ``stats.unique``; ``unique`` asks for it and refuses engines that cannot.
     Splitting engines share the search among ``workers`` processes (default and 0: every core; 1
     searches in this process) and call ``on_progress(done, total, solutions)`` as each
-    subproblem finishes. ``queens`` must be kept and ``blocked`` squares left empty (0-based
-    ``(row, col)``); they break the board's symmetry, so the count then goes without it. Ctrl-C
+    subproblem finishes. ``queens`` must be kept and ``blocked`` squares and ``excluded``
+    diagonals left empty (0-based ``(row, col)``; ``("sum", row + col)`` or ``("difference",
+    row - col)``); they break the board's symmetry, so the count then goes without it. Ctrl-C
     raises ``SearchInterrupted``, whose ``stats`` hold the partial count.
     """
     request = _request(
@@ -184,6 +196,7 @@ def count(
         n,
         queens=queens,
         blocked=blocked,
+        excluded=excluded,
         strategy=strategy,
         mip_solver=mip_solver,
         time_limit=time_limit,
@@ -223,11 +236,13 @@ def first(
     mip_solver: str = "scip",
     queens: Iterable[Square] = (),
     blocked: Iterable[Square] = (),
+    excluded: Iterable[tuple[str, int]] = (),
     seed: int | None = None,
 ) -> FirstResult:
     """Find one solution for an n x n board, or prove that none exists.
 
-    ``queens`` must be kept and ``blocked`` squares left empty (0-based ``(row, col)``).
+    ``queens`` must be kept and ``blocked`` squares and ``excluded`` diagonals left empty
+    (0-based ``(row, col)``, ``("sum", row + col)``, ``("difference", row - col)``).
     ``seed`` seeds the randomised searches (CP-SAT's, the cp engine's auto); the others are
     deterministic. CP-SAT's parallel workers race, so its runs may still differ.
 
@@ -240,6 +255,7 @@ def first(
         n,
         queens=queens,
         blocked=blocked,
+        excluded=excluded,
         strategy=strategy,
         mip_solver=mip_solver,
         time_limit=time_limit,

@@ -59,6 +59,13 @@ def build_model(
             model.add(queens[col] == row)
         for row, col in puzzle.blocked:
             model.add(queens[col] != row)
+        for col in range(n):  # excluded diagonals: forbidden values of rows[c] + c, rows[c] - c
+            for total in puzzle.excluded_sums:
+                if 0 <= total - col < n:
+                    model.add(queens[col] + col != total)
+            for difference in puzzle.excluded_differences:
+                if 0 <= difference + col < n:
+                    model.add(queens[col] - col != difference)
     if strategy == FIRST_MIN:  # the guide's: columns left to right, lowest row first
         model.add_decision_strategy(queens, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
     elif strategy == FIRST_FAIL_MID:

@@ -19,7 +19,7 @@ import click
 from nqueens import api, registry, render
 from nqueens.engines.base import COUNT, FIRST, SOLVE
 from nqueens.engines.mip import BACKENDS
-from nqueens.puzzle import Puzzle, parse_square, read_puzzle
+from nqueens.puzzle import Diagonal, Puzzle, diagonal_through, parse_square, read_puzzle
 from nqueens.results import InputError, Square
 from nqueens.strategies import AUTO, STRATEGIES
 from nqueens.validation import shown
@@ -126,8 +126,9 @@ def engine_options(default_engine: str, auto_help: str = "") -> Callable[[F], F]
 
 
 def puzzle_options(function: F) -> F:
-    """N, --queen, --block and --board, delivered to the command as one ``puzzle`` (a Puzzle,
-    whose ``n`` is the board size): the squares are typed 1-based ROW,COL, held 0-based."""
+    """N, --queen, --block, --exclude-diagonal, --board and --diagonals, delivered to the
+    command as one ``puzzle`` (a Puzzle, whose ``n`` is the board size): squares are typed
+    1-based ROW,COL, held 0-based."""
     command = function
 
     @functools.wraps(command)
@@ -136,23 +137,48 @@ def puzzle_options(function: F) -> F:
         n: int | None,
         queen_squares: tuple[str, ...],
         block_squares: tuple[str, ...],
+        excluded_diagonals: tuple[str, ...],
         board_text: str | None,
+        diagonals: int | None,
         **kwargs: Any,
     ) -> Any:
-        size, queens, blocked = resolve_puzzle(n, queen_squares, block_squares, board_text)
+        from_file = _board_file(board_text, diagonals)
+        size = _board_size(n, from_file)
+        queens = [_square(text, "--queen") for text in queen_squares]
+        blocked = [_square(text, "--block") for text in block_squares]
+        excluded = [_diagonal(text, size) for text in excluded_diagonals]
+        if from_file is not None:
+            queens[:0] = from_file.queens
+            blocked[:0] = from_file.blocked
+            excluded[:0] = from_file.excluded
         with usage_errors():
-            puzzle = Puzzle(size, tuple(queens), tuple(blocked))
+            puzzle = Puzzle(size, tuple(queens), tuple(blocked), tuple(dict.fromkeys(excluded)))
         return command(*args, puzzle=puzzle, **kwargs)
 
     function = cast(F, with_puzzle)
+    function = click.option(
+        "--diagonals",
+        type=WholeNumber(0),
+        metavar="D",
+        help="With an Excluded Diagonals file: exclude only its first D diagonals, the paper's "
+        "way to make the instance with D diagonals. [default: all]",
+    )(function)
     function = click.option(
         "--board",
         "board_text",
         type=TextFile(),
         metavar="FILE",
         help="A starting position ('-' for stdin): one line per row, Q a queen, # or X blocked, "
-        ". or _ free; or a CSPLib problem 79 instance (letting n / letting init). "
-        "N is read from it.",
+        ". or _ free; a CSPLib problem 79 instance (letting n / letting init, 0-based); or an "
+        "Excluded Diagonals file (n / numdiags / diags). N is read from it.",
+    )(function)
+    function = click.option(
+        "--exclude-diagonal",
+        "excluded_diagonals",
+        multiple=True,
+        metavar="ROW,COL/",
+        help="A whole diagonal no queen may take, through ROW,COL: ROW,COL/ rises to the right, "
+        "ROW,COL\\ falls (quote it; repeatable).",
     )(function)
     function = click.option(
         "--block",
@@ -170,30 +196,31 @@ def puzzle_options(function: F) -> F:
     )(function)
 
 
-def resolve_puzzle(
-    n: int | None,
-    queen_squares: tuple[str, ...],
-    block_squares: tuple[str, ...],
-    board_text: str | None,
-) -> tuple[int, list[Square], list[Square]]:
-    """N and the given squares (0-based), from the argument, the options and the board file."""
-    queens = [_square(text, "--queen") for text in queen_squares]
-    blocked = [_square(text, "--block") for text in block_squares]
+def _board_file(board_text: str | None, diagonals: int | None) -> Puzzle | None:
+    """The puzzle a --board file holds (--diagonals taking the first D of its diagonals)."""
     if board_text is None:
+        if diagonals is not None:
+            raise click.UsageError("--diagonals takes the first D diagonals of a --board file")
+        return None
+    try:
+        return read_puzzle(board_text, diagonals)
+    except InputError as error:
+        raise click.BadParameter(error.command_line, param_hint="'--board'") from None
+
+
+def _board_size(n: int | None, from_file: Puzzle | None) -> int:
+    """N, from the argument or the board file, which must agree when both give it."""
+    if from_file is None:
         if n is None:
             raise click.UsageError(
                 "Missing argument 'N' (or give a starting position with --board)."
             )
-        return n, queens, blocked
-    try:
-        puzzle = read_puzzle(board_text)
-    except InputError as error:
-        raise click.BadParameter(error.command_line, param_hint="'--board'") from None
-    if n is not None and n != puzzle.n:
+        return n
+    if n is not None and n != from_file.n:
         raise click.UsageError(
-            f"N is {n}, but the board given with --board is {puzzle.n} x {puzzle.n}"
+            f"N is {n}, but the board given with --board is {from_file.n} x {from_file.n}"
         )
-    return puzzle.n, [*puzzle.queens, *queens], [*puzzle.blocked, *blocked]
+    return from_file.n
 
 
 def _square(text: str, option: str) -> Square:
@@ -201,6 +228,24 @@ def _square(text: str, option: str) -> Square:
         return parse_square(text)
     except InputError as error:
         raise click.BadParameter(error.command_line, param_hint=f"'{option}'") from None
+
+
+def _diagonal(text: str, n: int) -> Diagonal:
+    """``3,4/`` or ``3,4\\`` (1-based, on the board) -> the diagonal through it."""
+    way = text.strip()[-1:]
+    if way not in ("/", "\\"):
+        raise click.BadParameter(
+            f"{text!r} does not say which diagonal: write ROW,COL/ for the one rising to the "
+            "right or ROW,COL\\ for the one falling",
+            param_hint="'--exclude-diagonal'",
+        )
+    square = _square(text.strip()[:-1], "--exclude-diagonal")
+    if not (square[0] < n and square[1] < n):
+        raise click.BadParameter(
+            f"square {text.strip()[:-1]} is off the {n} x {n} board",
+            param_hint="'--exclude-diagonal'",
+        )
+    return diagonal_through(square, way)
 
 
 def board_options(function: F) -> F:

@@ -1,13 +1,18 @@
-"""Completion puzzles: queens already on the board and squares that must stay empty.
+"""Completion puzzles: queens already on the board, squares that must stay empty, and whole
+diagonals that no queen may take (the Excluded Diagonals problem of Gent, Jefferson and
+Nightingale, JAIR 2017).
 
 Squares inside the code are 0-based ``(row, col)``; people read and type them 1-based as
 ``ROW,COL`` (row 1 at the top, column 1 at the left), and every message here names them that way.
-Also here: reading a starting position from text (a board drawing, or the instance format of
-CSPLib problem 79, 0-based), and checking given queens, line by line.
+A diagonal is named by the square where it enters the board from the top or the left and the
+way it runs: ``1,4/`` rises to the right, ``1,4\\`` falls. Also here: reading a starting position
+from text (a board drawing, a CSPLib problem 79 instance, 0-based, or the paper's Excluded
+Diagonals file), and checking given queens, line by line.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import random
@@ -15,6 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from nqueens.results import InputError, Square
 from nqueens.validation import shown
@@ -47,6 +53,48 @@ def attack(a: Square, b: Square) -> str | None:
     return None
 
 
+SUM, DIFFERENCE = "sum", "difference"
+
+
+class Diagonal(NamedTuple):
+    """A whole diagonal: ``sum``, the squares with row + col = value (it rises to the right, /),
+    or ``difference``, the squares with row - col = value (it falls to the right, \\)."""
+
+    kind: str
+    value: int
+
+    def holds(self, square: Square) -> bool:
+        """Whether ``square`` lies on this diagonal."""
+        row, col = square
+        return (row + col if self.kind == SUM else row - col) == self.value
+
+    def on_board(self, n: int) -> bool:
+        """Whether an n x n board has this diagonal."""
+        low, high = (0, 2 * n - 2) if self.kind == SUM else (1 - n, n - 1)
+        return self.kind in (SUM, DIFFERENCE) and low <= self.value <= high
+
+    def squares(self, n: int) -> list[Square]:
+        """The diagonal's squares on an n x n board, top to bottom."""
+        if self.kind == SUM:
+            return [(row, self.value - row) for row in range(n) if 0 <= self.value - row < n]
+        return [(row, row - self.value) for row in range(n) if 0 <= row - self.value < n]
+
+
+def diagonal_name(diagonal: Diagonal, n: int) -> str:
+    """``1,4/`` or ``2,1\\``, 1-based: the diagonal's topmost square and the way it runs; a
+    diagonal off the board is named as code writes it (``sum 40``)."""
+    if not diagonal.on_board(n):
+        return f"{diagonal.kind} {shown(diagonal.value)}"
+    way = "/" if diagonal.kind == SUM else "\\"
+    return f"{square_name(diagonal.squares(n)[0])}{way}"
+
+
+def diagonal_through(square: Square, way: str) -> Diagonal:
+    """The diagonal through ``square`` that rises (``/``) or falls (``\\``) to the right."""
+    row, col = square
+    return Diagonal(SUM, row + col) if way == "/" else Diagonal(DIFFERENCE, row - col)
+
+
 def zero_based(square: Square) -> str:
     """``(2, 3)`` -> ``"(2, 3)"``: a square as code writes it, for the API's messages."""
     return f"({shown(square[0])}, {shown(square[1])})"
@@ -74,37 +122,64 @@ def attacking_pairs(
 
 
 def problems(
-    n: int, queens: Iterable[Square], blocked: Iterable[Square], name: Callable[[Square], str]
+    n: int,
+    queens: Iterable[Square],
+    blocked: Iterable[Square],
+    name: Callable[[Square], str],
+    excluded: Iterable[Diagonal] = (),
+    name_diagonal: Callable[[Diagonal], str] | None = None,
 ) -> list[str]:
-    """What makes given squares not a puzzle: squares off the board or given twice, a queen on a
-    blocked square, queens that attack each other; each square named by ``name``."""
-    queens, blocked = list(queens), list(blocked)
+    """What makes given squares not a puzzle: squares or diagonals off the board, squares given
+    twice, a queen on a blocked square or an excluded diagonal, queens that attack each other;
+    each square named by ``name``, each diagonal by ``name_diagonal``."""
+    queens, blocked, excluded = list(queens), list(blocked), list(excluded)
+    if name_diagonal is None:
+        name_diagonal = functools.partial(diagonal_name, n=n)
     found = []
     for square in [*queens, *blocked]:
         if not (0 <= square[0] < n and 0 <= square[1] < n):
             found.append(f"square {name(square)} is off the {n} x {n} board")
+    for diagonal in excluded:
+        if not diagonal.on_board(n):
+            found.append(f"diagonal {name_diagonal(diagonal)} is off the {n} x {n} board")
     for kind, squares in (("queen", queens), ("blocked square", blocked)):
         for square in sorted(s for s, times in Counter(squares).items() if times > 1):
             found.append(f"{kind} {name(square)} is given twice")
     for square in sorted(set(queens) & set(blocked)):
         found.append(f"square {name(square)} is both a queen and blocked")
+    closed = set(excluded)
+    for square in sorted(set(queens)):
+        for diagonal in diagonals_of(square):
+            if diagonal in closed:
+                found.append(
+                    f"queen {name(square)} stands on the excluded diagonal "
+                    f"{name_diagonal(diagonal)}"
+                )
     on_board = {(row, col) for row, col in queens if 0 <= row < n and 0 <= col < n}
     return found + attacking_pairs(on_board, name)
 
 
+def diagonals_of(square: Square) -> tuple[Diagonal, Diagonal]:
+    """The two diagonals through ``square``."""
+    row, col = square
+    return Diagonal(SUM, row + col), Diagonal(DIFFERENCE, row - col)
+
+
 @dataclass(frozen=True)
 class Puzzle:
-    """An n x n board with queens that must be kept and squares that must stay empty."""
+    """An n x n board with queens that must be kept, squares that must stay empty and whole
+    diagonals that no queen may take."""
 
     n: int
     queens: tuple[Square, ...] = ()
     blocked: tuple[Square, ...] = ()
+    excluded: tuple[Diagonal, ...] = ()
 
     def __post_init__(self) -> None:
-        found = problems(self.n, self.queens, self.blocked, zero_based)
+        found = problems(self.n, self.queens, self.blocked, zero_based, self.excluded, _code_name)
         if found:
             # The API's squares are 0-based (row, col); people type and read 1-based ROW,COL.
-            named = problems(self.n, self.queens, self.blocked, square_name)
+            named = problems(self.n, self.queens, self.blocked, square_name, self.excluded)
             raise InputError("; ".join(found), command_line="; ".join(named))
 
     def on_board(self, square: Square) -> bool:
@@ -112,14 +187,43 @@ class Puzzle:
 
     @property
     def constrained(self) -> bool:
-        """True when any square is given: the board then loses its symmetry."""
-        return bool(self.queens or self.blocked)
+        """True when any square or diagonal is given: the board then loses its symmetry."""
+        return bool(self.queens or self.blocked or self.excluded)
+
+    @property
+    def excluded_sums(self) -> frozenset[int]:
+        """row + col of every excluded diagonal that rises to the right."""
+        return frozenset(d.value for d in self.excluded if d.kind == SUM)
+
+    @property
+    def excluded_differences(self) -> frozenset[int]:
+        """row - col of every excluded diagonal that falls to the right."""
+        return frozenset(d.value for d in self.excluded if d.kind == DIFFERENCE)
+
+    def closed_squares(self) -> tuple[Square, ...]:
+        """The blocked squares and every square of an excluded diagonal, once each: what an
+        engine that knows only squares must leave empty."""
+        closed = set(self.blocked)
+        for diagonal in set(self.excluded):
+            closed.update(diagonal.squares(self.n))
+        return tuple(sorted(closed))
 
     def allows(self, rows: tuple[int, ...]) -> bool:
-        """Whether a solution keeps every given queen and leaves every blocked square empty."""
-        return all(rows[col] == row for row, col in self.queens) and all(
-            rows[col] != row for row, col in self.blocked
+        """Whether a solution keeps every given queen and leaves every blocked square and
+        excluded diagonal empty."""
+        sums, differences = self.excluded_sums, self.excluded_differences
+        return (
+            all(rows[col] == row for row, col in self.queens)
+            and all(rows[col] != row for row, col in self.blocked)
+            and not any(
+                row + col in sums or row - col in differences for col, row in enumerate(rows)
+            )
         )
+
+
+def _code_name(diagonal: Diagonal) -> str:
+    """A diagonal as code writes it, for the API's messages."""
+    return f"Diagonal({diagonal.kind!r}, {shown(diagonal.value)})"
 
 
 _QUEEN_CELLS = {"Q", "q"}
@@ -127,13 +231,22 @@ _BLOCKED_CELLS = {"#", "X", "x"}
 _FREE_CELLS = {".", "_"}
 
 
-def read_puzzle(text: str) -> Puzzle:
-    """A starting position from text: a CSPLib problem 79 instance, or a board drawing.
+def read_puzzle(text: str, diagonals: int | None = None) -> Puzzle:
+    """A starting position from text: a CSPLib problem 79 instance, an Excluded Diagonals file
+    (of which ``diagonals`` takes the first D pairs, the paper's way to make an instance with D
+    diagonals; all of them by default), or a board drawing.
 
     A drawing has one line per row: ``Q`` a queen, ``#`` or ``X`` a blocked square, ``.`` or
     ``_`` a free square, separated by spaces or tabs, or not at all. N is the number of rows.
     """
     text = text.removeprefix("\ufeff")  # a byte-order mark, as some editors write
+    if re.search(r"^\s*(?:letting\s+)?diags\s*(?:=|be)", text, flags=re.MULTILINE):
+        return _read_diagonals(text, diagonals)
+    if diagonals is not None:
+        raise InputError(
+            "only an Excluded Diagonals file (n = ..., numdiags = ..., diags = [[k, t], ...]) "
+            "has diagonals to take the first D of"
+        )
     if re.search(r"^\s*letting\b", text, flags=re.MULTILINE):
         return _read_csplib(text)
     return _read_drawing(text)
@@ -215,6 +328,69 @@ def _as_written(square: Square) -> str:
     return f"[{shown(square[0])}, {shown(square[1])}]"
 
 
+_DIAGONALS_FORMAT = (
+    "the paper's Excluded Diagonals files pair k, from 0 to 2n - 2, with t: 1 for the "
+    "diagonal row + col = k, 0 for row - col = k - (n - 1), counting from 0"
+)
+
+
+def _read_diagonals(text: str, first: int | None) -> Puzzle:
+    """The generator format of Gent, Jefferson and Nightingale: ``n = 20``, ``numdiags = 44``,
+    ``diags = [[37, 0], [11, 1], ...]``; the first ``first`` pairs are excluded (all by
+    default). Every pair is checked, and named by its place in the list as the file writes it.
+    """
+    size = re.search(r"^\s*(?:letting\s+)?n\s*(?:=|be)\s*([0-9]+)\s*$", text, flags=re.MULTILINE)
+    if size is None:
+        raise InputError("the Excluded Diagonals file has no 'n = ...' (a whole number)")
+    n = int(size.group(1))
+    if n < 1:
+        raise InputError("the Excluded Diagonals file's n must be at least 1")
+    listed = re.search(r"diags\s*(?:=|be)\s*(\[.*\])", text, flags=re.DOTALL)
+    try:
+        pairs = json.loads(listed.group(1)) if listed is not None else None
+    except ValueError:
+        pairs = None
+    if not isinstance(pairs, list):
+        raise InputError(f"the file's 'diags' is not a list of [k, t] pairs ({_DIAGONALS_FORMAT})")
+    excluded: list[Diagonal] = []
+    for index, pair in enumerate(pairs, start=1):
+        written = json.dumps(pair)
+        if not (
+            isinstance(pair, list)
+            and len(pair) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in pair)
+        ):
+            raise InputError(
+                f"pair {index} of 'diags', {written}, is not [k, t] ({_DIAGONALS_FORMAT})"
+            )
+        k, kind = pair
+        if kind not in (0, 1):
+            raise InputError(
+                f"pair {index} of 'diags', {written}: t must be 1 (the diagonal row + col = k) "
+                "or 0 (row - col = k - (n - 1))"
+            )
+        if not 0 <= k <= 2 * n - 2:
+            raise InputError(
+                f"pair {index} of 'diags', {written}: k must be 0 to {2 * n - 2} on a board "
+                f"with n = {n} ({_DIAGONALS_FORMAT})"
+            )
+        excluded.append(Diagonal(SUM, k) if kind == 1 else Diagonal(DIFFERENCE, k - (n - 1)))
+    declared = re.search(
+        r"^\s*(?:letting\s+)?numdiags\s*(?:=|be)\s*([0-9]+)\s*$", text, flags=re.MULTILINE
+    )
+    if declared is not None and int(declared.group(1)) != len(pairs):
+        raise InputError(
+            f"the file says numdiags = {declared.group(1)} but lists {len(pairs)} diagonals"
+        )
+    if first is not None:
+        if first > len(excluded):
+            raise InputError(
+                f"the file lists {len(excluded)} diagonals, fewer than the first {first} asked for"
+            )
+        excluded = excluded[:first]
+    return Puzzle(n, excluded=tuple(dict.fromkeys(excluded)))
+
+
 def random_puzzle(n: int, queens: int, *, seed: int | None = None) -> Puzzle:
     """``queens`` non-attacking queens placed at random on an n x n board (no blocked squares).
 
@@ -246,8 +422,10 @@ def random_puzzle(n: int, queens: int, *, seed: int | None = None) -> Puzzle:
 
 
 def puzzle_text(puzzle: Puzzle) -> str:
-    """The puzzle as a board drawing that --board reads: Q given, # blocked, . free."""
-    marks = {square: "Q" for square in puzzle.queens} | {square: "#" for square in puzzle.blocked}
+    """The puzzle as a board drawing that --board reads: Q given, # blocked (and every square of
+    an excluded diagonal), . free."""
+    marks = {square: "#" for square in puzzle.closed_squares()}
+    marks |= {square: "Q" for square in puzzle.queens}
     return "\n".join(
         " ".join(marks.get((row, col), ".") for col in range(puzzle.n)) for row in range(puzzle.n)
     )

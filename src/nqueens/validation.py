@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nqueens.results import InputError, Square
+
+if TYPE_CHECKING:
+    from nqueens.puzzle import Diagonal
 
 NO_TIME_LIMIT_BEYOND = 1e9
 """Seconds (about 32 years) beyond which a time limit means no limit: solvers take milliseconds
@@ -63,6 +66,35 @@ def squares(value: object, what: str) -> tuple[Square, ...]:
         if len(pair) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in pair):
             raise InputError(f"{what} must be (row, col) pairs of whole numbers, not {shown(item)}")
         result.append((pair[0], pair[1]))
+    return tuple(result)
+
+
+def diagonals(value: object) -> tuple[Diagonal, ...]:
+    """``value`` as excluded diagonals: Diagonal values, or ``("sum", row + col)`` and
+    ``("difference", row - col)`` pairs."""
+    from nqueens.puzzle import DIFFERENCE, SUM, Diagonal  # puzzle's messages use shown()
+
+    try:
+        items = list(value)  # type: ignore[call-overload]
+    except TypeError:
+        raise InputError(f"excluded diagonals must be a list, not {shown(value)}") from None
+    result = []
+    for item in items:
+        try:
+            pair = tuple(item)
+        except TypeError:
+            pair = ()
+        if (
+            len(pair) != 2
+            or pair[0] not in (SUM, DIFFERENCE)
+            or isinstance(pair[1], bool)
+            or not isinstance(pair[1], int)
+        ):
+            raise InputError(
+                f"excluded diagonals must be ('sum', row + col) or ('difference', row - col), "
+                f"not {shown(item)}"
+            )
+        result.append(Diagonal(pair[0], pair[1]))
     return tuple(result)
 
 

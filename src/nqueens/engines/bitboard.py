@@ -150,11 +150,12 @@ class BitboardEngine(Engine):
 
 
 def _search_squares(request: Request) -> tuple[tuple[Square, ...], tuple[Square, ...]]:
-    """The request's given queens and blocked squares as (line, row): (col, row) of the board."""
+    """The request's given queens and closed squares (blocked, or on an excluded diagonal,
+    which pre-sets that diagonal's bit on every line) as (line, row): (col, row) of the board."""
     puzzle = request.puzzle or Puzzle(request.n)
     return (
         tuple((col, row) for row, col in puzzle.queens),
-        tuple((col, row) for row, col in puzzle.blocked),
+        tuple((col, row) for row, col in puzzle.closed_squares()),
     )
 
 

@@ -58,6 +58,13 @@ class CpSearch:
                 solver.Add(self.queens[col] == row)
             for row, col in puzzle.blocked:
                 solver.Add(self.queens[col] != row)
+            for col in range(n):  # excluded diagonals: forbidden values of the diagonals
+                for total in puzzle.excluded_sums:
+                    if 0 <= total - col < n:
+                        solver.Add(self.queens[col] + col != total)
+                for difference in puzzle.excluded_differences:
+                    if 0 <= difference + col < n:
+                        solver.Add(self.queens[col] - col != difference)
         self.strategy = strategy
         self._builder = self._decision_builder(strategy, seed)
         self._stop = threading.Event()

@@ -81,7 +81,7 @@ def local_first(request: Request) -> FirstResult:
         for row, col in puzzle.queens:
             rows[col] = row
             fixed[col] = True
-        codes = sorted(row * n + col for row, col in puzzle.blocked)
+        codes = [row * n + col for row, col in puzzle.closed_squares()]
     blocked = numpy.array(codes, dtype=numpy.int64)
     counters = numpy.zeros(2, dtype=numpy.int64)
     seed = request.seed if request.seed is not None else secrets.randbelow(1 << 31)

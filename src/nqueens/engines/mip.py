@@ -67,6 +67,8 @@ def constraints(n: int, puzzle: Puzzle | None) -> Iterator[tuple[list[Square], i
             yield [square], 1, 1
         for square in puzzle.blocked:
             yield [square], 0, 0
+        for excluded in puzzle.excluded:
+            yield excluded.squares(n), 0, 0
 
 
 class OrToolsProgram:
