@@ -567,10 +567,18 @@ def test_first_takes_a_seed_for_its_randomised_searches() -> None:
 
 
 def test_a_count_whose_engine_reports_no_progress_spins_instead_of_freezing_a_bar() -> None:
-    # auto picks the reduced engine here, which counts in one piece: no subproblems to show.
+    # The cp engine counts in one piece: no subproblems to show.
+    result = invoke("count", "16", "--engine", "cp", "-t", "1.5", env=TERMINAL_ENV)
+    assert result.exit_code == 3
+    pieces = _screen_pieces(result.stderr)
+    assert any("Counting N = 16" in piece for piece in pieces)
+    assert not any("0/?" in piece for piece in pieces), pieces
+
+
+def test_a_split_count_shows_its_total_from_the_first_frame() -> None:
     board = Path(__file__).parent / "data" / "completion-21-18-3.param"
     result = invoke("count", "--board", str(board), "-t", "1.5", env=TERMINAL_ENV)
     assert result.exit_code == 3
     pieces = _screen_pieces(result.stderr)
-    assert any("Counting N = 5492" in piece for piece in pieces)
+    assert any("Counting N = 5492" in piece and "/" in piece for piece in pieces)
     assert not any("0/?" in piece for piece in pieces), pieces

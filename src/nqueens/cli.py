@@ -142,7 +142,7 @@ def solve(
     boards above N = 18, which need --limit, come in the order CP-SAT's automatic search finds
     them. A summary follows on stderr; in JSON, a status record ends the stream.
     """
-    output = Output(output_format, style, ascii_only=ascii_only)
+    output = Output(output_format, style, ascii_only=ascii_only, puzzle=puzzle)
     n = puzzle.n
     _check_drawable(n, style, svg_path)
     digits = len(str(limit or KNOWN_TOTALS.get(n) or 1))
@@ -151,6 +151,7 @@ def solve(
             n,
             queens=puzzle.queens,
             blocked=puzzle.blocked,
+            excluded=puzzle.excluded,
             limit=limit,
             time_limit=time_limit,
             unique=unique,
@@ -164,7 +165,12 @@ def solve(
                 output.solution(solution, number)
                 if svg_path is not None:
                     path = numbered_path(svg_path, number, digits)
-                    save_svg(path, board_svg(n, solution.squares(), caption=f"Solution {number}"))
+                    save_svg(
+                        path,
+                        board_svg(
+                            n, solution.squares(), puzzle=puzzle, caption=f"Solution {number}"
+                        ),
+                    )
         except KeyboardInterrupt:
             stream.close()
     stats = stream.stats
@@ -235,6 +241,7 @@ def count(
                     n,
                     queens=puzzle.queens,
                     blocked=puzzle.blocked,
+                    excluded=puzzle.excluded,
                     time_limit=time_limit,
                     workers=workers,
                     symmetry=symmetry,
@@ -289,7 +296,7 @@ def first(
     time_limit: float | None,
 ) -> None:
     """Find one solution for an N x N board, fast, and show it with the time taken."""
-    output = Output(output_format, style, ascii_only=ascii_only)
+    output = Output(output_format, style, ascii_only=ascii_only, puzzle=puzzle)
     n = puzzle.n
     _check_drawable(n, style, svg_path)
     try:
@@ -298,6 +305,7 @@ def first(
                 n,
                 queens=puzzle.queens,
                 blocked=puzzle.blocked,
+                excluded=puzzle.excluded,
                 time_limit=time_limit,
                 engine=engine,
                 strategy=strategy,
@@ -321,7 +329,7 @@ def first(
         )
         ctx.exit(EXIT_TIME_LIMIT)
     if svg_path is not None:
-        save_svg(svg_path, board_svg(n, result.solution.squares()))
+        save_svg(svg_path, board_svg(n, result.solution.squares(), puzzle=puzzle))
     output.message(f"Found in {result.stats.wall_time:.3f} s.")
     if show_stats and output.format == "text":
         output.stats(result.stats, enumeration=False)
@@ -635,11 +643,18 @@ def _duration(seconds: float) -> str:
 
 def _none_exists(puzzle: Puzzle) -> str:
     """Why there is nothing to show: the board has no solution, or the givens no completion."""
-    if puzzle.queens or puzzle.blocked:
-        return (
-            f"No completion exists: no solution for N = {puzzle.n} keeps the given queens "
-            "and blocked squares."
-        )
+    if puzzle.constrained:
+        given = [
+            what
+            for what, present in (
+                ("the given queens", puzzle.queens),
+                ("the blocked squares", puzzle.blocked),
+                ("the excluded diagonals", puzzle.excluded),
+            )
+            if present
+        ]
+        keeps = " and ".join(filter(None, (", ".join(given[:-1]), given[-1])))
+        return f"No completion exists: no solution for N = {puzzle.n} respects {keeps}."
     return f"No solution exists for N = {puzzle.n}."
 
 

@@ -27,6 +27,7 @@ from rich.progress import (
 from rich.text import Text
 
 from nqueens import render, signals
+from nqueens.puzzle import Puzzle
 from nqueens.results import Solution, Stats, Status
 
 COLOR_KEY = "nqueens.color"
@@ -70,11 +71,18 @@ class Output:
     """Where and how results are shown: the chosen format and style, and the two consoles."""
 
     def __init__(
-        self, output_format: str, style: str = "auto", *, ascii_only: bool = False
+        self,
+        output_format: str,
+        style: str = "auto",
+        *,
+        ascii_only: bool = False,
+        puzzle: Puzzle | None = None,
     ) -> None:
         self.format = output_format
         self.style = style
         self.ascii_only = ascii_only
+        self.puzzle = puzzle if puzzle is not None and puzzle.constrained else None
+        self._legend_due = self.puzzle is not None  # under the first board drawn
         context = click.get_current_context(silent=True)
         color = context.meta.get(COLOR_KEY) if context is not None else None
         # --color acts as FORCE_COLOR and --no-color as NO_COLOR; neither leaves them to rich.
@@ -111,9 +119,15 @@ class Output:
             else:
                 self.out.print(
                     render.rich_board(
-                        solution, ascii_only=self.ascii_only, colour=not self.out.no_color
+                        solution,
+                        puzzle=self.puzzle,
+                        ascii_only=self.ascii_only,
+                        colour=not self.out.no_color,
                     )
                 )
+                if self.puzzle is not None and self._legend_due:
+                    self.out.print(render.legend(self.puzzle, ascii_only=self.ascii_only))
+                    self._legend_due = False
             if number is not None:
                 self.out.print()
             return
@@ -231,12 +245,12 @@ def progress_bar(
     with spinner(output, f"Counting N = {n}") as stop_spinner:
 
         def on_progress(done: int, total: int, solutions: int) -> None:
-            if not bar.live.is_started:
-                if n < PROGRESS_MIN_N:
-                    return
+            if not bar.live.is_started and n < PROGRESS_MIN_N:
+                return
+            bar.update(task, completed=done, total=total, solutions=solutions)
+            if not bar.live.is_started:  # after the update: its first frame shows the total
                 stop_spinner()
                 bar.start()
-            bar.update(task, completed=done, total=total, solutions=solutions)
 
         try:
             yield on_progress

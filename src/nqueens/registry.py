@@ -28,6 +28,11 @@ AUTO = "auto"
 COUNT_PREFERENCE = (bitboard.NAME, reduced.NAME, cpsat.NAME)
 """What ``count --engine auto`` tries, fastest first (benchmarks/counting.py measures it)."""
 
+EXCLUDED_DIAGONALS_PREFERENCE = (reduced.NAME, bitboard.NAME, cpsat.NAME)
+"""The same with excluded diagonals: near the paper's phase transition few boards survive, and
+the reduced search's forward checking prunes what the bitboard engine must walk through
+(benchmarks/diagonals.py)."""
+
 
 def describe(capability: str) -> str:
     """The engines that declare ``capability`` (an Engine flag such as ``splits``), for help."""
@@ -93,5 +98,7 @@ def check(engine: Engine, request: Request) -> None:
 def for_count(request: Request) -> Engine:
     """The fastest exact engine that can count ``request`` (the last choice when none can, so
     that checking it says why)."""
-    candidates = [ENGINES[name] for name in COUNT_PREFERENCE]
+    excluded = request.puzzle is not None and request.puzzle.excluded
+    preference = EXCLUDED_DIAGONALS_PREFERENCE if excluded else COUNT_PREFERENCE
+    candidates = [ENGINES[name] for name in preference]
     return next((e for e in candidates if refusal(e, request) is None), candidates[-1])

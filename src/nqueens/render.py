@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from nqueens.glyphs import QUEEN
+from nqueens.puzzle import SUM, Puzzle
 from nqueens.registry import engine_named
 from nqueens.results import Solution, Square, Stats, Status
 
@@ -65,9 +66,56 @@ def rich_board_width(n: int) -> int:
     return len(str(n)) + 1 + _SQUARE_WIDTH * n
 
 
-def rich_board(solution: Solution, *, ascii_only: bool = False, colour: bool = True) -> Text:
-    """A checkered board with a queen glyph and 1-based row and column labels."""
-    return rich_grid(solution.n, set(solution.squares()), ascii_only=ascii_only, colour=colour)
+def rich_board(
+    solution: Solution,
+    *,
+    puzzle: Puzzle | None = None,
+    ascii_only: bool = False,
+    colour: bool = True,
+) -> Text:
+    """A checkered board with a queen glyph and 1-based row and column labels; a ``puzzle``'s
+    given queens, blocked squares and excluded diagonals are marked (see :func:`legend`)."""
+    return rich_grid(
+        solution.n,
+        set(solution.squares()),
+        given=set(puzzle.queens) if puzzle is not None else (),
+        marks=puzzle_marks(puzzle, ascii_only=ascii_only) if puzzle is not None else None,
+        ascii_only=ascii_only,
+        colour=colour,
+    )
+
+
+_GIVEN_SQUARE = "bold white on #2e5e8c"
+_RISING = "\N{BOX DRAWINGS LIGHT DIAGONAL UPPER RIGHT TO LOWER LEFT}"
+_FALLING = "\N{BOX DRAWINGS LIGHT DIAGONAL UPPER LEFT TO LOWER RIGHT}"
+_BOTH = "\N{BOX DRAWINGS LIGHT DIAGONAL CROSS}"
+
+
+def puzzle_marks(puzzle: Puzzle, *, ascii_only: bool = False) -> dict[Square, str]:
+    """What an empty square of the puzzle shows: ``#`` blocked, a diagonal stroke on an excluded
+    diagonal (``/``, ``\\``, or a cross where two meet)."""
+    rising, falling, both = ("/", "\\", "X") if ascii_only else (_RISING, _FALLING, _BOTH)
+    marks: dict[Square, str] = {}
+    for diagonal in puzzle.excluded:
+        stroke = rising if diagonal.kind == SUM else falling
+        for square in diagonal.squares(puzzle.n):
+            marks[square] = both if marks.get(square, stroke) != stroke else stroke
+    marks.update(dict.fromkeys(puzzle.blocked, "#"))
+    return marks
+
+
+def legend(puzzle: Puzzle, *, ascii_only: bool = False) -> str:
+    """The key to a puzzle's marks on a board, naming only the marks it has."""
+    queen = "Q" if ascii_only else QUEEN
+    rising, falling = ("/", "\\") if ascii_only else (_RISING, _FALLING)
+    parts = []
+    if puzzle.queens:
+        parts.append(f"[{queen}] given queen")
+    if puzzle.blocked:
+        parts.append("# blocked square")
+    if puzzle.excluded:
+        parts.append(f"{rising} {falling} excluded diagonal")
+    return "   ".join(parts)
 
 
 def rich_grid(
@@ -76,14 +124,18 @@ def rich_grid(
     *,
     crossed: Collection[Square] = (),
     fresh: Collection[Square] = (),
+    given: Collection[Square] = (),
+    marks: dict[Square, str] | None = None,
     ascii_only: bool = False,
     colour: bool = True,
 ) -> Text:
     """A checkered board with labels; ``crossed`` squares show an ``x`` (``fresh`` ones, ruled
-    out by the step being shown, in red). ``ascii_only`` draws queens as ``Q``. Without
-    ``colour`` (NO_COLOR), empty squares show a dot: the same layout, still readable."""
+    out by the step being shown, in red), ``given`` queens stand in brackets on blue, and empty
+    squares show their ``marks``. ``ascii_only`` draws queens as ``Q``. Without ``colour``
+    (NO_COLOR), empty squares show a dot: the same layout, still readable."""
     label_width = len(str(n))
     queen = "Q" if ascii_only else QUEEN
+    marks = marks or {}
     board = Text(" " * (label_width + 1), end="")
     for col in range(1, n + 1):
         board.append(f"{col:^{_SQUARE_WIDTH}}", style=_LABEL)
@@ -91,11 +143,15 @@ def rich_grid(
         board.append(f"\n{row + 1:>{label_width}} ", style=_LABEL)
         for col in range(n):
             square = _LIGHT_SQUARE if (row + col) % 2 == 0 else _DARK_SQUARE
-            if (row, col) in queens:
+            if (row, col) in given:
+                board.append(f"[{queen}]", style=_GIVEN_SQUARE)
+            elif (row, col) in queens:
                 board.append(f"{queen:^{_SQUARE_WIDTH}}", style=square)
             elif (row, col) in crossed:
                 mark_style = f"{square} {'bold red' if (row, col) in fresh else 'dim'}"
                 board.append(f"{'x':^{_SQUARE_WIDTH}}", style=mark_style)
+            elif (row, col) in marks:
+                board.append(f"{marks[row, col]:^{_SQUARE_WIDTH}}", style=square)
             else:
                 board.append(f"{' ' if colour else '.':^{_SQUARE_WIDTH}}", style=square)
     return board

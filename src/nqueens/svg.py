@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Collection
 
 from nqueens.glyphs import QUEEN
+from nqueens.puzzle import Puzzle, diagonal_name
 from nqueens.results import Square
 
 SQUARE = 40
@@ -19,6 +20,9 @@ LIGHT = "#eeeed2"
 DARK = "#b58863"
 CROSSED = "#c0392b"
 CROSS = "\N{MULTIPLICATION SIGN}"
+GIVEN = "#2e5e8c"  # the square under a given queen
+BLOCKED = "#6b6b6b"
+EXCLUDED = "#7a1f1f"  # the stroke along an excluded diagonal
 
 
 MAX_SVG_N = 200
@@ -31,10 +35,13 @@ def board_svg(
     *,
     crossed: Collection[Square] = (),
     fresh: Collection[Square] = (),
+    puzzle: Puzzle | None = None,
     caption: str | None = None,
 ) -> str:
     """An SVG document of an n x n board with ``queens``; ``crossed`` squares are ruled out
-    (``fresh`` ones by the step being shown, drawn stronger), and ``caption`` goes underneath."""
+    (``fresh`` ones by the step being shown, drawn stronger), a ``puzzle``'s given queens stand
+    on blue squares, its blocked squares are grey and its excluded diagonals struck through,
+    and ``caption`` goes underneath."""
     size = MARGIN + n * SQUARE
     height = size + (MARGIN + 8 if caption else 0)
     svg = ET.Element(
@@ -67,6 +74,8 @@ def board_svg(
                     "class": "square",
                 },
             )
+    if puzzle is not None:
+        _puzzle_marks(svg, puzzle)
     for row, col in sorted(crossed):
         x, y = MARGIN + col * SQUARE + SQUARE / 2, MARGIN + row * SQUARE + SQUARE / 2 + 6
         strong = (row, col) in fresh
@@ -75,13 +84,58 @@ def board_svg(
         mark.set("fill-opacity", "1" if strong else "0.6")
     for row, col in sorted(queens):
         x, y = MARGIN + col * SQUARE + SQUARE / 2, MARGIN + row * SQUARE + SQUARE * 0.75
-        queen = _text(svg, x, y, QUEEN, size=30, css="queen")
-        queen.set("fill", "#111111")
-        ET.SubElement(queen, "title").text = f"queen on {row + 1},{col + 1}"
+        given = puzzle is not None and (row, col) in puzzle.queens
+        queen = _text(svg, x, y, QUEEN, size=30, css="queen given" if given else "queen")
+        queen.set("fill", "#ffffff" if given else "#111111")
+        what = "given queen" if given else "queen"
+        ET.SubElement(queen, "title").text = f"{what} on {row + 1},{col + 1}"
     if caption:
         _text(svg, 4, size + MARGIN, caption, size=13, css="caption", anchor="start")
     ET.indent(svg)
     return ET.tostring(svg, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _puzzle_marks(svg: ET.Element, puzzle: Puzzle) -> None:
+    """Blue squares under the given queens, grey blocked squares, and a stroke along each
+    excluded diagonal, from the centre of its first square to the centre of its last."""
+    for css, colour, squares in (
+        ("given", GIVEN, puzzle.queens),
+        ("blocked", BLOCKED, puzzle.blocked),
+    ):
+        for row, col in sorted(squares):
+            square = ET.SubElement(
+                svg,
+                "rect",
+                attrib={
+                    "x": str(MARGIN + col * SQUARE),
+                    "y": str(MARGIN + row * SQUARE),
+                    "width": str(SQUARE),
+                    "height": str(SQUARE),
+                    "fill": colour,
+                    "class": css,
+                },
+            )
+            if css == "blocked":
+                ET.SubElement(square, "title").text = f"blocked square {row + 1},{col + 1}"
+    for diagonal in puzzle.excluded:
+        on_board = diagonal.squares(puzzle.n)
+        (top_row, top_col), (end_row, end_col) = on_board[0], on_board[-1]
+        line = ET.SubElement(
+            svg,
+            "line",
+            attrib={
+                "x1": f"{MARGIN + top_col * SQUARE + SQUARE / 2:g}",
+                "y1": f"{MARGIN + top_row * SQUARE + SQUARE / 2:g}",
+                "x2": f"{MARGIN + end_col * SQUARE + SQUARE / 2:g}",
+                "y2": f"{MARGIN + end_row * SQUARE + SQUARE / 2:g}",
+                "stroke": EXCLUDED,
+                "stroke-width": "5",
+                "stroke-opacity": "0.75",
+                "stroke-linecap": "round",
+                "class": "excluded",
+            },
+        )
+        ET.SubElement(line, "title").text = f"excluded diagonal {diagonal_name(diagonal, puzzle.n)}"
 
 
 def _text(
