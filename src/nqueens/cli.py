@@ -9,7 +9,7 @@ import json
 import sys
 import warnings
 from contextlib import suppress
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 from rich.console import Console
@@ -37,6 +37,7 @@ from nqueens.options import (
     engine_options,
     puzzle_options,
     svg_target,
+    tree_target,
     usage_errors,
 )
 from nqueens.output import (
@@ -57,6 +58,9 @@ from nqueens.puzzle import Puzzle
 from nqueens.results import InputError, SearchInterrupted, Status
 from nqueens.strategies import AUTO, FIRST_FAIL_MID, FIRST_MIN, STRATEGIES
 from nqueens.svg import MAX_SVG_N, board_svg, numbered_path
+
+if TYPE_CHECKING:
+    from nqueens.explain import Explanation
 
 
 class QueensGroup(click.Group):
@@ -337,7 +341,7 @@ def first(
 
 
 @cli.command(epilog=EXIT_CODES_HELP)
-@click.argument("n", callback=board_size)
+@click.argument("n", callback=board_size, required=False)
 @click.option(
     "--strategy",
     type=click.Choice([FIRST_MIN, FIRST_FAIL_MID]),
@@ -348,7 +352,10 @@ def first(
 )
 @click.option("--all", "all_solutions", is_flag=True, help="Go on past the first solution.")
 @click.option(
-    "--step", is_flag=True, help="Wait for a key between steps (only when stdin is a terminal)."
+    "--step",
+    is_flag=True,
+    help="Wait for a key between steps (only when stdin is a terminal): q or Ctrl-D stops, "
+    "Ctrl-C interrupts.",
 )
 @click.option("--ascii", "ascii_only", is_flag=True, help="Draw queens as Q.")
 @click.option(
@@ -358,70 +365,128 @@ def first(
     callback=svg_target,
     help="Also save each step as FILE-01.svg, FILE-02.svg...",
 )
+@click.option(
+    "--tree",
+    "tree_path",
+    metavar="FILE",
+    callback=tree_target,
+    help="Save the whole search tree instead of narrating it: FILE.svg, a picture, or "
+    "FILE.html, a page to explore it (pan, zoom, boards, stepping).",
+)
+@click.option(
+    "--compare",
+    is_flag=True,
+    help="With --tree FILE.html: first-min and first-fail-mid side by side.",
+)
+@puzzle_options
 @click.pass_context
 def explain(
     ctx: click.Context,
-    n: int,
+    puzzle: Puzzle,
     strategy: str,
     all_solutions: bool,
     step: bool,
     ascii_only: bool,
     svg_path: str | None,
+    tree_path: str | None,
+    compare: bool,
 ) -> None:
     """Walk through the original CP solver's search, step by step, each step drawn.
 
     The events come from a search monitor on OR-Tools' original CP solver running the guide's
-    model: decisions (a queen placed), what propagation removed (x), dead ends (which column
-    was wiped out), backtracks and solutions. The failures and branches at the end are the
-    solver's own counts. Boards up to 10 x 10.
+    model: decisions (a queen placed), what propagation removed (x) and the queens it forced,
+    dead ends (which column was wiped out), backtracks and solutions. The failures and branches
+    at the end are the solver's own counts. Boards up to 10 x 10.
     """
     from nqueens.explain import explain as run_explanation
 
+    if compare and (tree_path is None or not tree_path.endswith(".html")):
+        raise click.UsageError("--compare draws two trees on one page: give --tree FILE.html")
     output = Output("text", ascii_only=ascii_only)
+    strategies = [FIRST_MIN, FIRST_FAIL_MID] if compare else [strategy]
     try:
-        explanation = run_explanation(n, strategy=strategy, all_solutions=all_solutions)
+        explanations = [
+            run_explanation(
+                puzzle.n,
+                strategy=chosen,
+                all_solutions=all_solutions,
+                puzzle=puzzle if puzzle.constrained else None,
+            )
+            for chosen in strategies
+        ]
     except InputError as error:
         raise click.BadParameter(error.command_line, param_hint="'N'") from None
+    if tree_path is not None:
+        from nqueens import treeview
+
+        if tree_path.endswith(".html"):
+            save_svg(tree_path, treeview.html_document(explanations))
+        else:
+            save_svg(tree_path, treeview.svg_document(explanations[0]))
+    else:
+        _narrate(explanations[0], output, step=step, svg_path=svg_path)
+    for explanation in explanations:
+        noun = "solution" if explanation.solutions == 1 else "solutions"
+        output.message(
+            f"{explanation.strategy}: {explanation.solutions:,} {noun} in "
+            f"{len(explanation.events):,} steps: {explanation.failures:,} failures, "
+            f"{explanation.branches:,} branches (the solver's own counts)."
+        )
+    ctx.exit(EXIT_OK if explanations[0].solutions else EXIT_NO_SOLUTION)
+
+
+def _narrate(explanation: Explanation, output: Output, *, step: bool, svg_path: str | None) -> None:
+    """Draw every step of the search; with ``step``, wait for a key between steps."""
+    n = explanation.n
     digits = len(str(len(explanation.events)))
     interactive = step and sys.stdin.isatty()
     for event in explanation.events:
-        queens = {
-            (next(iter(rows)), col) for col, rows in enumerate(event.domains) if len(rows) == 1
-        }
-        crossed = {
-            (row, col)
-            for col, rows in enumerate(event.domains)
-            for row in range(n)
-            if row not in rows
-        }
-        caption = f"Step {event.step}: {event.text}"
+        caption = f"Step {event.step:,}: {event.text}"
         if output.rich:
             output.out.print(caption, style="bold", markup=False)
             output.out.print(
                 render.rich_grid(
                     n,
-                    queens,
-                    crossed=crossed,
+                    event.queens,
+                    crossed=event.crossed,
                     fresh=event.removed,
-                    ascii_only=ascii_only,
+                    forced=event.forced,
+                    ascii_only=output.ascii_only,
                     colour=not output.out.no_color,
                 )
             )
             output.out.print()
         else:
-            click.echo(f"{caption}\n{render.plain_grid(n, queens, crossed)}\n")
+            grid = render.plain_grid(n, event.queens, event.crossed, forced=event.forced)
+            click.echo(f"{caption}\n{grid}\n")
         if svg_path is not None:
-            picture = board_svg(n, queens, crossed=crossed, fresh=event.removed, caption=caption)
+            picture = board_svg(
+                n,
+                event.queens,
+                crossed=event.crossed,
+                fresh=event.removed,
+                forced=event.forced,
+                caption=caption,
+            )
             save_svg(numbered_path(svg_path, event.step, digits), picture)
-        if interactive and event is not explanation.events[-1]:
-            click.pause("Press any key for the next step...", err=True)
-    noun = "solution" if explanation.solutions == 1 else "solutions"
-    output.message(
-        f"{explanation.solutions} {noun} in {len(explanation.events)} steps: "
-        f"{explanation.failures} failures, {explanation.branches} branches "
-        "(the solver's own counts)."
-    )
-    ctx.exit(EXIT_OK if explanation.solutions else EXIT_NO_SOLUTION)
+        if interactive and event is not explanation.events[-1] and not _next_step():
+            return
+    if output.rich and explanation.events:
+        output.out.print(render.explain_legend(ascii_only=output.ascii_only))
+
+
+def _next_step() -> bool:
+    """Wait for a key: True to go on, False for q or Ctrl-D; Ctrl-C interrupts (exit 130).
+    The prompt is erased once a key is pressed."""
+    prompt = "Any key: next step, q: quit, Ctrl-C: interrupt "
+    click.echo(prompt, nl=False, err=True)
+    try:
+        key = click.getchar()
+    except EOFError:  # Ctrl-D
+        key = "q"
+    finally:
+        click.echo("\r\x1b[2K", nl=False, err=True)
+    return key.lower() != "q"
 
 
 @cli.command(epilog=EXIT_CODES_HELP)

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from ortools.constraint_solver import pywrapcp
 
-from nqueens.puzzle import attack, square_name
+from nqueens.puzzle import Puzzle, attack, square_name
 from nqueens.results import InputError, Square
+from nqueens.searchtree import SearchTree
 from nqueens.strategies import FIRST_FAIL_MID, FIRST_MIN
 
 MAX_EXPLAIN_N = 10
@@ -39,11 +40,35 @@ class Event:
     domains: Domains
     removed: frozenset[Square] = frozenset()  # squares this step's propagation ruled out
     focus: Square | None = None  # the square the step is about (a decision, a refutation)
+    decided: frozenset[Square] = frozenset()  # queens placed by open decisions; others forced
+
+    @property
+    def queens(self) -> frozenset[Square]:
+        """Every column's queen where its column has one row left."""
+        return frozenset(
+            (next(iter(rows)), col) for col, rows in enumerate(self.domains) if len(rows) == 1
+        )
+
+    @property
+    def forced(self) -> frozenset[Square]:
+        """The queens no decision placed: propagation left their column one row."""
+        return self.queens - self.decided
+
+    @property
+    def crossed(self) -> frozenset[Square]:
+        """The squares ruled out so far."""
+        n = len(self.domains)
+        return frozenset(
+            (row, col)
+            for col, rows in enumerate(self.domains)
+            for row in range(n)
+            if row not in rows
+        )
 
 
 @dataclass(frozen=True)
 class Explanation:
-    """The narrated search and the solver's own counters for it."""
+    """The narrated search, its tree, and the solver's own counters for it."""
 
     n: int
     strategy: str
@@ -51,6 +76,7 @@ class Explanation:
     solutions: int
     failures: int
     branches: int
+    tree: SearchTree
 
 
 _DECISION_TEXT = re.compile(r"col_(\d+)\([^)]*\) == (-?\d+)")
@@ -65,6 +91,7 @@ class _Narrator(pywrapcp.SearchMonitor):  # type: ignore[misc]
         self.events: list[Event] = []
         self._decisions: list[Square] = []  # the open decisions, oldest first
         self._before: Domains = self._domains()
+        self.tree = SearchTree()
 
     def _domains(self) -> Domains:
         n = len(self._queens)
@@ -78,7 +105,11 @@ class _Narrator(pywrapcp.SearchMonitor):  # type: ignore[misc]
             for col, (before, now) in enumerate(zip(self._before, domains, strict=True))
             for row in before - now
         )
-        self.events.append(Event(len(self.events) + 1, kind, text, domains, removed, focus))
+        event = Event(
+            len(self.events) + 1, kind, text, domains, removed, focus, frozenset(self._decisions)
+        )
+        self.events.append(event)
+        self.tree.record(event)
         self._before = domains
 
     def _with(self, square: Square, *, placed: bool) -> Domains:
@@ -99,6 +130,7 @@ class _Narrator(pywrapcp.SearchMonitor):  # type: ignore[misc]
         square = self._square(decision)
         self._before = self._domains()
         self._decisions.append(square)
+        self.tree.branch(f"queen {square_name(square)}", len(self._decisions) - 1)
         text = f"Decision {len(self._decisions)}: place a queen on {square_name(square)}."
         self._record(DECISION, text, self._with(square, placed=True), square)
 
@@ -106,12 +138,19 @@ class _Narrator(pywrapcp.SearchMonitor):  # type: ignore[misc]
         square = self._square(decision)
         depth = self._decisions.index(square) + 1
         self._decisions = self._decisions[: depth - 1]
+        self.tree.branch(f"not {square_name(square)}", depth - 1)
         self._before = self._domains()
+        domains = self._with(square, placed=False)
         text = (
             f"Backtrack to decision {depth}: take the queen off {square_name(square)} "
-            "and rule that square out."
+            "and rule that square out"
         )
-        self._record(BACKTRACK, text, self._with(square, placed=False), square)
+        _, col = square
+        if len(domains[col]) == 1:
+            forced = (next(iter(domains[col])), col)
+            text += f", which leaves column {col + 1} one row: a queen is forced on "
+            text += square_name(forced)
+        self._record(BACKTRACK, text + ".", domains, square)
 
     def AfterDecision(self, decision: pywrapcp.Decision, apply: bool) -> None:
         domains = self._domains()
@@ -165,8 +204,15 @@ def _forward_check(before: Domains) -> tuple[str, Domains]:
             return "the solver's AllDifferent propagation finds no way on", tuple(domains)
 
 
-def explain(n: int, *, strategy: str = FIRST_MIN, all_solutions: bool = False) -> Explanation:
-    """Run the guide's original-CP search on an n x n board and narrate it."""
+def explain(
+    n: int,
+    *,
+    strategy: str = FIRST_MIN,
+    all_solutions: bool = False,
+    puzzle: Puzzle | None = None,
+) -> Explanation:
+    """Run the guide's original-CP search on an n x n board (keeping a ``puzzle``'s given
+    squares) and narrate it."""
     if not 1 <= n <= MAX_EXPLAIN_N:
         raise InputError(
             f"explain draws every step, so it takes boards of 1 to {MAX_EXPLAIN_N}, not {n}"
@@ -178,6 +224,11 @@ def explain(n: int, *, strategy: str = FIRST_MIN, all_solutions: bool = False) -
     solver.Add(solver.AllDifferent(queens))
     solver.Add(solver.AllDifferent([queens[col] + col for col in range(n)]))
     solver.Add(solver.AllDifferent([queens[col] - col for col in range(n)]))
+    if puzzle is not None:
+        for row, col in puzzle.queens:
+            solver.Add(queens[col] == row)
+        for row, col in puzzle.closed_squares():
+            solver.Add(queens[col] != row)
     if strategy == FIRST_MIN:
         builder = solver.Phase(queens, solver.CHOOSE_FIRST_UNBOUND, solver.ASSIGN_MIN_VALUE)
     else:
@@ -193,5 +244,11 @@ def explain(n: int, *, strategy: str = FIRST_MIN, all_solutions: bool = False) -
             break
     solver.EndSearch()
     return Explanation(
-        n, strategy, narrator.events, solutions, solver.Failures(), solver.Branches()
+        n,
+        strategy,
+        narrator.events,
+        solutions,
+        solver.Failures(),
+        solver.Branches(),
+        narrator.tree,
     )

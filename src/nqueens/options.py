@@ -275,6 +275,15 @@ def board_options(function: F) -> F:
     )(function)
 
 
+def tree_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Refuse a --tree path that is neither .svg nor .html, or whose folder does not exist."""
+    if value is not None and not value.endswith((".svg", ".html")):
+        raise click.BadParameter(
+            f"{value} should end in .svg (a picture) or .html (a page)", ctx, param
+        )
+    return svg_target(ctx, param, value)
+
+
 def svg_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Refuse an --svg path whose folder does not exist before any search starts."""
     if value is not None and not Path(value).resolve().parent.is_dir():

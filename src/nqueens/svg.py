@@ -7,6 +7,7 @@ is small enough to test by parsing it.
 
 from __future__ import annotations
 
+import textwrap
 import xml.etree.ElementTree as ET
 from collections.abc import Collection
 
@@ -18,7 +19,8 @@ SQUARE = 40
 MARGIN = 24  # room for the labels
 LIGHT = "#eeeed2"
 DARK = "#b58863"
-CROSSED = "#c0392b"
+CROSSED = "#b22222"
+FORCED_QUEEN = "\N{WHITE CHESS QUEEN}"
 CROSS = "\N{MULTIPLICATION SIGN}"
 GIVEN = "#2e5e8c"  # the square under a given queen
 BLOCKED = "#6b6b6b"
@@ -35,15 +37,18 @@ def board_svg(
     *,
     crossed: Collection[Square] = (),
     fresh: Collection[Square] = (),
+    forced: Collection[Square] = (),
     puzzle: Puzzle | None = None,
     caption: str | None = None,
 ) -> str:
     """An SVG document of an n x n board with ``queens``; ``crossed`` squares are ruled out
-    (``fresh`` ones by the step being shown, drawn stronger), a ``puzzle``'s given queens stand
-    on blue squares, its blocked squares are grey and its excluded diagonals struck through,
-    and ``caption`` goes underneath."""
+    (``fresh`` ones by the step being shown, white on red), ``forced`` queens (placed by
+    propagation) are outlined, a ``puzzle``'s given queens stand on blue squares, its blocked
+    squares are grey and its excluded diagonals struck through, and ``caption`` goes underneath,
+    wrapped to the board's width."""
     size = MARGIN + n * SQUARE
-    height = size + (MARGIN + 8 if caption else 0)
+    lines = _wrap(caption, size + 4) if caption else []
+    height = size + (len(lines) * 17 + 14 if lines else 0)
     svg = ET.Element(
         "svg",
         attrib={
@@ -77,22 +82,42 @@ def board_svg(
     if puzzle is not None:
         _puzzle_marks(svg, puzzle)
     for row, col in sorted(crossed):
-        x, y = MARGIN + col * SQUARE + SQUARE / 2, MARGIN + row * SQUARE + SQUARE / 2 + 6
+        x, y = MARGIN + col * SQUARE + SQUARE / 2, MARGIN + row * SQUARE + SQUARE / 2 + 7
         strong = (row, col) in fresh
+        if strong:  # white on red: 6.7:1, where red on the dark squares was 1.7:1
+            ET.SubElement(
+                svg,
+                "rect",
+                attrib={
+                    "x": str(MARGIN + col * SQUARE + 4),
+                    "y": str(MARGIN + row * SQUARE + 4),
+                    "width": str(SQUARE - 8),
+                    "height": str(SQUARE - 8),
+                    "fill": CROSSED,
+                    "class": "crossed-fresh-square",
+                },
+            )
         mark = _text(svg, x, y, CROSS, size=22, css="crossed-fresh" if strong else "crossed")
-        mark.set("fill", CROSSED if strong else "#555555")
-        mark.set("fill-opacity", "1" if strong else "0.6")
+        mark.set("fill", "#ffffff" if strong else "#222222")
     for row, col in sorted(queens):
         x, y = MARGIN + col * SQUARE + SQUARE / 2, MARGIN + row * SQUARE + SQUARE * 0.75
         given = puzzle is not None and (row, col) in puzzle.queens
-        queen = _text(svg, x, y, QUEEN, size=30, css="queen given" if given else "queen")
+        outlined = (row, col) in forced
+        glyph = FORCED_QUEEN if outlined else QUEEN
+        css = "queen given" if given else "queen forced" if outlined else "queen"
+        queen = _text(svg, x, y, glyph, size=30, css=css)
         queen.set("fill", "#ffffff" if given else "#111111")
-        what = "given queen" if given else "queen"
+        what = "given queen" if given else "queen forced by propagation" if outlined else "queen"
         ET.SubElement(queen, "title").text = f"{what} on {row + 1},{col + 1}"
-    if caption:
-        _text(svg, 4, size + MARGIN, caption, size=13, css="caption", anchor="start")
+    for index, line in enumerate(lines):
+        _text(svg, 4, size + 22 + 17 * index, line, size=13, css="caption", anchor="start")
     ET.indent(svg)
     return ET.tostring(svg, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _wrap(text: str, width: float) -> list[str]:
+    """``text`` in lines that fit ``width`` pixels at 13 px (about 7 px a character)."""
+    return textwrap.wrap(text, max(10, int(width / 7))) or [""]
 
 
 def _puzzle_marks(svg: ET.Element, puzzle: Puzzle) -> None:

@@ -1,0 +1,255 @@
+"""`nqueens explain --tree`: the search tree as SVG and as a page, and an explain that never traps
+its user (keys, forced queens, captions, contrast, puzzles)."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import select
+import signal
+import subprocess
+import sys
+import termios
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from helpers import TERMINAL_ENV, invoke, process_env, strip_ansi
+
+import nqueens
+from nqueens.explain import explain
+from nqueens.puzzle import Puzzle
+
+SVG = "{http://www.w3.org/2000/svg}"
+KINDS = {"choice", "failure", "solution", "collapsed"}
+
+
+def _nodes(root: ET.Element) -> list[ET.Element]:
+    return [g for g in root.iter(f"{SVG}g") if g.get("class") == "node"]
+
+
+def _tree_svg(tmp_path: Path, *arguments: str) -> ET.Element:
+    path = tmp_path / "tree.svg"
+    result = invoke("explain", *arguments, "--tree", str(path))
+    assert result.exit_code in (0, 1), result.stderr
+    return ET.parse(path).getroot()
+
+
+@pytest.mark.parametrize("strategy", ["first-min", "first-fail-mid"])
+@pytest.mark.parametrize("n", [4, 5, 6, 7])
+def test_the_tree_is_the_solvers_own_search(n: int, strategy: str) -> None:
+    story = explain(n, strategy=strategy, all_solutions=True)
+    tree = story.tree
+    stats = nqueens.count(n, engine="cp", strategy=strategy)
+    # Every branch the solver counts is an edge; every failure it counts is a red square.
+    assert len(tree.nodes) - 1 == story.branches == stats.branches
+    assert tree.failures == story.failures == stats.conflicts
+    assert tree.solutions == story.solutions == stats.solutions
+    for node in tree.nodes[1:]:
+        assert re.fullmatch(r"(queen|not) [0-9]+,[0-9]+", node.label)
+        assert node.depth == tree.nodes[node.parent].depth + 1  # type: ignore[index]
+
+
+def test_the_svg_marks_every_node_with_its_kind_and_depth(tmp_path: Path) -> None:
+    root = _tree_svg(tmp_path, "8", "--all")
+    story = explain(8, all_solutions=True)
+    drawn = [g for g in _nodes(root) if not _inside_subtree(root, g)]
+    assert {g.get("data-kind") for g in drawn} <= KINDS
+    assert all(g.get("data-depth", "").isdigit() for g in drawn)
+    shown = sum(1 for g in drawn if g.get("data-kind") != "collapsed")
+    hidden = sum(int(g.get("data-hidden", "0")) for g in drawn)
+    assert shown + hidden == len(story.tree.nodes)  # every node drawn or counted in a triangle
+    assert sum(g.get("data-kind") == "solution" for g in drawn) == 92
+    assert any(g.get("data-kind") == "collapsed" for g in drawn)
+    shapes = {g.get("data-kind"): g[0].tag.removeprefix(SVG) for g in drawn}
+    assert shapes == {
+        "choice": "circle",
+        "failure": "rect",
+        "solution": "polygon",
+        "collapsed": "polygon",
+    }
+    labels = [t.text or "" for t in root.iter(f"{SVG}text") if t.get("class") == "decision"]
+    assert "queen 1,1" in labels and "not 1,1" in labels
+    legend = "".join(t.text or "" for t in root.iter(f"{SVG}text"))
+    assert "791 nodes, 304 failures, 92 solutions, depth 17" in legend
+
+
+def _inside_subtree(root: ET.Element, node: ET.Element) -> bool:
+    for group in root.iter(f"{SVG}g"):
+        if group.get("class") == "subtree" and node in list(group.iter(f"{SVG}g")):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("strategy", ["first-min", "first-fail-mid"])
+def test_the_tree_of_8_stays_small(tmp_path: Path, strategy: str) -> None:
+    path = tmp_path / "tree.svg"
+    assert (
+        invoke("explain", "8", "--all", "--strategy", strategy, "--tree", str(path)).exit_code == 0
+    )
+    assert path.stat().st_size < 400_000
+
+
+def test_the_page_is_one_file_with_no_network(tmp_path: Path) -> None:
+    path = tmp_path / "tree.html"
+    result = invoke("explain", "6", "--all", "--compare", "--tree", str(path))
+    assert result.exit_code == 0, result.stderr
+    page = path.read_text()
+    assert page.count("<svg") == 2  # first-min and first-fail-mid, side by side
+    assert "first-min" in page and "first-fail-mid" in page
+    addresses = set(re.findall(r"https?://[^\s\"'<>)]+", page))
+    assert addresses == {"http://www.w3.org/2000/svg"}  # the SVG namespace, never fetched
+    assert "<link" not in page and "src=" not in page
+    embedded = re.search(r'id="tree-data" type="application/json">(.*?)</script>', page, re.S)
+    assert embedded is not None
+    data = json.loads(embedded[1])
+    assert [len(tree["nodes"]) for tree in data] == [
+        len(explain(6, strategy=s, all_solutions=True).tree.nodes)
+        for s in ("first-min", "first-fail-mid")
+    ]
+    assert all(len(node["board"]) == 36 for node in data[0]["nodes"].values())
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--tree", "tree.png"], "should end in .svg"),
+        (["--compare"], "--compare draws two trees on one page"),
+        (["--compare", "--tree", "tree.svg"], "--compare draws two trees on one page"),
+    ],
+)
+def test_bad_tree_options_exit_2(arguments: list[str], message: str) -> None:
+    result = invoke("explain", "5", *arguments)
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_a_backtrack_that_forces_a_queen_says_so() -> None:
+    story = explain(4)
+    assert "a queen is forced on 4,2" in story.events[4].text
+    assert story.events[4].forced == {(3, 1)}
+    assert story.events[0].forced == frozenset()
+
+
+def test_the_summary_has_thousands_separators(tmp_path: Path) -> None:
+    result = invoke("explain", "8", "--all", "--tree", str(tmp_path / "tree.svg"))
+    assert "1,525 steps: 304 failures, 790 branches" in result.stderr
+
+
+def test_forced_queens_are_drawn_apart_from_decided_ones(tmp_path: Path) -> None:
+    terminal = invoke("explain", "4", env=TERMINAL_ENV)
+    screen = strip_ansi(terminal.stdout)
+    step_5 = screen.split("Step 5:")[1].split("Step 6:")[0]
+    assert "♕" in step_5 and step_5.count("♛") == 1  # 4,2 forced; 1,1 decided
+    assert "♕ queen forced by propagation" in screen
+    invoke("explain", "4", "--svg", str(tmp_path / "step.svg"))
+    root = ET.parse(tmp_path / "step-05.svg").getroot()
+    classes = sorted(
+        t.get("class", "") for t in root.iter(f"{SVG}text") if "queen" in t.get("class", "")
+    )
+    assert classes == ["queen", "queen forced"]
+
+
+def test_svg_captions_wrap_inside_the_picture(tmp_path: Path) -> None:
+    invoke("explain", "4", "--svg", str(tmp_path / "step.svg"))
+    root = ET.parse(tmp_path / "step-05.svg").getroot()
+    lines = [t.text or "" for t in root.iter(f"{SVG}text") if t.get("class") == "caption"]
+    width = float(root.get("width", "0"))
+    assert len(lines) > 1
+    assert " ".join(lines).startswith("Step 5: Backtrack to decision 2")
+    assert all(len(line) * 7 <= width for line in lines)
+    assert float(root.get("height", "0")) > width  # room made under the board
+
+
+def test_fresh_crosses_are_white_on_red(tmp_path: Path) -> None:
+    invoke("explain", "4", "--svg", str(tmp_path / "step.svg"))
+    root = ET.parse(tmp_path / "step-02.svg").getroot()
+    fresh = [t for t in root.iter(f"{SVG}text") if t.get("class") == "crossed-fresh"]
+    backs = [r for r in root.iter(f"{SVG}rect") if r.get("class") == "crossed-fresh-square"]
+    assert fresh and len(fresh) == len(backs)
+    assert {t.get("fill") for t in fresh} == {"#ffffff"}
+    assert _contrast("#ffffff", backs[0].get("fill", "")) >= 4.5
+    old = [t for t in root.iter(f"{SVG}text") if t.get("class") == "crossed"]
+    assert all(_contrast(t.get("fill", ""), "#b58863") >= 4.5 for t in old)
+
+
+def _contrast(a: str, b: str) -> float:
+    def luminance(colour: str) -> float:
+        channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_explain_takes_a_puzzle() -> None:
+    result = invoke("explain", "6", "--queen", "1,2", "--all")
+    assert result.exit_code == 0, result.stderr
+    story = explain(6, all_solutions=True, puzzle=Puzzle(6, ((0, 1),)))
+    assert story.solutions == 1  # of the 4 solutions for N = 6, one has a queen on 1,2
+    assert "1 solution in" in result.stderr
+    refused = invoke("explain", "6", "--queen", "1,1", "--queen", "2,2")
+    assert refused.exit_code == 2 and "share a diagonal" in refused.stderr
+
+
+def _explain_on_a_terminal(*arguments: str) -> tuple[int, subprocess.Popen[bytes]]:
+    """``nqueens explain`` with a pseudo-terminal for stdin, stdout and stderr."""
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nqueens", "explain", *arguments],
+        stdin=terminal,
+        stdout=terminal,
+        stderr=terminal,
+        env=process_env(),
+        start_new_session=True,
+    )
+    os.close(terminal)
+    return controller, process
+
+
+def _press(controller: int, key: bytes) -> None:
+    """Type ``key`` once the program waits for one: its terminal in raw mode (typing ahead is
+    discarded when it switches)."""
+    deadline = time.monotonic() + 20
+    while termios.tcgetattr(controller)[3] & termios.ICANON and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.write(controller, key)
+
+
+def _read_until(controller: int, marker: bytes | None, timeout: float = 20) -> bytes:
+    """What the program writes until ``marker`` (None: until it ends)."""
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while (marker is None or marker not in seen) and time.monotonic() < deadline:
+        ready, _, _ = select.select([controller], [], [], 0.1)
+        if ready:
+            try:
+                seen += os.read(controller, 65536)
+            except OSError:
+                break
+    return seen
+
+
+@pytest.mark.parametrize(("key", "code"), [(b"q", 0), (b"\x04", 0), (b"\x03", 130)])
+def test_step_lets_its_user_out(key: bytes, code: int) -> None:
+    controller, process = _explain_on_a_terminal("8", "--step", "--all")
+    try:
+        assert b"q: quit" in _read_until(controller, b"q: quit")
+        _press(controller, b" ")  # one step on
+        shown = _read_until(controller, b"Step 2:")
+        assert b"\r\x1b[2K" in shown  # the prompt was erased
+        if b"q: quit" not in shown.split(b"Step 2:")[1]:
+            _read_until(controller, b"q: quit")
+        _press(controller, key)
+        rest = _read_until(controller, None)
+        assert process.wait(timeout=20) == code
+        assert b"Step 3:" not in rest
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        os.close(controller)
