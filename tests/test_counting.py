@@ -24,7 +24,7 @@ from nqueens.engines.executors import in_process
 
 def _added_up(tasks: list[object]) -> tuple[int, int | None]:
     """The subproblems' solutions and classes added up (None: some piece did not count them)."""
-    found = list(in_process(tasks))  # type: ignore[arg-type]
+    found = [sub for _, sub in in_process(list(enumerate(tasks)))]  # type: ignore[arg-type]
     uniques = [sub.unique for sub in found]
     unique = None if None in uniques else sum(u for u in uniques if u is not None)
     return sum(sub.solutions for sub in found), unique

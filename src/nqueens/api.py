@@ -7,9 +7,11 @@ it the search; solvers are imported only when a search actually runs, so importi
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterable
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from nqueens import registry, validation
@@ -62,8 +64,10 @@ def _request(
     unique: bool = False,
     symmetry: bool = True,
     seed: int | None = None,
+    resumable: bool = False,
 ) -> Request:
-    """The arguments every command shares, checked, as one request."""
+    """The arguments every command shares, checked, as one request; a ``resumable`` count
+    (checkpoint or cluster) may run as long as it takes."""
     n = check_board_size(n, command)
     if limit is not None:
         limit = validation.whole_number(limit, "the solution limit", minimum=1)
@@ -94,16 +98,18 @@ def _request(
     # board each take two diagonals out of it, or whole diagonals are excluded (the paper's
     # instances, decided in seconds; Ctrl-C still gives a partial count).
     free = n - len(puzzle.queens)
-    unbounded = command != FIRST and limit is None and time_limit is None
+    unbounded = command != FIRST and limit is None and time_limit is None and not resumable
     reducible = free <= MAX_FREE and (n > bitboard.ENGINE.max_n or bool(puzzle.excluded))
     if unbounded and free > MAX_UNBOUNDED_ENUMERATION_N and not reducible:
         size = how_many(n) if not puzzle.queens else f"{free} columns have no given queen"
         why = f"{size}, too many to go through without a limit."
         raise InputError(
             f"{why} Give a time limit (time_limit=) for a partial count, a lower bound, "
-            "or a solution limit (solve's limit=).",
+            "a solution limit (solve's limit=), or count with checkpoint= or cluster= so the "
+            "work can be resumed or shared.",
             command_line=f"{why} Give a time limit (--time-limit) for a partial count, a lower "
-            "bound, or a solution limit (solve --limit).",
+            "bound, a solution limit (solve --limit), or count with --checkpoint FILE or "
+            "--cluster ADDRESS so the work can be resumed or shared.",
         )
     return Request(
         command,
@@ -178,6 +184,8 @@ def count(
     queens: Iterable[Square] = (),
     blocked: Iterable[Square] = (),
     excluded: Iterable[tuple[str, int]] = (),
+    checkpoint: str | os.PathLike[str] | None = None,
+    cluster: str | None = None,
 ) -> Stats:
     """Count the solutions for an n x n board exactly; ``stats.solutions`` is the count.
 
@@ -190,7 +198,17 @@ def count(
     diagonals left empty (0-based ``(row, col)``; ``("sum", row + col)`` or ``("difference",
     row - col)``); they break the board's symmetry, so the count then goes without it. Ctrl-C
     raises ``SearchInterrupted``, whose ``stats`` hold the partial count.
+
+    ``checkpoint`` names a file that keeps every finished subproblem's count: the same count run
+    again with it resumes, and a finished one answers at once. ``cluster`` counts on a Dask
+    cluster: a scheduler's address, or ``"local:K"`` for K worker processes here. With either,
+    counts beyond N = 18 are allowed without a time limit: the work can be resumed or shared.
     """
+    if cluster is not None:
+        from nqueens.engines.cluster import check_address
+
+        cluster = check_address(validation.text(cluster, "cluster"))
+    resumable = checkpoint is not None or cluster is not None
     request = _request(
         COUNT,
         n,
@@ -202,11 +220,17 @@ def count(
         time_limit=time_limit,
         unique=unique,
         symmetry=symmetry,
+        resumable=resumable,
     )
     if workers is not None:
         workers = validation.whole_number(workers, "the number of workers", minimum=0)
     on_progress = validation.progress_callback(on_progress)
     chosen = _engine(engine, request)
+    if not chosen.splits and resumable:
+        raise InputError(
+            f"the {chosen.name} engine counts in one piece; checkpoints and clusters apply to "
+            f"{registry.describe('splits')}"
+        )
     if not chosen.splits:
         if workers is not None:
             raise InputError(
@@ -224,6 +248,8 @@ def count(
         request,
         workers=workers or default_workers(),
         on_progress=on_progress,
+        checkpoint=Path(checkpoint) if checkpoint is not None else None,
+        cluster=cluster,
     )
 
 

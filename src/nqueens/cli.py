@@ -22,6 +22,7 @@ from rich.progress import (
 )
 
 from nqueens import api, registry, render, signals
+from nqueens.engines.cluster import ClusterLost
 from nqueens.engines.mip import BACKENDS
 from nqueens.known_counts import KNOWN_TOTALS
 from nqueens.options import (
@@ -42,6 +43,7 @@ from nqueens.options import (
 )
 from nqueens.output import (
     COLOR_KEY,
+    EXIT_CLUSTER_LOST,
     EXIT_CODES_HELP,
     EXIT_IO_ERROR,
     EXIT_NO_SOLUTION,
@@ -212,6 +214,21 @@ def solve(
     f"{registry.describe('unique')}).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option(
+    "--checkpoint",
+    "checkpoint_path",
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Keep every finished subproblem's count in FILE; the same count run again with it "
+    "resumes where it stopped. Allows N > 18 without a time limit.",
+)
+@click.option(
+    "--cluster",
+    metavar="ADDRESS",
+    help="Count on a Dask cluster: a scheduler's address (tcp://host:8786), or local:K for K "
+    "worker processes here (needs pip install 'nqueens[cluster]'). Allows N > 18 without a "
+    "time limit.",
+)
 @puzzle_options
 @engine_options(AUTO, "the fastest exact engine that can take the board")
 @common_options
@@ -223,6 +240,8 @@ def count(
     workers: int | None,
     symmetry: bool,
     quiet: bool,
+    checkpoint_path: str | None,
+    cluster: str | None,
     engine: str,
     strategy: str | None,
     mip_solver: str,
@@ -254,9 +273,17 @@ def count(
                     engine=engine,
                     strategy=strategy,
                     mip_solver=mip_solver,
+                    checkpoint=checkpoint_path,
+                    cluster=cluster,
                 )
         except SearchInterrupted as interrupted:
             stats = interrupted.stats
+        except ClusterLost as lost:
+            output.message(
+                f"Error: the cluster's scheduler went away ({lost}); the count stopped"
+                + (f", and {checkpoint_path} keeps what was finished." if checkpoint_path else ".")
+            )
+            ctx.exit(EXIT_CLUSTER_LOST)
     if output.format == "json":
         click.echo(render.status_record(stats, with_stats=show_stats, with_unique=unique))
     elif output.rich:

@@ -35,6 +35,7 @@ COLOR_KEY = "nqueens.color"
 
 EXIT_OK = 0
 EXIT_NO_SOLUTION = 1
+EXIT_CLUSTER_LOST = 1  # no answer either: the count's cluster went away
 EXIT_TIME_LIMIT = 3
 EXIT_IO_ERROR = 74  # EX_IOERR of sysexits.h
 
@@ -47,7 +48,7 @@ at the left.
 Exit codes:
   0    success (a count of 0 is a success)
   1    no solution exists (solve, first, explain); a board is not valid
-       (verify)
+       (verify); the cluster's scheduler went away (count --cluster)
   2    bad usage or bad input
   3    the time limit ended the search first: the result is partial
   74   the output could not be written (a full disk, a closed stdout)

@@ -98,6 +98,13 @@ def diagonals(value: object) -> tuple[Diagonal, ...]:
     return tuple(result)
 
 
+def text(value: object, what: str) -> str:
+    """``value`` if it is a string."""
+    if not isinstance(value, str):
+        raise InputError(f"{what} must be a string, not {shown(value)}")
+    return value
+
+
 def progress_callback(value: object) -> Callable[..., Any] | None:
     """``on_progress``: None or something to call."""
     if value is not None and not callable(value):

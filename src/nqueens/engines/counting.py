@@ -8,11 +8,16 @@ bound, and no worker left behind.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from nqueens.engines.base import Engine, Request, Subcount, SubproblemInterrupted
+from nqueens.engines.base import Engine, Request, Subcount, Subproblem, SubproblemInterrupted
 from nqueens.engines.executors import in_process, process_pool
 from nqueens.results import SearchInterrupted, Stats, Status
+
+if TYPE_CHECKING:
+    from nqueens.checkpoint import Checkpoint
 
 ProgressCallback = Callable[[int, int, int], None]
 """Called as ``on_progress(subproblems_done, subproblems_total, solutions_so_far)``."""
@@ -42,25 +47,67 @@ def count_split(
     *,
     workers: int,
     on_progress: ProgressCallback | None = None,
+    checkpoint: Path | None = None,
+    cluster: str | None = None,
 ) -> Stats:
-    """Count every solution of ``request`` exactly, on ``workers`` processes (1: this one).
+    """Count every solution of ``request`` exactly, on ``workers`` processes (1: this one), or
+    on a Dask ``cluster`` (an address, or ``local:K``).
 
-    Ctrl-C raises SearchInterrupted with the partial count.
+    With a ``checkpoint`` file, every finished subproblem is written to it as it arrives, and
+    those already there are not counted again. Ctrl-C raises SearchInterrupted with the partial
+    count.
     """
     started = time.monotonic()
     deadline = time.time() + request.time_limit if request.time_limit is not None else None
     engine.prepare(request)
     tasks = engine.subproblems(request, deadline)
-    workers = max(1, min(workers, len(tasks)))
-    found: list[Subcount] = []
-    solutions = 0  # so far: added up as pieces come in, not again for every one of thousands
-    if on_progress is not None:
-        on_progress(0, len(tasks), 0)
-    results = in_process(tasks) if workers == 1 else process_pool(tasks, workers, deadline)
+    saved = None
+    if checkpoint is not None:
+        from nqueens.checkpoint import Checkpoint, identity
+
+        saved = Checkpoint(checkpoint, identity(engine.name, request, tasks))
     try:
-        for subcount in results:
+        return _count(engine, request, tasks, started, workers, on_progress, saved, cluster)
+    finally:
+        if saved is not None:
+            saved.close()
+
+
+def _count(
+    engine: Engine,
+    request: Request,
+    tasks: Sequence[Subproblem],
+    started: float,
+    workers: int,
+    on_progress: ProgressCallback | None,
+    saved: Checkpoint | None,
+    cluster: str | None,
+) -> Stats:
+    deadline = tasks[0].deadline if tasks else None
+    found: list[Subcount] = list(saved.done.values()) if saved is not None else []
+    todo = [
+        (place, task)
+        for place, task in enumerate(tasks)
+        if saved is None or place not in saved.done
+    ]
+    workers = max(1, min(workers, len(todo)))
+    solutions = sum(sub.solutions for sub in found)  # then added up as pieces come in
+    if on_progress is not None:
+        on_progress(len(found), len(tasks), solutions)
+    if cluster is not None:
+        from nqueens.engines.cluster import on_cluster
+
+        results = on_cluster(todo, cluster, deadline)
+    elif workers == 1:
+        results = in_process(todo)
+    else:
+        results = process_pool(todo, workers, deadline)
+    try:
+        for place, subcount in results:
             found.append(subcount)
             solutions += subcount.solutions
+            if saved is not None and subcount.complete:
+                saved.record(place, subcount)
             if on_progress is not None:
                 on_progress(len(found), len(tasks), solutions)
     except KeyboardInterrupt as interrupt:

@@ -1,8 +1,9 @@
 """Where subproblems run: in this process, or side by side in worker processes.
 
-An executor takes independent subproblems and yields what each one found, as it finishes; closing
-the iterator stops whatever still runs. Which engine counts a subproblem is written in it, so a
-worker only needs this package installed.
+An executor takes independent subproblems, each with its place in the whole list, and yields
+``(place, what it found)`` as each finishes, so a checkpoint can say which are done; closing the
+iterator stops whatever still runs. Which engine counts a subproblem is written in it, so a worker
+only needs this package installed.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from collections.abc import Generator, Sequence
 
 from nqueens import signals
 from nqueens.engines.base import Subcount, Subproblem
+
+Numbered = tuple[int, Subproblem]  # a subproblem and its place in the list of them
+Counted = tuple[int, Subcount]
 
 _POLL_SECONDS = 0.1
 _GRACE_SECONDS = 0.2  # after a deadline, for subproblems under way to report what they found
@@ -35,20 +39,27 @@ def count_subproblem(task: Subproblem) -> Subcount:
     return engine_named(task.engine).count_subproblem(task)
 
 
-def count_batch(tasks: Sequence[Subproblem]) -> list[Subcount]:
+def count_batch(tasks: Sequence[Numbered]) -> list[Counted]:
     """Count several subproblems: one round trip to a worker process for all of them."""
-    return [count_subproblem(task) for task in tasks]
+    return [(place, count_subproblem(task)) for place, task in tasks]
 
 
-def in_process(tasks: Sequence[Subproblem]) -> Generator[Subcount, None, None]:
+def in_process(tasks: Sequence[Numbered]) -> Generator[Counted, None, None]:
     """Count the subproblems one after another in this process."""
-    for task in tasks:
-        yield count_subproblem(task)
+    for place, task in tasks:
+        yield place, count_subproblem(task)
+
+
+def batches_of(tasks: Sequence[Numbered], workers: int) -> list[Sequence[Numbered]]:
+    """Subproblems in about _BATCHES_PER_WORKER batches per worker: few round trips, and still
+    enough pieces to keep every worker busy to the end and the progress bar smooth."""
+    size = max(1, len(tasks) // (workers * _BATCHES_PER_WORKER))
+    return [tasks[start : start + size] for start in range(0, len(tasks), size)]
 
 
 def process_pool(
-    tasks: Sequence[Subproblem], workers: int, deadline: float | None
-) -> Generator[Subcount, None, None]:
+    tasks: Sequence[Numbered], workers: int, deadline: float | None
+) -> Generator[Counted, None, None]:
     """Count subproblems in worker processes; closing the iterator terminates every worker.
 
     Soon after the deadline it stops: subproblems under way have reported their partial counts
@@ -56,8 +67,7 @@ def process_pool(
     """
     # fork starts workers with the solvers (and compiled code) already loaded; spawn re-imports.
     method = "fork" if sys.platform == "linux" else "spawn"
-    size = max(1, len(tasks) // (workers * _BATCHES_PER_WORKER))
-    batches = [tasks[start : start + size] for start in range(0, len(tasks), size)]
+    batches = batches_of(tasks, workers)
     context = multiprocessing.get_context(method)
     pools = []  # the pool once it exists: a stop signal held back while it starts ends the try
     try:

@@ -1,0 +1,109 @@
+"""The cluster executor: subproblems counted on a Dask distributed cluster.
+
+``--cluster tcp://scheduler:8786`` uses a running cluster (``dask scheduler`` on one machine,
+``dask worker ADDRESS`` on the others, each with the same nqueens installed); ``local:K`` starts
+a ``LocalCluster`` of K worker processes on this machine, for trying it out. Subproblems travel in
+batches, so that Dask's own cost per task (about a millisecond) stays a small part of the work,
+and results stream back as they complete. A worker that dies has its tasks run again elsewhere by
+the scheduler; a scheduler that goes away ends the count with ClusterLost.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Generator, Sequence
+from contextlib import ExitStack
+from typing import Any
+
+from nqueens import signals
+from nqueens.engines.executors import Counted, Numbered, batches_of, count_batch
+from nqueens.results import InputError
+
+_LOCAL = re.compile(r"local:([0-9]{1,4})")
+_CONNECT_SECONDS = 5
+_POLL_SECONDS = 0.2
+
+
+class ClusterLost(RuntimeError):
+    """The scheduler went away in the middle of a count."""
+
+
+def check_address(address: str) -> str:
+    """``address`` if it names a cluster: ``local:K`` or a scheduler address."""
+    local = _LOCAL.fullmatch(address)
+    if local is not None:
+        if int(local.group(1)) < 1:
+            raise InputError("a local cluster needs at least one worker: local:1 or more")
+        return address
+    if not re.fullmatch(r"(tcp|tls|ws|wss|inproc)://\S+|[A-Za-z0-9.\-\[\]:]+:[0-9]+", address):
+        raise InputError(
+            f"{address!r} is not a cluster: give a scheduler's address (tcp://host:8786) or "
+            "local:K for K worker processes here"
+        )
+    return address
+
+
+def dask() -> Any:
+    """The distributed package, or an InputError saying how to install it."""
+    try:
+        import distributed
+    except ImportError:
+        raise InputError(
+            "--cluster needs Dask: pip install 'nqueens[cluster]'",
+        ) from None
+    return distributed
+
+
+def on_cluster(
+    tasks: Sequence[Numbered], address: str, deadline: float | None
+) -> Generator[Counted, None, None]:
+    """Count subproblems on the cluster at ``address``; closing the iterator cancels what is left
+    and closes the client (and a local cluster)."""
+    distributed = dask()
+    _quiet_logs()
+    with ExitStack() as stack:
+        with signals.held():
+            client = _connect(distributed, address, stack)
+        workers = max(1, sum(client.nthreads().values()))
+        batches = batches_of(tasks, workers)
+        futures = client.map(count_batch, batches, pure=False)
+        stack.callback(client.cancel, futures)
+        pending = distributed.as_completed(futures, loop=client.loop)
+        for future in pending:
+            if deadline is not None and time.time() > deadline + 1:
+                return
+            try:
+                yield from future.result()
+            except (OSError, distributed.client.FutureCancelledError) as error:
+                raise ClusterLost(str(error) or type(error).__name__) from None
+
+
+def _quiet_logs() -> None:
+    """Dask's loggers report a lost connection with a traceback, each at its own level;
+    nqueens says it once, in words."""
+    for name in list(logging.root.manager.loggerDict):
+        if name == "distributed" or name.startswith("distributed."):
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+
+def _connect(distributed: Any, address: str, stack: ExitStack) -> Any:
+    local = _LOCAL.fullmatch(address)
+    try:
+        if local is not None:
+            cluster = distributed.LocalCluster(
+                n_workers=int(local.group(1)),
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",  # this machine only
+                dashboard_address=":0",  # any free port: never in the way of another cluster
+                silence_logs=logging.CRITICAL,
+            )
+            stack.callback(cluster.close)
+            address = cluster.scheduler_address
+        client = distributed.Client(address, timeout=_CONNECT_SECONDS, set_as_default=False)
+    except (OSError, TimeoutError) as error:
+        raise InputError(f"cannot reach the cluster at {address}: {error}") from None
+    stack.callback(client.close)
+    return client

@@ -1,0 +1,137 @@
+"""count --checkpoint: finished subproblems kept in a file, so a count resumes exactly where it
+stopped, whatever stopped it (Ctrl-C, SIGTERM, SIGKILL, a line cut short)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from helpers import invoke, known_total, process_env
+
+import nqueens
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text().splitlines(keepends=True)
+
+
+def test_a_checkpoint_keeps_every_subproblem_and_answers_again(tmp_path: Path) -> None:
+    path = tmp_path / "count.ckpt"
+    first = invoke("count", "12", "--checkpoint", str(path))
+    assert first.exit_code == 0, first.stderr
+    assert int(first.stdout) == known_total(12)
+    lines = _lines(path)
+    assert lines[0].startswith("nqueens checkpoint 1 ") and '"n": 12' in lines[0]
+    places = [int(line.split()[0]) for line in lines[1:]]
+    assert sorted(places) == list(range(len(places)))  # each subproblem once
+    assert f'"subproblems": {len(places)}' in lines[0]
+    again = invoke("count", "12", "--checkpoint", str(path), "--stats")
+    assert int(again.stdout.split()[0]) == known_total(12)
+    assert _lines(path) == lines  # nothing counted twice, nothing written twice
+
+
+@pytest.mark.parametrize("damage", ["cut", "flipped"])
+def test_a_damaged_line_is_never_counted(tmp_path: Path, damage: str) -> None:
+    path = tmp_path / "count.ckpt"
+    nqueens.count(12, checkpoint=path, workers=1)
+    lines = _lines(path)
+    if damage == "cut":  # a SIGKILL or a full disk in the middle of a line
+        text = "".join(lines[:20]) + lines[20][:7]
+    else:  # a digit changed: the line's CRC no longer matches
+        place, solutions, *rest = lines[20].split()
+        wrong = f"{place} {int(solutions) + 1000} {' '.join(rest)}\n"
+        text = "".join(lines[:20]) + wrong + "".join(lines[21:])
+    path.write_text(text)
+    stats = nqueens.count(12, checkpoint=path, workers=1)
+    assert stats.solutions == known_total(12)
+    repaired = _lines(path)
+    assert all(line.endswith("\n") for line in repaired)
+    assert sorted(int(line.split()[0]) for line in repaired[1:]) == list(range(len(lines) - 1))
+
+
+def test_a_checkpoint_of_another_count_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "count.ckpt"
+    nqueens.count(10, checkpoint=path)
+    for arguments in (["11"], ["10", "--no-symmetry"], ["10", "--queen", "1,2"]):
+        result = invoke("count", *arguments, "--checkpoint", str(path))
+        assert result.exit_code == 2
+        assert "is the checkpoint of another count (N = 10, engine bitboard" in result.stderr
+    other = tmp_path / "notes.txt"
+    other.write_text("shopping list\n")
+    refused = invoke("count", "10", "--checkpoint", str(other))
+    assert refused.exit_code == 2 and "is not an nqueens checkpoint" in refused.stderr
+    assert other.read_text() == "shopping list\n"
+    device = invoke("count", "10", "--checkpoint", "/dev/null")
+    assert device.exit_code == 2
+
+
+def test_an_engine_that_counts_in_one_piece_has_no_checkpoint(tmp_path: Path) -> None:
+    result = invoke("count", "8", "--engine", "cp", "--checkpoint", str(tmp_path / "c"))
+    assert result.exit_code == 2
+    assert "counts in one piece" in result.stderr
+
+
+def _count_process(n: int, path: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "nqueens", "count", str(n), "--checkpoint", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=process_env(),
+    )
+
+
+def _wait_for_lines(path: Path, process: subprocess.Popen[str], count: int) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and process.poll() is None:
+        if path.exists() and len(_lines(path)) > count:
+            return
+        time.sleep(0.02)
+    raise AssertionError("the count wrote no subproblems in time")
+
+
+@pytest.mark.parametrize(
+    ("stop", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -9)]
+)
+def test_a_stopped_count_resumes_to_the_exact_total(
+    tmp_path: Path, stop: signal.Signals, code: int
+) -> None:
+    path = tmp_path / "count.ckpt"
+    process = _count_process(16, path)
+    try:
+        _wait_for_lines(path, process, 3)
+        process.send_signal(stop)
+        _, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == code, err
+    kept = len(_lines(path)) - 1
+    assert kept >= 3
+    assert "Traceback" not in err
+    stats = nqueens.count(16, checkpoint=path)
+    assert stats.solutions == known_total(16)
+    assert len(_lines(path)) - 1 == int(stats.conflicts)  # every subproblem, once
+
+
+def test_a_long_count_is_allowed_with_a_checkpoint(tmp_path: Path) -> None:
+    refused = invoke("count", "19")
+    assert refused.exit_code == 2 and "--checkpoint FILE" in refused.stderr
+    path = tmp_path / "count.ckpt"
+    process = _count_process(19, path)
+    try:
+        _wait_for_lines(path, process, 0)  # it started: the header is written
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode == 130
+    assert int(out.split()[0]) >= 0  # the partial count, a lower bound

@@ -1,0 +1,196 @@
+"""count --cluster: a real Dask scheduler and workers on loopback, stopped after every test,
+failed or not; workers killed and schedulers lost on purpose."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from helpers import invoke, known_total, process_env
+
+pytest.importorskip("distributed", reason="the cluster extra is not installed")
+
+DASK = shutil.which("dask", path=str(Path(sys.executable).parent))
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _start(arguments: list[str], log: Path) -> subprocess.Popen[bytes]:
+    assert DASK is not None, "the dask command is missing from the environment"
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            [DASK, *arguments], stdout=out, stderr=out, env=process_env(), start_new_session=True
+        )
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def _wait_for(log: Path, text: str, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if text in log.read_text(errors="replace"):
+            return
+        assert process.poll() is None, log.read_text(errors="replace")
+        time.sleep(0.05)
+    raise AssertionError(f"{text!r} never appeared: {log.read_text(errors='replace')}")
+
+
+class Cluster:
+    """A scheduler and its workers, each in its own process group."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.address = f"tcp://127.0.0.1:{_free_port()}"
+        self.processes: list[subprocess.Popen[bytes]] = []
+        self.scheduler = self._run(
+            [
+                "scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                self.address.rsplit(":", 1)[1],
+                "--no-dashboard",
+            ],
+            "scheduler",
+            "Scheduler at:",
+        )
+        self.workers: list[subprocess.Popen[bytes]] = []
+
+    def _run(self, arguments: list[str], name: str, ready: str) -> subprocess.Popen[bytes]:
+        log = self.folder / f"{name}.log"
+        process = _start(arguments, log)
+        self.processes.append(process)
+        _wait_for(log, ready, process)
+        return process
+
+    def add_worker(self) -> subprocess.Popen[bytes]:
+        worker = self._run(
+            [
+                "worker",
+                self.address,
+                "--nthreads",
+                "1",
+                "--no-nanny",
+                "--no-dashboard",
+                "--host",
+                "127.0.0.1",
+            ],
+            f"worker-{len(self.workers)}",
+            "Registered to:",
+        )
+        self.workers.append(worker)
+        return worker
+
+    def stop(self) -> None:
+        for process in self.processes:
+            _stop(process)
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    started = Cluster(tmp_path)
+    try:
+        yield started
+    finally:
+        started.stop()
+
+
+def test_a_count_on_a_cluster_is_exact(cluster: Cluster) -> None:
+    cluster.add_worker()
+    cluster.add_worker()
+    result = invoke("count", "13", "--cluster", cluster.address)
+    assert result.exit_code == 0, result.stderr
+    assert int(result.stdout) == known_total(13)
+
+
+def test_a_local_cluster_is_started_and_stopped(tmp_path: Path) -> None:
+    result = invoke("count", "12", "--cluster", "local:2")
+    assert result.exit_code == 0, result.stderr
+    assert int(result.stdout) == known_total(12)
+
+
+def _count_on(cluster: Cluster, n: int, *extra: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "nqueens", "count", str(n), "--cluster", cluster.address, *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=process_env(),
+        start_new_session=True,
+    )
+
+
+def test_a_worker_killed_mid_count_changes_nothing(cluster: Cluster, tmp_path: Path) -> None:
+    doomed = cluster.add_worker()
+    cluster.add_worker()
+    path = tmp_path / "count.ckpt"
+    counting = _count_on(cluster, 16, "--checkpoint", str(path))
+    try:
+        deadline = time.monotonic() + 60
+        while not (path.exists() and len(path.read_text().splitlines()) > 5):
+            assert time.monotonic() < deadline and counting.poll() is None
+            time.sleep(0.02)
+        _stop(doomed)  # kill -9 in the middle: its tasks go to the other worker
+        out, err = counting.communicate(timeout=120)
+    finally:
+        if counting.poll() is None:
+            os.killpg(counting.pid, signal.SIGKILL)
+            counting.wait()
+    assert counting.returncode == 0, err
+    assert int(out) == known_total(16)
+
+
+def test_a_lost_scheduler_ends_the_count_and_keeps_the_checkpoint(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    cluster.add_worker()
+    path = tmp_path / "count.ckpt"
+    counting = _count_on(cluster, 16, "--checkpoint", str(path))
+    try:
+        deadline = time.monotonic() + 60
+        while not (path.exists() and len(path.read_text().splitlines()) > 3):
+            assert time.monotonic() < deadline and counting.poll() is None
+            time.sleep(0.02)
+        _stop(cluster.scheduler)
+        _, err = counting.communicate(timeout=120)
+    finally:
+        if counting.poll() is None:
+            os.killpg(counting.pid, signal.SIGKILL)
+            counting.wait()
+    assert counting.returncode == 1, err
+    assert "scheduler went away" in err and str(path) in err
+    assert "Traceback" not in err
+    resumed = invoke("count", "16", "--checkpoint", str(path))
+    assert int(resumed.stdout) == known_total(16)
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [("nowhere", "is not a cluster"), ("local:0", "at least one worker")],
+)
+def test_a_bad_cluster_address_exits_2(address: str, message: str) -> None:
+    result = invoke("count", "10", "--cluster", address)
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_an_unreachable_scheduler_exits_2() -> None:
+    result = invoke("count", "10", "--cluster", f"tcp://127.0.0.1:{_free_port()}")
+    assert result.exit_code == 2
+    assert "cannot reach the cluster" in result.stderr
