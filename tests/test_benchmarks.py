@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from helpers import known_total
 
 BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
@@ -60,6 +61,7 @@ def test_benchmarks_that_need_the_peers_say_so_when_they_are_missing(tmp_path: P
         assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_large_board_benchmark_checks_every_board_it_times() -> None:
     arguments = ["--sizes", "100", "--large", "3000", "--repeat", "1"]
     done = subprocess.run(

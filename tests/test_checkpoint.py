@@ -76,9 +76,9 @@ def test_an_engine_that_counts_in_one_piece_has_no_checkpoint(tmp_path: Path) ->
     assert "counts in one piece" in result.stderr
 
 
-def _count_process(n: int, path: Path) -> subprocess.Popen[str]:
+def _count_process(n: int, path: Path, *extra: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "nqueens", "count", str(n), "--checkpoint", str(path)],
+        [sys.executable, "-m", "nqueens", "count", str(n), "--checkpoint", str(path), *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -95,14 +95,19 @@ def _wait_for_lines(path: Path, process: subprocess.Popen[str], count: int) -> N
     raise AssertionError("the count wrote no subproblems in time")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
-    ("stop", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -9)]
+    ("stop", "code", "n", "workers"),
+    [
+        (signal.SIGTERM, 143, 16, "2"),  # worker processes: SIGINT takes the same path
+        (signal.SIGKILL, -9, 15, "1"),  # counting in the process killed
+    ],
 )
 def test_a_stopped_count_resumes_to_the_exact_total(
-    tmp_path: Path, stop: signal.Signals, code: int
+    tmp_path: Path, stop: signal.Signals, code: int, n: int, workers: str
 ) -> None:
     path = tmp_path / "count.ckpt"
-    process = _count_process(16, path)
+    process = _count_process(n, path, "--workers", workers)
     try:
         _wait_for_lines(path, process, 3)
         process.send_signal(stop)
@@ -115,11 +120,12 @@ def test_a_stopped_count_resumes_to_the_exact_total(
     kept = len(_lines(path)) - 1
     assert kept >= 3
     assert "Traceback" not in err
-    stats = nqueens.count(16, checkpoint=path)
-    assert stats.solutions == known_total(16)
+    stats = nqueens.count(n, checkpoint=path)
+    assert stats.solutions == known_total(n)
     assert len(_lines(path)) - 1 == int(stats.conflicts)  # every subproblem, once
 
 
+@pytest.mark.slow
 def test_a_long_count_is_allowed_with_a_checkpoint(tmp_path: Path) -> None:
     refused = invoke("count", "19")
     assert refused.exit_code == 2 and "--checkpoint FILE" in refused.stderr

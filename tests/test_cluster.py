@@ -111,16 +111,9 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
         started.stop()
 
 
-def test_a_count_on_a_cluster_is_exact(cluster: Cluster) -> None:
-    cluster.add_worker()
-    cluster.add_worker()
-    result = invoke("count", "13", "--cluster", cluster.address)
-    assert result.exit_code == 0, result.stderr
-    assert int(result.stdout) == known_total(13)
-
-
+@pytest.mark.slow
 def test_a_local_cluster_is_started_and_stopped(tmp_path: Path) -> None:
-    result = invoke("count", "12", "--cluster", "local:2")
+    result = invoke("count", "12", "--cluster", "local:1")
     assert result.exit_code == 0, result.stderr
     assert int(result.stdout) == known_total(12)
 
@@ -136,48 +129,48 @@ def _count_on(cluster: Cluster, n: int, *extra: str) -> subprocess.Popen[str]:
     )
 
 
-def test_a_worker_killed_mid_count_changes_nothing(cluster: Cluster, tmp_path: Path) -> None:
+def _wait_for_lines(path: Path, counting: subprocess.Popen[str], lines: int) -> None:
+    deadline = time.monotonic() + 60
+    while not (path.exists() and len(path.read_text().splitlines()) > lines):
+        assert time.monotonic() < deadline and counting.poll() is None
+        time.sleep(0.02)
+
+
+def _finish(counting: subprocess.Popen[str]) -> tuple[str, str]:
+    try:
+        return counting.communicate(timeout=120)
+    finally:
+        if counting.poll() is None:
+            os.killpg(counting.pid, signal.SIGKILL)
+            counting.wait()
+
+
+@pytest.mark.slow
+def test_a_dead_worker_changes_nothing_and_a_lost_scheduler_keeps_the_checkpoint(
+    cluster: Cluster, tmp_path: Path
+) -> None:
     doomed = cluster.add_worker()
     cluster.add_worker()
     path = tmp_path / "count.ckpt"
-    counting = _count_on(cluster, 16, "--checkpoint", str(path))
-    try:
-        deadline = time.monotonic() + 60
-        while not (path.exists() and len(path.read_text().splitlines()) > 5):
-            assert time.monotonic() < deadline and counting.poll() is None
-            time.sleep(0.02)
-        _stop(doomed)  # kill -9 in the middle: its tasks go to the other worker
-        out, err = counting.communicate(timeout=120)
-    finally:
-        if counting.poll() is None:
-            os.killpg(counting.pid, signal.SIGKILL)
-            counting.wait()
+    counting = _count_on(cluster, 15, "--checkpoint", str(path))
+    _wait_for_lines(path, counting, 5)
+    _stop(doomed)  # kill -9 in the middle: the scheduler gives its tasks to the other worker
+    out, err = _finish(counting)
     assert counting.returncode == 0, err
-    assert int(out) == known_total(16)
+    assert int(out) == known_total(15)
+    lines = path.read_text().splitlines()[1:]
+    assert sorted(int(line.split()[0]) for line in lines) == list(range(len(lines)))
 
-
-def test_a_lost_scheduler_ends_the_count_and_keeps_the_checkpoint(
-    cluster: Cluster, tmp_path: Path
-) -> None:
-    cluster.add_worker()
-    path = tmp_path / "count.ckpt"
-    counting = _count_on(cluster, 16, "--checkpoint", str(path))
-    try:
-        deadline = time.monotonic() + 60
-        while not (path.exists() and len(path.read_text().splitlines()) > 3):
-            assert time.monotonic() < deadline and counting.poll() is None
-            time.sleep(0.02)
-        _stop(cluster.scheduler)
-        _, err = counting.communicate(timeout=120)
-    finally:
-        if counting.poll() is None:
-            os.killpg(counting.pid, signal.SIGKILL)
-            counting.wait()
+    path = tmp_path / "lost.ckpt"
+    counting = _count_on(cluster, 15, "--checkpoint", str(path))
+    _wait_for_lines(path, counting, 3)
+    _stop(cluster.scheduler)
+    _, err = _finish(counting)
     assert counting.returncode == 1, err
     assert "scheduler went away" in err and str(path) in err
     assert "Traceback" not in err
-    resumed = invoke("count", "16", "--checkpoint", str(path))
-    assert int(resumed.stdout) == known_total(16)
+    resumed = invoke("count", "15", "--checkpoint", str(path))
+    assert int(resumed.stdout) == known_total(15)
 
 
 @pytest.mark.parametrize(
@@ -190,7 +183,10 @@ def test_a_bad_cluster_address_exits_2(address: str, message: str) -> None:
     assert message in result.stderr
 
 
-def test_an_unreachable_scheduler_exits_2() -> None:
+def test_an_unreachable_scheduler_exits_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    from nqueens.engines import cluster
+
+    monkeypatch.setattr(cluster, "_CONNECT_SECONDS", 0.5)  # not the 5 s a real network gets
     result = invoke("count", "10", "--cluster", f"tcp://127.0.0.1:{_free_port()}")
     assert result.exit_code == 2
     assert "cannot reach the cluster" in result.stderr

@@ -84,6 +84,7 @@ def test_without_compiled_code_local_search_still_finds_a_solution(
     assert done.stderr.startswith("Warning: the compiled local search is unavailable")
 
 
+@pytest.mark.slow
 def test_compiled_code_is_cached_beside_a_read_only_package(tmp_path: Path) -> None:
     """site-packages read-only (a read-only bind mount): numba caches in the user's folder."""
     if shutil.which("unshare") is None or os.geteuid() != 0:

@@ -43,7 +43,7 @@ def test_bitboard_counts_exactly_for_every_split(n: int, symmetry: bool) -> None
             assert unique == known_unique(n), f"split on {lines} lines"
 
 
-@pytest.mark.parametrize("n", range(1, 17))
+@pytest.mark.parametrize("n", [*range(1, 16), pytest.param(16, marks=pytest.mark.slow)])
 def test_the_default_count_is_exact_with_its_unique_solutions(n: int) -> None:
     stats = nqueens.count(n, unique=True)
     assert stats.engine == "bitboard"
@@ -51,7 +51,7 @@ def test_the_default_count_is_exact_with_its_unique_solutions(n: int) -> None:
 
 
 @pytest.mark.parametrize("symmetry", [True, False])
-@pytest.mark.parametrize("columns", range(1, 6))
+@pytest.mark.parametrize("columns", range(1, 5))
 @pytest.mark.parametrize("n", range(1, 9))
 def test_cp_sat_counts_exactly_for_every_split(n: int, columns: int, symmetry: bool) -> None:
     """Every split depth; boards up to N = 12 run in benchmarks/differential.py (minutes)."""

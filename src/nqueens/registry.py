@@ -29,9 +29,9 @@ COUNT_PREFERENCE = (bitboard.NAME, reduced.NAME, cpsat.NAME)
 """What ``count --engine auto`` tries, fastest first (benchmarks/counting.py measures it)."""
 
 EXCLUDED_DIAGONALS_PREFERENCE = (reduced.NAME, bitboard.NAME, cpsat.NAME)
-"""The same with excluded diagonals: near the paper's phase transition few boards survive, and
-the reduced search's forward checking prunes what the bitboard engine must walk through
-(benchmarks/diagonals.py)."""
+"""The same with excluded diagonals on all but small boards: near the paper's phase transition
+few boards survive, and the reduced search's forward checking prunes what the bitboard engine
+must walk through (benchmarks/diagonals.py)."""
 
 
 def describe(capability: str) -> str:
@@ -98,7 +98,7 @@ def check(engine: Engine, request: Request) -> None:
 def for_count(request: Request) -> Engine:
     """The fastest exact engine that can count ``request`` (the last choice when none can, so
     that checking it says why)."""
-    excluded = request.puzzle is not None and request.puzzle.excluded
+    excluded = request.puzzle is not None and request.puzzle.excluded and reduced.large(request)
     preference = EXCLUDED_DIAGONALS_PREFERENCE if excluded else COUNT_PREFERENCE
     candidates = [ENGINES[name] for name in preference]
     return next((e for e in candidates if refusal(e, request) is None), candidates[-1])

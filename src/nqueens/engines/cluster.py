@@ -23,6 +23,7 @@ from nqueens.results import InputError
 
 _LOCAL = re.compile(r"local:([0-9]{1,4})")
 _CONNECT_SECONDS = 5
+_RECONNECT_SECONDS = 5  # how long the client may look for its lost scheduler
 _POLL_SECONDS = 0.2
 
 
@@ -71,13 +72,24 @@ def on_cluster(
         futures = client.map(count_batch, batches, pure=False)
         stack.callback(client.cancel, futures)
         pending = distributed.as_completed(futures, loop=client.loop)
-        for future in pending:
+        cut_off_since: float | None = None  # when the client lost its scheduler
+        while not pending.is_empty():
             if deadline is not None and time.time() > deadline + 1:
                 return
-            try:
-                yield from future.result()
-            except (OSError, distributed.client.FutureCancelledError) as error:
-                raise ClusterLost(str(error) or type(error).__name__) from None
+            if not pending.has_ready():
+                if client.status == "running":
+                    cut_off_since = None
+                else:
+                    cut_off_since = cut_off_since or time.monotonic()
+                    if time.monotonic() - cut_off_since > _RECONNECT_SECONDS:
+                        raise ClusterLost("no answer from the scheduler")
+                time.sleep(_POLL_SECONDS)
+                continue
+            for future in pending.next_batch(block=False):
+                try:
+                    yield from future.result()
+                except (OSError, distributed.client.FutureCancelledError) as error:
+                    raise ClusterLost(str(error) or type(error).__name__) from None
 
 
 def _quiet_logs() -> None:

@@ -55,6 +55,12 @@ def free_columns(request: Request) -> int:
     return request.n - (len(request.puzzle.queens) if request.puzzle is not None else 0)
 
 
+def large(request: Request) -> bool:
+    """Whether the free part is large enough to be cut and shared among processes (and the
+    compiled search pays for loading itself)."""
+    return free_columns(request) >= _WORKERS_FROM
+
+
 def reduce(request: Request) -> Reduction:
     """Take the given queens' rows, columns and diagonals out, and blocked squares and excluded
     diagonals with them."""
@@ -171,7 +177,7 @@ class ReducedEngine(Engine):
         return None
 
     def wants_workers(self, request: Request) -> bool:
-        return free_columns(request) >= _WORKERS_FROM
+        return large(request)
 
     def prepare(self, request: Request) -> None:
         from nqueens.engines import reducedkernel
