@@ -245,20 +245,22 @@ def test_the_api_takes_excluded_diagonals_and_checks_them() -> None:
         nqueens.count(6, excluded=[("difference", 6)])
 
 
+MARKED = (  # a given queen, a blocked square and two excluded diagonals, drawn
+    "first",
+    "8",
+    "--queen",
+    "1,4",
+    "--block",
+    "2,4",
+    "--exclude-diagonal",
+    "1,3/",
+    "--exclude-diagonal",
+    "2,1\\",
+)
+
+
 def test_the_terminal_board_marks_given_queens_blocked_squares_and_diagonals() -> None:
-    result = invoke(
-        "first",
-        "8",
-        "--queen",
-        "1,4",
-        "--block",
-        "2,4",
-        "--exclude-diagonal",
-        "1,3/",
-        "--exclude-diagonal",
-        "2,1\\",
-        env=TERMINAL_ENV,
-    )
+    result = invoke(*MARKED, env=TERMINAL_ENV)
     assert result.exit_code == 0, result.stderr
     screen = strip_ansi(result.stdout)
     lines = screen.splitlines()
@@ -276,20 +278,7 @@ def test_the_terminal_board_marks_given_queens_blocked_squares_and_diagonals() -
 
 def test_the_svg_marks_given_queens_blocked_squares_and_diagonals(tmp_path: Path) -> None:
     path = tmp_path / "board.svg"
-    result = invoke(
-        "first",
-        "8",
-        "--queen",
-        "1,4",
-        "--block",
-        "2,4",
-        "--exclude-diagonal",
-        "1,3/",
-        "--exclude-diagonal",
-        "2,1\\",
-        "--svg",
-        str(path),
-    )
+    result = invoke(*MARKED, "--svg", str(path))
     assert result.exit_code == 0, result.stderr
     root = ET.parse(path).getroot()
     ns = {"svg": "http://www.w3.org/2000/svg"}

@@ -67,18 +67,7 @@ def board_svg(
         _text(svg, MARGIN / 2, middle + 4, label, size=12, css="label")  # row labels
     for row in range(n):
         for col in range(n):
-            ET.SubElement(
-                svg,
-                "rect",
-                attrib={
-                    "x": str(MARGIN + col * SQUARE),
-                    "y": str(MARGIN + row * SQUARE),
-                    "width": str(SQUARE),
-                    "height": str(SQUARE),
-                    "fill": LIGHT if (row + col) % 2 == 0 else DARK,
-                    "class": "square",
-                },
-            )
+            _square(svg, (row, col), LIGHT if (row + col) % 2 == 0 else DARK, "square")
     if puzzle is not None:
         _puzzle_marks(svg, puzzle)
     for row, col in sorted(crossed):
@@ -120,6 +109,23 @@ def _wrap(text: str, width: float) -> list[str]:
     return textwrap.wrap(text, max(10, int(width / 7))) or [""]
 
 
+def _square(svg: ET.Element, square: Square, colour: str, css: str) -> ET.Element:
+    """One square of the board, filled with ``colour``."""
+    row, col = square
+    return ET.SubElement(
+        svg,
+        "rect",
+        attrib={
+            "x": str(MARGIN + col * SQUARE),
+            "y": str(MARGIN + row * SQUARE),
+            "width": str(SQUARE),
+            "height": str(SQUARE),
+            "fill": colour,
+            "class": css,
+        },
+    )
+
+
 def _puzzle_marks(svg: ET.Element, puzzle: Puzzle) -> None:
     """Blue squares under the given queens, grey blocked squares, and a stroke along each
     excluded diagonal, from the centre of its first square to the centre of its last."""
@@ -128,18 +134,7 @@ def _puzzle_marks(svg: ET.Element, puzzle: Puzzle) -> None:
         ("blocked", BLOCKED, puzzle.blocked),
     ):
         for row, col in sorted(squares):
-            square = ET.SubElement(
-                svg,
-                "rect",
-                attrib={
-                    "x": str(MARGIN + col * SQUARE),
-                    "y": str(MARGIN + row * SQUARE),
-                    "width": str(SQUARE),
-                    "height": str(SQUARE),
-                    "fill": colour,
-                    "class": css,
-                },
-            )
+            square = _square(svg, (row, col), colour, css)
             if css == "blocked":
                 ET.SubElement(square, "title").text = f"blocked square {row + 1},{col + 1}"
     for diagonal in puzzle.excluded:
