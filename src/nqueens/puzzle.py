@@ -63,11 +63,6 @@ class Diagonal(NamedTuple):
     kind: str
     value: int
 
-    def holds(self, square: Square) -> bool:
-        """Whether ``square`` lies on this diagonal."""
-        row, col = square
-        return (row + col if self.kind == SUM else row - col) == self.value
-
     def on_board(self, n: int) -> bool:
         """Whether an n x n board has this diagonal."""
         low, high = (0, 2 * n - 2) if self.kind == SUM else (1 - n, n - 1)
@@ -91,8 +86,8 @@ def diagonal_name(diagonal: Diagonal, n: int) -> str:
 
 def diagonal_through(square: Square, way: str) -> Diagonal:
     """The diagonal through ``square`` that rises (``/``) or falls (``\\``) to the right."""
-    row, col = square
-    return Diagonal(SUM, row + col) if way == "/" else Diagonal(DIFFERENCE, row - col)
+    rising, falling = diagonals_of(square)
+    return rising if way == "/" else falling
 
 
 def zero_based(square: Square) -> str:

@@ -114,17 +114,23 @@ def subtree_sizes(tree: SearchTree) -> tuple[list[int], list[bool]]:
     return sizes, all_failed
 
 
-def layout(tree: SearchTree, root: int = 0, *, collapse: bool = True) -> list[Placed]:
+Sizes = tuple[list[int], list[bool]]  # what subtree_sizes returns
+
+
+def layout(
+    tree: SearchTree, root: int = 0, *, collapse: bool = True, sizes: Sizes | None = None
+) -> list[Placed]:
     """Every node drawn under ``root``, leaves one unit apart, parents over their children's
-    middle; failed subtrees of COLLAPSE_FROM nodes or more become one triangle (``collapse``)."""
-    sizes, all_failed = subtree_sizes(tree)
+    middle; failed subtrees of COLLAPSE_FROM nodes or more become one triangle (``collapse``).
+    ``sizes``, from :func:`subtree_sizes`, saves counting the tree again for each subtree."""
+    subtree, all_failed = sizes or subtree_sizes(tree)
     placed: list[Placed] = []
     next_leaf = 0.0
 
     def place(node_id: int) -> float:
         nonlocal next_leaf
         node = tree.nodes[node_id]
-        hidden = sizes[node_id]
+        hidden = subtree[node_id]
         if collapse and node_id != root and all_failed[node_id] and hidden >= COLLAPSE_FROM:
             placed.append(Placed(node, next_leaf, COLLAPSED, hidden))
             next_leaf += 1

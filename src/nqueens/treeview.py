@@ -14,7 +14,15 @@ import xml.etree.ElementTree as ET
 from importlib import resources
 
 from nqueens.explain import Explanation
-from nqueens.searchtree import CHOICE, COLLAPSED, FAILURE, SOLUTION, Placed, layout
+from nqueens.searchtree import (
+    CHOICE,
+    COLLAPSED,
+    FAILURE,
+    SOLUTION,
+    Placed,
+    layout,
+    subtree_sizes,
+)
 
 LEAF = 34  # pixels between neighbouring leaves
 LEVEL = 46  # pixels between depths
@@ -52,7 +60,8 @@ def statistics_line(explanation: Explanation) -> str:
 def tree_svg(explanation: Explanation, *, element_id: str = "tree") -> ET.Element:
     """The tree as an ``<svg>`` element: legend, edges with their decisions, nodes, and under
     each triangle the subtree it hides, drawn but hidden (the page shows it on a click)."""
-    placed = layout(explanation.tree)
+    sizes = subtree_sizes(explanation.tree)  # once, for the tree and every hidden subtree
+    placed = layout(explanation.tree, sizes=sizes)
     leaves = max((p.x for p in placed), default=0) + 1
     width = max(SIDE * 2 + leaves * LEAF, 560)
     height = TOP + (explanation.tree.depth + 2) * LEVEL
@@ -72,7 +81,7 @@ def tree_svg(explanation: Explanation, *, element_id: str = "tree") -> ET.Elemen
     drawing = ET.SubElement(svg, "g", attrib={"class": "tree"})
     _draw(drawing, explanation, placed, SIDE, TOP)
     for triangle in (p for p in placed if p.kind == COLLAPSED):
-        inner = layout(explanation.tree, triangle.node.id, collapse=False)
+        inner = layout(explanation.tree, triangle.node.id, collapse=False, sizes=sizes)
         offset = min(p.x for p in inner)
         group = ET.SubElement(
             drawing,

@@ -7,7 +7,7 @@ check names the argument and what it got, and keeps huge numbers short in its me
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from nqueens.results import InputError, Square
@@ -51,18 +51,24 @@ def seconds(value: object) -> float | None:
     return None if value > NO_TIME_LIMIT_BEYOND else float(value)
 
 
-def squares(value: object, what: str) -> tuple[Square, ...]:
-    """``value`` as 0-based ``(row, col)`` squares: any iterable of pairs of whole numbers."""
+def _tuples(value: object, not_a_list: str) -> Iterator[tuple[object, tuple[Any, ...]]]:
+    """Each item of the iterable ``value`` with its items as a tuple (empty for an item that is
+    not iterable), one at a time; InputError ``not_a_list`` when ``value`` is not iterable."""
     try:
         items = list(value)  # type: ignore[call-overload]
     except TypeError:
-        raise InputError(f"{what} must be (row, col) pairs, not {shown(value)}") from None
-    result = []
+        raise InputError(f"{not_a_list}, not {shown(value)}") from None
     for item in items:
         try:
-            pair = tuple(item)
+            yield item, tuple(item)
         except TypeError:
-            pair = ()
+            yield item, ()
+
+
+def squares(value: object, what: str) -> tuple[Square, ...]:
+    """``value`` as 0-based ``(row, col)`` squares: any iterable of pairs of whole numbers."""
+    result = []
+    for item, pair in _tuples(value, f"{what} must be (row, col) pairs"):
         if len(pair) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in pair):
             raise InputError(f"{what} must be (row, col) pairs of whole numbers, not {shown(item)}")
         result.append((pair[0], pair[1]))
@@ -74,16 +80,8 @@ def diagonals(value: object) -> tuple[Diagonal, ...]:
     ``("difference", row - col)`` pairs."""
     from nqueens.puzzle import DIFFERENCE, SUM, Diagonal  # puzzle's messages use shown()
 
-    try:
-        items = list(value)  # type: ignore[call-overload]
-    except TypeError:
-        raise InputError(f"excluded diagonals must be a list, not {shown(value)}") from None
     result = []
-    for item in items:
-        try:
-            pair = tuple(item)
-        except TypeError:
-            pair = ()
+    for item, pair in _tuples(value, "excluded diagonals must be a list"):
         if (
             len(pair) != 2
             or pair[0] not in (SUM, DIFFERENCE)

@@ -67,7 +67,9 @@ def count_split(
 
         saved = Checkpoint(checkpoint, identity(engine.name, request, tasks))
     try:
-        return _count(engine, request, tasks, started, workers, on_progress, saved, cluster)
+        return _count(
+            engine, request, tasks, deadline, started, workers, on_progress, saved, cluster
+        )
     finally:
         if saved is not None:
             saved.close()
@@ -77,13 +79,13 @@ def _count(
     engine: Engine,
     request: Request,
     tasks: Sequence[Subproblem],
+    deadline: float | None,
     started: float,
     workers: int,
     on_progress: ProgressCallback | None,
     saved: Checkpoint | None,
     cluster: str | None,
 ) -> Stats:
-    deadline = tasks[0].deadline if tasks else None
     found: list[Subcount] = list(saved.done.values()) if saved is not None else []
     todo = [
         (place, task)
