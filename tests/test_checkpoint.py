@@ -4,10 +4,12 @@ stopped, whatever stopped it (Ctrl-C, SIGTERM, SIGKILL, a line cut short)."""
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -74,6 +76,38 @@ def test_an_engine_that_counts_in_one_piece_has_no_checkpoint(tmp_path: Path) ->
     result = invoke("count", "8", "--engine", "cp", "--checkpoint", str(tmp_path / "c"))
     assert result.exit_code == 2
     assert "counts in one piece" in result.stderr
+
+
+def _file_size_limit(size: int) -> Callable[[], None]:
+    """In the child: files grow to ``size`` bytes at most, and a write past that fails (EFBIG)
+    as a write to a full disk fails (ENOSPC): on the same path, with a line cut short."""
+
+    def limit() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+    return limit
+
+
+def test_a_full_disk_stops_the_count_and_keeps_what_was_written(tmp_path: Path) -> None:
+    path = tmp_path / "count.ckpt"
+    full = subprocess.run(
+        [sys.executable, "-m", "nqueens", "count", "14", "--checkpoint", str(path)],
+        capture_output=True,
+        text=True,
+        env=process_env(),
+        preexec_fn=_file_size_limit(700),
+        timeout=120,
+        check=False,
+    )
+    assert full.returncode == 74, full.stderr
+    assert full.stderr.startswith(f"Error: cannot write the checkpoint {path}: ")
+    assert "the same command resumes" in full.stderr and "Traceback" not in full.stderr
+    assert full.stdout == ""  # no count: nothing a script could take for the answer
+    assert path.stat().st_size == 700 and not path.read_text().endswith("\n")  # cut short
+    stats = nqueens.count(14, checkpoint=path)
+    assert stats.solutions == known_total(14)
+    assert len(_lines(path)) - 1 == int(stats.conflicts)  # every subproblem, once
 
 
 def _count_process(n: int, path: Path, *extra: str) -> subprocess.Popen[str]:

@@ -190,3 +190,63 @@ def test_an_unreachable_scheduler_exits_2(monkeypatch: pytest.MonkeyPatch) -> No
     result = invoke("count", "10", "--cluster", f"tcp://127.0.0.1:{_free_port()}")
     assert result.exit_code == 2
     assert "cannot reach the cluster" in result.stderr
+
+
+def _session(leader: int) -> list[int]:
+    """The live processes of the session ``leader`` started (zombies have ended already)."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[3]) == leader and fields[0] != "Z":
+            members.append(int(entry.name))
+    return members
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+@pytest.mark.parametrize(
+    ("stop", "code", "when"),
+    [
+        (signal.SIGINT, 130, "counting"),
+        (signal.SIGTERM, 143, "counting"),
+        (signal.SIGTERM, 143, "starting"),  # while Dask is imported and the cluster started
+    ],
+)
+def test_a_stopped_cluster_count_leaves_no_process_and_resumes(
+    tmp_path: Path, stop: signal.Signals, code: int, when: str
+) -> None:
+    path = tmp_path / "count.ckpt"
+    arguments = ["count", "16", "--cluster", "local:2", "--checkpoint", str(path)]
+    counting = subprocess.Popen(
+        [sys.executable, "-m", "nqueens", *arguments],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=process_env(),
+        start_new_session=True,
+    )
+    try:
+        if when == "counting":
+            _wait_for_lines(path, counting, 3)
+        else:
+            time.sleep(0.5)
+        assert len(_session(counting.pid)) >= 1
+        counting.send_signal(stop)
+        out, err = counting.communicate(timeout=60)
+        deadline = time.monotonic() + 15
+        while _session(counting.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _session(counting.pid) == []  # the local cluster's workers are gone too
+    finally:
+        if counting.poll() is None or _session(counting.pid):
+            os.killpg(counting.pid, signal.SIGKILL)
+            counting.wait()
+    assert counting.returncode == code, err
+    assert "Traceback" not in err
+    if when == "counting":
+        assert int(out) < known_total(16) and "interrupted; partial" in err
+    resumed = invoke("count", "16", "--checkpoint", str(path))
+    assert int(resumed.stdout) == known_total(16)

@@ -26,7 +26,7 @@ from nqueens.results import FirstResult, InputError, Square, Stats
 from nqueens.strategies import MAX_UNBOUNDED_ENUMERATION_N, STRATEGIES
 
 if TYPE_CHECKING:
-    from nqueens.engines.counting import ProgressCallback
+    from nqueens.engines.counting import EstimateCallback, ProgressCallback
 
 AUTO = registry.AUTO
 
@@ -178,6 +178,7 @@ def count(
     symmetry: bool = True,
     unique: bool = False,
     on_progress: ProgressCallback | None = None,
+    on_estimate: EstimateCallback | None = None,
     engine: str = AUTO,
     strategy: str | None = None,
     mip_solver: str = "scip",
@@ -203,6 +204,9 @@ def count(
     again with it resumes, and a finished one answers at once. ``cluster`` counts on a Dask
     cluster: a scheduler's address, or ``"local:K"`` for K worker processes here. With either,
     counts beyond N = 18 are allowed without a time limit: the work can be resumed or shared.
+    Such a long count first times a random sample of its subproblems for about a second, and
+    passes the estimate to ``on_estimate(estimate, workers)``: ``estimate.seconds_on(workers)``
+    is the time it expects.
     """
     if cluster is not None:
         from nqueens.engines.cluster import check_address
@@ -224,7 +228,8 @@ def count(
     )
     if workers is not None:
         workers = validation.whole_number(workers, "the number of workers", minimum=0)
-    on_progress = validation.progress_callback(on_progress)
+    on_progress = validation.callback(on_progress, "on_progress")
+    on_estimate = validation.callback(on_estimate, "on_estimate")
     chosen = _engine(engine, request)
     if not chosen.splits and resumable:
         raise InputError(
@@ -248,6 +253,7 @@ def count(
         request,
         workers=workers or default_workers(),
         on_progress=on_progress,
+        on_estimate=on_estimate,
         checkpoint=Path(checkpoint) if checkpoint is not None else None,
         cluster=cluster,
     )

@@ -13,6 +13,7 @@ import hashlib
 import json
 import zlib
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
 from typing import IO
@@ -113,10 +114,25 @@ class Checkpoint:
 
     def _flush(self) -> None:
         # To the operating system: a line written survives a SIGKILL of this process.
-        self._file.flush()
+        try:
+            self._file.flush()
+        except OSError as error:
+            unwritable = CheckpointUnwritable(error.errno, error.strerror, str(self.path))
+            unwritable.kept = len(self.done)
+            raise unwritable from None
 
     def close(self) -> None:
-        self._file.close()
+        """Close the file; after a failed write, what is left in its buffer is let go (the
+        line it held is cut short in the file, and dropped when the count resumes)."""
+        with suppress(OSError):
+            self._file.close()
+
+
+class CheckpointUnwritable(OSError):
+    """A finished subproblem could not be written to the checkpoint (a full disk, a quota);
+    ``kept`` subproblems are safe in it."""
+
+    kept = 0
 
 
 def _describe(belongs_to: dict[str, object]) -> str:

@@ -22,6 +22,7 @@ from rich.progress import (
 )
 
 from nqueens import api, registry, render, signals
+from nqueens.checkpoint import CheckpointUnwritable
 from nqueens.engines.cluster import ClusterLost
 from nqueens.engines.mip import BACKENDS
 from nqueens.known_counts import KNOWN_TOTALS
@@ -50,9 +51,9 @@ from nqueens.output import (
     EXIT_OK,
     EXIT_TIME_LIMIT,
     Output,
+    count_display,
     discard_stdout,
     exit_code,
-    progress_bar,
     save_svg,
     spinner,
 )
@@ -213,7 +214,7 @@ def solve(
     help="Search one solution per symmetry class, weighted by its size (about 8x less work; "
     f"{registry.describe('unique')}).",
 )
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no estimate.")
 @click.option(
     "--checkpoint",
     "checkpoint_path",
@@ -257,7 +258,7 @@ def count(
     """
     output = Output(output_format)
     n = puzzle.n
-    with progress_bar(output, n, enabled=not quiet) as on_progress:
+    with count_display(output, n, enabled=not quiet, cluster=cluster is not None) as display:
         try:
             with usage_errors():
                 stats = api.count(
@@ -269,7 +270,8 @@ def count(
                     workers=workers,
                     symmetry=symmetry,
                     unique=unique,
-                    on_progress=on_progress,
+                    on_progress=display.progress if display else None,
+                    on_estimate=display.estimate if display else None,
                     engine=engine,
                     strategy=strategy,
                     mip_solver=mip_solver,
@@ -278,6 +280,13 @@ def count(
                 )
         except SearchInterrupted as interrupted:
             stats = interrupted.stats
+        except CheckpointUnwritable as error:
+            output.message(
+                f"Error: cannot write the checkpoint {error.filename}: {error.strerror}. The count "
+                f"stopped; the file keeps {error.kept:,} finished subproblems and the same "
+                "command resumes from them once it can write again."
+            )
+            ctx.exit(EXIT_IO_ERROR)
         except ClusterLost as lost:
             output.message(
                 f"Error: the cluster's scheduler went away ({lost}); the count stopped"
@@ -658,8 +667,8 @@ def bench(
         longest = total * repeat * time_limit
         output.message(
             f"Measuring {total} cells, each at most {time_limit:g} s per run: up to "
-            f"{_duration(longest)}. --sizes, --first-sizes, --engines and --time-limit measure "
-            "less."
+            f"{render.duration(longest)}. --sizes, --first-sizes, --engines and --time-limit "
+            "measure less."
         )
     with Progress(
         TextColumn("[bold]Benchmarking"),
@@ -722,15 +731,6 @@ def _check_drawable(n: int, style: str, svg_path: str | None) -> None:
             f"--style board draws boards up to N = {render.MAX_DRAWN_N:,}: {n:,} lines of "
             f"{n:,} squares are of no use; --style compact gives the rows"
         )
-
-
-def _duration(seconds: float) -> str:
-    """A rough duration for people: '40 s', '12 min', '3.5 h'."""
-    if seconds < 120:
-        return f"{seconds:.0f} s"
-    if seconds < 2 * 3600:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
 
 
 def _none_exists(puzzle: Puzzle) -> str:

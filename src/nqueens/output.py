@@ -11,6 +11,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
@@ -29,6 +30,9 @@ from rich.text import Text
 from nqueens import render, signals
 from nqueens.puzzle import Puzzle
 from nqueens.results import Solution, Stats, Status
+
+if TYPE_CHECKING:
+    from nqueens.engines.estimate import Estimate
 
 COLOR_KEY = "nqueens.color"
 """Where the command line keeps --color (True), --no-color (False) or neither (None)."""
@@ -194,42 +198,92 @@ PROGRESS_MIN_N = 12
 SPINNER_DELAY_SECONDS = 1.0
 """A search that reports no progress gets a spinner once it has run this long."""
 
-_NARROW_COLUMNS = 80  # below this width the bar keeps only what fits: done/total and the time
+_WIDE_COLUMNS = 100  # the bar in words needs this much with a count in the billions
 
 
 class _TimeLeftColumn(ProgressColumn):
-    """The time left, from the average pace since the start: steadier than a recent window,
-    which jumps as subproblems of very different sizes finish."""
+    """The time left: from the estimate a long count starts with, until the count outlasts it;
+    otherwise from the average pace since the start (steadier than a recent window, which jumps
+    as subproblems of very different sizes finish), counting only the subproblems done in this
+    run, not those a checkpoint had."""
 
     def render(self, task: Task) -> Text:
         elapsed, done, total = task.elapsed, task.completed, task.total
-        if not elapsed or not done or not total or done >= total:
+        if not elapsed or not total or done >= total:
             return Text("")
-        left = int(elapsed * (total - done) / done)
-        return Text(f"~{left // 60}:{left % 60:02d} left", style="progress.remaining")
+        expected = task.fields.get("expected")
+        counted = done - task.fields.get("resumed_from", 0)
+        if expected is not None and elapsed < expected:
+            left = expected - elapsed
+        elif counted > 0:
+            left = elapsed * (total - done) / counted
+        else:
+            return Text("")
+        return Text(f"~{_clock(left)} left", style="progress.remaining")
+
+
+def _clock(seconds: float) -> str:
+    """'4:05', '1:04:05', or for days of work '9 days'."""
+    whole = int(seconds)
+    if whole >= 2 * 86400:
+        return render.duration(seconds)
+    hours, minutes, secs = whole // 3600, whole // 60 % 60, whole % 60
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+class CountDisplay:
+    """What a count shows on stderr while it runs: its estimate, then a progress bar."""
+
+    def __init__(
+        self, output: Output, bar: Progress, n: int, stop_spinner: Callable[[], None], cluster: bool
+    ) -> None:
+        self._output = output
+        self._bar = bar
+        self._n = n
+        self._task = bar.add_task("count", total=None, n=n, solutions=0)
+        self._stop_spinner = stop_spinner
+        self._cluster = cluster
+
+    def progress(self, done: int, total: int, solutions: int) -> None:
+        """The engine's progress: the bar starts with its first report (on large boards)."""
+        started = self._bar.live.is_started
+        if not started and self._n < PROGRESS_MIN_N:
+            return
+        if not started:  # what a checkpoint had is not this run's pace
+            self._bar.update(self._task, resumed_from=done)
+        self._bar.update(self._task, completed=done, total=total, solutions=solutions)
+        if not started:  # after the update: its first frame shows the total
+            self._stop_spinner()
+            self._bar.start()
+
+    def estimate(self, estimate: Estimate, workers: int) -> None:
+        """Say what a long count expects to take; the bar counts down from it."""
+        self._output.message(render.estimate_line(estimate, workers, cluster=self._cluster))
+        self._bar.update(self._task, expected=estimate.seconds_on(workers))
 
 
 @contextmanager
-def progress_bar(
-    output: Output, n: int, *, enabled: bool
-) -> Iterator[Callable[[int, int, int], None] | None]:
-    """What a count shows on a terminal while it runs, on stderr.
+def count_display(
+    output: Output, n: int, *, enabled: bool, cluster: bool = False
+) -> Iterator[CountDisplay | None]:
+    """What a count shows on a terminal while it runs, on stderr (None: nothing to show, when
+    stderr is not a terminal or when disabled).
 
     A spinner with the elapsed time once the count has run a second; as soon as the engine
-    reports progress through the callback this yields (splitting engines do, on boards counted
-    in more than a moment), a progress bar instead. The engine that counts decides, whichever
-    ``auto`` picked. Nothing when stderr is not a terminal or when disabled.
+    reports progress (splitting engines do, on boards counted in more than a moment), a
+    progress bar instead. The engine that counts decides, whichever ``auto`` picked.
     """
     if not (enabled and output.err.is_terminal):
         yield None
         return
     columns: tuple[str | ProgressColumn, ...]
-    if output.err.width < _NARROW_COLUMNS:
+    if output.err.width < _WIDE_COLUMNS:
         columns = (
             TextColumn("[bold]N = {task.fields[n]}"),
             BarColumn(bar_width=10),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
+            _TimeLeftColumn(),
         )
     else:
         columns = (
@@ -242,19 +296,9 @@ def progress_bar(
             _TimeLeftColumn(),
         )
     bar = Progress(*columns, console=output.err, transient=True)
-    task = bar.add_task("count", total=None, n=n, solutions=0)
     with spinner(output, f"Counting N = {n}") as stop_spinner:
-
-        def on_progress(done: int, total: int, solutions: int) -> None:
-            if not bar.live.is_started and n < PROGRESS_MIN_N:
-                return
-            bar.update(task, completed=done, total=total, solutions=solutions)
-            if not bar.live.is_started:  # after the update: its first frame shows the total
-                stop_spinner()
-                bar.start()
-
         try:
-            yield on_progress
+            yield CountDisplay(output, bar, n, stop_spinner, cluster)
         finally:
             if bar.live.is_started:
                 bar.stop()

@@ -7,7 +7,9 @@ everything a person reads is 1-based, row 1 at the top and column 1 at the left.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Collection, Iterator
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
@@ -16,6 +18,9 @@ from nqueens.glyphs import QUEEN
 from nqueens.puzzle import SUM, Puzzle
 from nqueens.registry import engine_named
 from nqueens.results import Solution, Square, Stats, Status
+
+if TYPE_CHECKING:
+    from nqueens.engines.estimate import Estimate
 
 _SQUARE_WIDTH = 3  # terminal cells are about twice as tall as wide: three make a squarish square
 _LIGHT_SQUARE = "black on #eeeed2"
@@ -280,6 +285,33 @@ def stats_table(stats: Stats, *, enumeration: bool) -> Table:
         table.add_row("solutions per second", f"{stats.solutions_per_second:,.0f}")
     table.add_row("search", describe_status(stats.status))
     return table
+
+
+def duration(seconds: float) -> str:
+    """A rough duration for people: '40 s', '12 min', '3.5 h', '9 days', '2.1 years'."""
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    if seconds < 365 * 86400:
+        return f"{seconds / 86400:.0f} days"
+    return f"{seconds / (365.25 * 86400):.1f} years"
+
+
+def estimate_line(estimate: Estimate, workers: int, *, cluster: bool) -> str:
+    """What a long count expects to take, said before it starts."""
+    error = estimate.error / estimate.cpu_seconds if estimate.cpu_seconds else math.inf
+    spread = f"± {error:.0%}" if math.isfinite(error) else "a rough guess"
+    where = f"{workers:,} worker{'s' if workers != 1 else ''}"
+    if cluster:
+        where += " of the cluster, if its cores are as fast as this machine's"
+    return (
+        f"Estimate: about {duration(estimate.seconds_on(workers))} on {where} "
+        f"({spread}, from {estimate.probes:,} timed samples; "
+        f"{duration(estimate.cpu_seconds)} on one core)."
+    )
 
 
 def describe_status(status: Status) -> str:

@@ -103,8 +103,8 @@ def text(value: object, what: str) -> str:
     return value
 
 
-def progress_callback(value: object) -> Callable[..., Any] | None:
-    """``on_progress``: None or something to call."""
+def callback(value: object, name: str) -> Callable[..., Any] | None:
+    """``on_progress`` or ``on_estimate``: None or something to call."""
     if value is not None and not callable(value):
-        raise InputError(f"on_progress must be a function or None, not {shown(value)}")
+        raise InputError(f"{name} must be a function or None, not {shown(value)}")
     return value

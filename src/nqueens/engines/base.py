@@ -124,6 +124,10 @@ class Engine:
         """Count one piece; Ctrl-C raises SubproblemInterrupted with its partial count."""
         raise NotImplementedError
 
+    def finer(self, task: Subproblem) -> Sequence[Subproblem] | None:
+        """One piece cut one level further, for estimates (None: it cannot be cut)."""
+        return None
+
     def wants_workers(self, request: Request) -> bool:
         """Whether worker processes pay off for ``request`` (not for boards counted at once)."""
         return True

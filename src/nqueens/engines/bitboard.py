@@ -43,6 +43,10 @@ imported and loaded the compiled search (benchmarks/counting.py times both)."""
 LARGE_N = 32
 """Beyond this size boards are only counted until a time limit: cut them coarsely."""
 
+FINE_SPLIT_FROM_N = 20
+FINE_SPLIT_TO_N = 26
+"""Boards from hours to years of work (N = 26 was the largest count of its day in 2009)."""
+
 _SLICE = 1 << 20
 """Placements per call of the search: a few milliseconds compiled, between looks at the clock."""
 
@@ -121,6 +125,10 @@ class BitboardEngine(Engine):
             ]
         return tasks
 
+    def finer(self, task: Subproblem) -> list[BitSubproblem]:
+        assert isinstance(task, BitSubproblem)
+        return [replace(task, fixed=prefix) for prefix in _prefixes(task, 1)]
+
     def count_subproblem(self, task: Subproblem) -> Subcount:
         assert isinstance(task, BitSubproblem)
         search = BoardSearch(task)
@@ -161,12 +169,16 @@ def _search_squares(request: Request) -> tuple[tuple[Square, ...], tuple[Square,
 
 def _split_lines(n: int, kind: str) -> int:
     """Free lines each start is cut by: enough pieces for every core and a smooth progress bar,
-    few enough that handing them out costs little; none for boards counted in a moment."""
+    few enough that handing them out costs little; none for boards counted in a moment. Boards
+    counted for hours to years are cut one line finer, into pieces of seconds, so that Ctrl-C or
+    a lost worker loses little; larger ones are only counted until a time limit, whose start a
+    finer cut would delay."""
     if n < 12:
         return 0
+    finer = 1 if FINE_SPLIT_FROM_N <= n <= FINE_SPLIT_TO_N else 0
     if kind == PLAIN:
-        return 3 if n < 16 else 2
-    return 1 if n < 17 or n > LARGE_N else 2
+        return (3 if n < 16 else 2) + finer
+    return (1 if n < 17 or n > LARGE_N else 2) + finer
 
 
 def _prefixes(task: BitSubproblem, lines: int) -> Iterator[tuple[Square, ...]]:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Generator, Sequence
-from contextlib import ExitStack
+from collections.abc import Generator, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 from nqueens import signals
@@ -57,20 +57,30 @@ def dask() -> Any:
     return distributed
 
 
-def on_cluster(
-    tasks: Sequence[Numbered], address: str, deadline: float | None
-) -> Generator[Counted, None, None]:
-    """Count subproblems on the cluster at ``address``; closing the iterator cancels what is left
-    and closes the client (and a local cluster)."""
+@contextmanager
+def connected(address: str) -> Iterator[Any]:
+    """A client of the cluster at ``address`` (``local:K``: a local cluster started for it),
+    closed when the block ends."""
     distributed = dask()
     _quiet_logs()
     with ExitStack() as stack:
         with signals.held():
             client = _connect(distributed, address, stack)
-        workers = max(1, sum(client.nthreads().values()))
-        batches = batches_of(tasks, workers)
-        futures = client.map(count_batch, batches, pure=False)
-        stack.callback(client.cancel, futures)
+        yield client
+
+
+def threads(client: Any) -> int:
+    """How many subproblems the cluster counts at once."""
+    return max(1, int(sum(client.nthreads().values())))
+
+
+def on_cluster(
+    client: Any, tasks: Sequence[Numbered], deadline: float | None, seconds_each: float | None
+) -> Generator[Counted, None, None]:
+    """Count subproblems on the client's cluster; closing the iterator cancels what is left."""
+    distributed = dask()
+    futures = client.map(count_batch, batches_of(tasks, threads(client), seconds_each), pure=False)
+    try:
         pending = distributed.as_completed(futures, loop=client.loop)
         cut_off_since: float | None = None  # when the client lost its scheduler
         while not pending.is_empty():
@@ -90,6 +100,8 @@ def on_cluster(
                     yield from future.result()
                 except (OSError, distributed.client.FutureCancelledError) as error:
                     raise ClusterLost(str(error) or type(error).__name__) from None
+    finally:
+        client.cancel(futures)
 
 
 def _quiet_logs() -> None:

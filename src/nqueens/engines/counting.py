@@ -9,36 +9,26 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from nqueens.engines.base import Engine, Request, Subcount, Subproblem, SubproblemInterrupted
+from nqueens.engines.estimate import Estimate, estimate
 from nqueens.engines.executors import in_process, process_pool
 from nqueens.results import SearchInterrupted, Stats, Status
+from nqueens.strategies import MAX_UNBOUNDED_ENUMERATION_N
 
 if TYPE_CHECKING:
     from nqueens.checkpoint import Checkpoint
 
 ProgressCallback = Callable[[int, int, int], None]
 """Called as ``on_progress(subproblems_done, subproblems_total, solutions_so_far)``."""
+EstimateCallback = Callable[[Estimate, int], None]
+"""Called as ``on_estimate(estimate, workers)`` before a long count."""
 
-
-def _stats(
-    engine: Engine, request: Request, found: list[Subcount], wall_time: float, status: Status
-) -> Stats:
-    """The subproblems' counts and statistics added up."""
-    counts_classes = request.symmetry and request.puzzle is None
-    return Stats(
-        n=request.n,
-        solutions=sum(sub.solutions for sub in found),
-        conflicts=sum(sub.first for sub in found),
-        branches=sum(sub.second for sub in found),
-        wall_time=wall_time,
-        status=status,
-        unique=sum(sub.unique or 0 for sub in found) if counts_classes else None,
-        engine=engine.name,
-        strategy=engine.strategy_for(request),
-    )
+ESTIMATE_SECONDS = 1.0
+"""Spent timing a sample of subproblems before a long count (minutes at the least)."""
 
 
 def count_split(
@@ -47,6 +37,7 @@ def count_split(
     *,
     workers: int,
     on_progress: ProgressCallback | None = None,
+    on_estimate: EstimateCallback | None = None,
     checkpoint: Path | None = None,
     cluster: str | None = None,
 ) -> Stats:
@@ -54,8 +45,9 @@ def count_split(
     on a Dask ``cluster`` (an address, or ``local:K``).
 
     With a ``checkpoint`` file, every finished subproblem is written to it as it arrives, and
-    those already there are not counted again. Ctrl-C raises SearchInterrupted with the partial
-    count.
+    those already there are not counted again. A long count without a time limit first times a
+    sample of its subproblems: the estimate goes to ``on_estimate``, and sizes the batches so
+    that none runs long. Ctrl-C raises SearchInterrupted with the partial count.
     """
     started = time.monotonic()
     deadline = time.time() + request.time_limit if request.time_limit is not None else None
@@ -66,59 +58,112 @@ def count_split(
         from nqueens.checkpoint import Checkpoint, identity
 
         saved = Checkpoint(checkpoint, identity(engine.name, request, tasks))
+    counting = _Counting(engine, request, tasks, started, saved)
     try:
-        return _count(
-            engine, request, tasks, deadline, started, workers, on_progress, saved, cluster
-        )
+        return counting.run(deadline, workers, cluster, on_progress, on_estimate)
     finally:
         if saved is not None:
             saved.close()
 
 
-def _count(
-    engine: Engine,
-    request: Request,
-    tasks: Sequence[Subproblem],
-    deadline: float | None,
-    started: float,
-    workers: int,
-    on_progress: ProgressCallback | None,
-    saved: Checkpoint | None,
-    cluster: str | None,
-) -> Stats:
-    found: list[Subcount] = list(saved.done.values()) if saved is not None else []
-    todo = [
-        (place, task)
-        for place, task in enumerate(tasks)
-        if saved is None or place not in saved.done
-    ]
-    workers = max(1, min(workers, len(todo)))
-    solutions = sum(sub.solutions for sub in found)  # then added up as pieces come in
-    if on_progress is not None:
-        on_progress(len(found), len(tasks), solutions)
-    if cluster is not None:
-        from nqueens.engines.cluster import on_cluster
+def is_long(request: Request) -> bool:
+    """Whether a count of ``request`` without a time limit takes minutes or more: it has more
+    columns without a given queen than the largest board counted without a limit."""
+    puzzle_queens = len(request.puzzle.queens) if request.puzzle is not None else 0
+    return request.time_limit is None and request.n - puzzle_queens > MAX_UNBOUNDED_ENUMERATION_N
 
-        results = on_cluster(todo, cluster, deadline)
-    elif workers == 1:
-        results = in_process(todo)
-    else:
-        results = process_pool(todo, workers, deadline)
-    try:
-        for place, subcount in results:
-            found.append(subcount)
-            solutions += subcount.solutions
-            if saved is not None and subcount.complete:
-                saved.record(place, subcount)
-            if on_progress is not None:
-                on_progress(len(found), len(tasks), solutions)
-    except KeyboardInterrupt as interrupt:
-        if isinstance(interrupt, SubproblemInterrupted):
-            found.append(interrupt.found)
-        stats = _stats(engine, request, found, time.monotonic() - started, Status.INTERRUPTED)
-        raise SearchInterrupted(stats) from None
-    finally:
-        results.close()
-    complete = len(found) == len(tasks) and all(sub.complete for sub in found)
-    status = Status.COMPLETE if complete else Status.TIME_LIMIT
-    return _stats(engine, request, found, time.monotonic() - started, status)
+
+class _Counting:
+    """One count: the subproblems, what is found of them, and where they are counted."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        request: Request,
+        tasks: Sequence[Subproblem],
+        started: float,
+        saved: Checkpoint | None,
+    ) -> None:
+        self.engine = engine
+        self.request = request
+        self.tasks = tasks
+        self.started = started
+        self.saved = saved
+        self.found: list[Subcount] = list(saved.done.values()) if saved is not None else []
+        self.todo = [
+            (place, task)
+            for place, task in enumerate(tasks)
+            if saved is None or place not in saved.done
+        ]
+
+    def stats(self, status: Status) -> Stats:
+        """The subproblems' counts and statistics added up."""
+        request, found = self.request, self.found
+        counts_classes = request.symmetry and request.puzzle is None
+        return Stats(
+            n=request.n,
+            solutions=sum(sub.solutions for sub in found),
+            conflicts=sum(sub.first for sub in found),
+            branches=sum(sub.second for sub in found),
+            wall_time=time.monotonic() - self.started,
+            status=status,
+            unique=sum(sub.unique or 0 for sub in found) if counts_classes else None,
+            engine=self.engine.name,
+            strategy=self.engine.strategy_for(request),
+        )
+
+    def run(
+        self,
+        deadline: float | None,
+        workers: int,
+        cluster: str | None,
+        on_progress: ProgressCallback | None,
+        on_estimate: EstimateCallback | None,
+    ) -> Stats:
+        """Count what is left; Ctrl-C raises SearchInterrupted with what was found."""
+        tasks, todo, found = self.tasks, self.todo, self.found
+        solutions = sum(sub.solutions for sub in found)  # then added up as pieces come in
+        if on_progress is not None:
+            on_progress(len(found), len(tasks), solutions)
+        try:
+            with ExitStack() as stack:
+                client = None
+                if cluster is not None:
+                    from nqueens.engines import cluster as dask_cluster
+
+                    client = stack.enter_context(dask_cluster.connected(cluster))
+                    workers = dask_cluster.threads(client)
+                workers = max(1, min(workers, len(todo)))
+                seconds_each = self.estimate(workers, on_estimate)
+                if client is not None:
+                    results = dask_cluster.on_cluster(client, todo, deadline, seconds_each)
+                elif workers == 1:
+                    results = in_process(todo)
+                else:
+                    results = process_pool(todo, workers, deadline, seconds_each)
+                stack.callback(results.close)
+                for place, subcount in results:
+                    found.append(subcount)
+                    solutions += subcount.solutions
+                    if self.saved is not None and subcount.complete:
+                        self.saved.record(place, subcount)
+                    if on_progress is not None:
+                        on_progress(len(found), len(tasks), solutions)
+        except KeyboardInterrupt as interrupt:
+            if isinstance(interrupt, SubproblemInterrupted):
+                found.append(interrupt.found)
+            raise SearchInterrupted(self.stats(Status.INTERRUPTED)) from None
+        complete = len(found) == len(tasks) and all(sub.complete for sub in found)
+        return self.stats(Status.COMPLETE if complete else Status.TIME_LIMIT)
+
+    def estimate(self, workers: int, on_estimate: EstimateCallback | None) -> float | None:
+        """The seconds one subproblem left takes on average, timed on a sample of them before
+        a long count (None for the others)."""
+        if not is_long(self.request) or len(self.todo) < 2:
+            return None
+        guess = estimate(self.engine, [task for _, task in self.todo], ESTIMATE_SECONDS)
+        if guess is None:
+            return None
+        if on_estimate is not None:
+            on_estimate(guess, workers)
+        return guess.per_piece(len(self.todo))

@@ -193,6 +193,11 @@ class ReducedEngine(Engine):
         pieces = cut(reduction) if len(reduction.columns) >= _WORKERS_FROM else [reduction]
         return [ReducedSubproblem(NAME, deadline, piece) for piece in pieces]
 
+    def finer(self, task: Subproblem) -> list[ReducedSubproblem]:
+        assert isinstance(task, ReducedSubproblem)
+        pieces = cut(task.reduction, levels=1)
+        return [replace(task, reduction=piece) for piece in pieces if piece != task.reduction]
+
     def count_subproblem(self, task: Subproblem) -> Subcount:
         assert isinstance(task, ReducedSubproblem)
         search = Search(task.reduction, listing=0)

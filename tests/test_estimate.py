@@ -1,0 +1,145 @@
+"""Estimates before a long count: pieces cut finer add up to the piece, the estimate is near the
+time the count takes, the time left counts down from it, and batches stay short."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import pytest
+from helpers import TERMINAL_ENV, count_completions, invoke, known_total, strip_ansi
+from rich.progress import Progress
+
+from nqueens.engines import counting, executors
+from nqueens.engines.base import Engine, Request, Subcount, Subproblem
+from nqueens.engines.bitboard import ENGINE as BITBOARD
+from nqueens.engines.estimate import Estimate, estimate
+from nqueens.engines.reduced import ENGINE as REDUCED
+from nqueens.output import _TimeLeftColumn
+from nqueens.puzzle import DIFFERENCE, SUM, Diagonal, Puzzle
+from nqueens.render import estimate_line
+
+EXCLUDED_SUMS = frozenset({3, 11})
+EXCLUDED_DIFFERENCES = frozenset({-2, 5})
+
+
+def _requests() -> list[Request]:
+    """Every kind of bitboard piece: symmetric starts (corner and inside), plain, a puzzle."""
+    puzzle = Puzzle(11, queens=((2, 0),), blocked=((5, 5), (0, 7)))
+    return [
+        Request("count", 11),
+        Request("count", 12),
+        Request("count", 10, symmetry=False),
+        Request("count", 11, puzzle=puzzle),
+    ]
+
+
+@pytest.mark.parametrize("request_", _requests(), ids=lambda r: f"{r.n}-{r.symmetry}-{r.puzzle}")
+def test_bitboard_pieces_cut_finer_add_up_to_the_piece(request_: Request) -> None:
+    for piece in BITBOARD.subproblems(request_, None, lines=1):
+        whole = BITBOARD.count_subproblem(piece)
+        finer = BITBOARD.finer(piece)
+        parts = [BITBOARD.count_subproblem(part) for part in finer]
+        assert sum(part.solutions for part in parts) == whole.solutions
+        assert sum(part.unique or 0 for part in parts) == (whole.unique or 0)
+
+
+def test_reduced_pieces_cut_finer_add_up_to_the_piece() -> None:
+    n = 16
+    queens, blocked = {(0, 4), (9, 1)}, {(4, 5), (7, 3)}
+    excluded = tuple(Diagonal(SUM, value) for value in EXCLUDED_SUMS) + tuple(
+        Diagonal(DIFFERENCE, value) for value in EXCLUDED_DIFFERENCES
+    )
+    puzzle = Puzzle(n, tuple(sorted(queens)), tuple(sorted(blocked)), excluded)
+    pieces = REDUCED.subproblems(Request("count", n, puzzle=puzzle), None)
+    assert len(pieces) > 1
+    for piece in pieces[:: max(1, len(pieces) // 6)]:
+        parts = REDUCED.finer(piece)
+        assert sum(REDUCED.count_subproblem(part).solutions for part in parts) == (
+            REDUCED.count_subproblem(piece).solutions
+        )
+    total = sum(REDUCED.count_subproblem(piece).solutions for piece in pieces)
+    assert total == count_completions(n, queens, blocked, EXCLUDED_SUMS, EXCLUDED_DIFFERENCES)
+
+
+def test_an_estimate_is_near_the_time_the_count_takes() -> None:
+    request = Request("count", 14)
+    BITBOARD.prepare(request)
+    pieces = BITBOARD.subproblems(request, None)
+    guess = estimate(BITBOARD, pieces, budget=0.3)
+    started = time.perf_counter()
+    found = [BITBOARD.count_subproblem(piece) for piece in pieces]
+    took = time.perf_counter() - started
+    assert sum(sub.solutions for sub in found) == known_total(14)
+    assert guess is not None and guess.probes >= 10
+    assert took / 3 < guess.cpu_seconds < took * 3, (guess, took)
+    assert guess.seconds_on(2) == pytest.approx(guess.cpu_seconds / 2)
+
+
+class _Uncuttable(Engine):
+    """Pieces that never finish within a probe, and cannot be cut."""
+
+    name = "uncuttable"
+
+    def count_subproblem(self, task: Subproblem) -> Subcount:
+        return Subcount(0, None, 0, 0, complete=False)
+
+    def finer(self, task: Subproblem) -> Sequence[Subproblem] | None:
+        return None
+
+
+def test_no_estimate_from_pieces_that_cannot_be_timed() -> None:
+    pieces = [Subproblem("uncuttable", None)] * 3
+    assert estimate(_Uncuttable(), pieces, budget=0.1) is None
+    assert estimate(_Uncuttable(), [], budget=0.1) is None
+
+
+def test_batches_of_long_pieces_are_short() -> None:
+    tasks = [(place, Subproblem("bitboard", None)) for place in range(10_000)]
+    untimed = executors.batches_of(tasks, workers=2)
+    assert len(untimed) == 2 * 64 + 1 and len(untimed[0]) == 78
+    timed = executors.batches_of(tasks, workers=2, seconds_each=0.3)
+    assert {len(batch) for batch in timed} == {3, 1}  # a second of work, at most
+    assert [task for batch in timed for task in batch] == tasks
+
+
+def test_the_time_left_follows_the_estimate_then_this_runs_pace() -> None:
+    clock = [0.0]
+    progress = Progress(get_time=lambda: clock[0])
+    # 60 of 100 done when the count resumed; 10 more in 40 s: 30 left take 120 s.
+    resumed = progress.add_task("count", total=100, resumed_from=60)
+    progress.update(resumed, completed=60)
+    clock[0] = 40.0
+    progress.update(resumed, completed=70)
+    assert str(_TimeLeftColumn().render(progress.tasks[resumed])) == "~2:00 left"
+    # An estimate of an hour and a half: followed until the count outlasts it.
+    expected = progress.add_task("count", total=100, expected=5400.0)
+    progress.update(expected, completed=1)
+    clock[0] = 45.0  # 5 s after it started
+    assert str(_TimeLeftColumn().render(progress.tasks[expected])) == "~1:29:55 left"
+    clock[0] = 6000.0  # 1 of 100 in 6000 s: 99 more take about 7 days
+    assert str(_TimeLeftColumn().render(progress.tasks[expected])) == "~7 days left"
+
+
+def test_the_estimate_line_says_how_long_on_how_many_workers() -> None:
+    line = estimate_line(Estimate(7200.0, 360.0, 400), 4, cluster=False)
+    assert line == (
+        "Estimate: about 30 min on 4 workers (± 5%, from 400 timed samples; 2.0 h on one core)."
+    )
+    on_cluster = estimate_line(Estimate(86400.0 * 30, 0.0, 1), 1, cluster=True)
+    assert "1 worker of the cluster, if its cores are as fast as this machine's" in on_cluster
+    assert "30 days" in on_cluster
+
+
+def test_a_long_count_says_its_estimate_on_a_terminal_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(counting, "MAX_UNBOUNDED_ENUMERATION_N", 14)  # N = 15 counts as long
+    shown = invoke("count", "15", env=TERMINAL_ENV)
+    assert shown.exit_code == 0, shown.stderr
+    assert "Estimate: about" in strip_ansi(shown.stderr)
+    assert strip_ansi(shown.stdout).strip() == f"N = 15: {known_total(15):,} solutions"
+    for quiet in (invoke("count", "15"), invoke("count", "15", "--quiet", env=TERMINAL_ENV)):
+        assert quiet.exit_code == 0 and "Estimate" not in quiet.stderr
+    limited = invoke("count", "15", "--time-limit", "60", env=TERMINAL_ENV)
+    assert "Estimate" not in limited.stderr  # a bounded count says nothing in advance
