@@ -249,6 +249,7 @@ def project(
     heads = " | ".join(f"{k} workers" for k in workers)
     print(f"| N | subproblems | one core | ± | {heads} |")
     print("|---|---|---|---|" + "---|" * len(workers))
+    checks = []
     for n in sizes:
         request = Request("count", n)
         ENGINE.prepare(request)
@@ -260,11 +261,11 @@ def project(
         print(f"| {n} | {len(pieces):,} | {duration(guess.cpu_seconds)} | {spread} | {cells} |")
         if n in measured:
             two = guess.seconds_on(2)
-            print(
-                f"\nN = {n} measured on 2 workers: {measured[n]:.0f} s, projected {two:.0f} s "
-                f"(measured / projected = {measured[n] / two:.2f}).\n"
+            checks.append(
+                f"N = {n} measured on 2 workers: {measured[n]:.0f} s, projected {two:.0f} s "
+                f"(measured / projected = {measured[n] / two:.2f})."
             )
-    print()
+    print("\n" + "\n".join(checks) + "\n" if checks else "")
 
 
 def main() -> None:

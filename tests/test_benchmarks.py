@@ -73,3 +73,21 @@ def test_large_board_benchmark_checks_every_board_it_times() -> None:
     firsts, large = _tables(done.stdout)
     assert [row[0] for row in firsts] == ["100"] and [row[0] for row in large] == ["3,000"]
     assert all(cell.endswith(" MB") for row in firsts + large for cell in row[1:])
+
+
+@pytest.mark.slow
+def test_cluster_benchmark_counts_exactly_through_a_kill_and_two_stops() -> None:
+    pytest.importorskip("distributed", reason="the cluster extra is not installed")
+    arguments = ["--fault", "16", "--throughput", "13", "--repeat", "1", "--resume", "17"]
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "cluster.py"), *arguments, "--project", "15", "--quick"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    killed, throughput, resumed, projected = _tables(done.stdout)
+    assert killed[0][2] == killed[0][3] == f"{known_total(16):,}"
+    assert [len(row) for row in throughput] == [4, 4, 4] and "pool" in throughput[0][0]
+    assert [row[2] for row in resumed] == ["130", "143", "0"]
+    assert resumed[-1][1] == f"the end: {known_total(17):,}"
+    assert projected[0][:2] == ["15", "173"]

@@ -214,6 +214,7 @@ def _session(leader: int) -> list[int]:
         (signal.SIGTERM, 143, "counting"),
         (signal.SIGTERM, 143, "starting"),  # while Dask is imported and the cluster started
     ],
+    ids=["SIGINT-counting", "SIGTERM-counting", "SIGTERM-starting"],
 )
 def test_a_stopped_cluster_count_leaves_no_process_and_resumes(
     tmp_path: Path, stop: signal.Signals, code: int, when: str

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from nqueens.api import MAX_N, count, first, solve
+    from nqueens.checkpoint import CheckpointUnwritable
+    from nqueens.engines.cluster import ClusterLost
     from nqueens.results import (
         FirstResult,
         InputError,
@@ -33,6 +35,8 @@ _HOMES = {
     "count": "nqueens.api",
     "first": "nqueens.api",
     "solve": "nqueens.api",
+    "CheckpointUnwritable": "nqueens.checkpoint",
+    "ClusterLost": "nqueens.engines.cluster",
     "FirstResult": "nqueens.results",
     "InputError": "nqueens.results",
     "SearchInterrupted": "nqueens.results",
@@ -43,6 +47,8 @@ _HOMES = {
 
 __all__ = [
     "MAX_N",
+    "CheckpointUnwritable",
+    "ClusterLost",
     "FirstResult",
     "InputError",
     "SearchInterrupted",

@@ -201,9 +201,11 @@ def count(
     raises ``SearchInterrupted``, whose ``stats`` hold the partial count.
 
     ``checkpoint`` names a file that keeps every finished subproblem's count: the same count run
-    again with it resumes, and a finished one answers at once. ``cluster`` counts on a Dask
-    cluster: a scheduler's address, or ``"local:K"`` for K worker processes here. With either,
-    counts beyond N = 18 are allowed without a time limit: the work can be resumed or shared.
+    again with it resumes, and a finished one answers at once; when it cannot be written (a full
+    disk), the count stops with ``CheckpointUnwritable``, an OSError. ``cluster`` counts on a Dask
+    cluster: a scheduler's address, or ``"local:K"`` for K worker processes here; a scheduler
+    that goes away stops the count with ``ClusterLost``. With either, counts beyond N = 18 are
+    allowed without a time limit: the work can be resumed or shared.
     Such a long count first times a random sample of its subproblems for about a second, and
     passes the estimate to ``on_estimate(estimate, workers)``: ``estimate.seconds_on(workers)``
     is the time it expects.

@@ -55,7 +55,8 @@ Exit codes:
        (verify); the cluster's scheduler went away (count --cluster)
   2    bad usage or bad input
   3    the time limit ended the search first: the result is partial
-  74   the output could not be written (a full disk, a closed stdout)
+  74   the output, or count's checkpoint, could not be written (a full
+       disk, a closed stdout)
   130  interrupted (Ctrl-C): the result is partial; 143 after SIGTERM,
        129 after SIGHUP
 """
