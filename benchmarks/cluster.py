@@ -254,7 +254,7 @@ def project(
         request = Request("count", n)
         ENGINE.prepare(request)
         pieces = ENGINE.subproblems(request, None)
-        guess = estimate(ENGINE, pieces, budget)
+        guess = estimate(ENGINE, pieces, budget, share=1.0)
         assert guess is not None
         cells = " | ".join(duration(guess.seconds_on(k)) for k in workers)
         spread = f"{guess.error / guess.cpu_seconds:.0%}"

@@ -22,6 +22,11 @@ from nqueens.engines.base import Engine, Subproblem
 PROBE_SECONDS = 0.02
 """A piece that takes longer than this is cut finer: many small probes beat a few large ones."""
 
+MIN_SECONDS = 0.1
+SHARE = 0.01
+"""Probes stop after this share of the count's estimated time, if that comes before the budget
+(and after MIN_SECONDS)."""
+
 _SEED = 1
 """Probes are drawn the same way every time: the same count gets the same estimate."""
 
@@ -43,9 +48,12 @@ class Estimate:
         return self.cpu_seconds / max(1, pieces)
 
 
-def estimate(engine: Engine, pieces: Sequence[Subproblem], budget: float) -> Estimate | None:
-    """Probe the pieces for about ``budget`` seconds; None if no probe could finish (an engine
-    that cannot cut a piece finer, with pieces larger than a probe's deadline).
+def estimate(
+    engine: Engine, pieces: Sequence[Subproblem], budget: float, share: float = SHARE
+) -> Estimate | None:
+    """Probe the pieces for ``budget`` seconds at most, or less: for ``share`` of the time the
+    count looks like it takes. None if no probe could finish (an engine that cannot cut a piece
+    finer, with pieces larger than a probe's deadline).
 
     The probes run in this process: Ctrl-C raises a plain KeyboardInterrupt, since nothing they
     counted belongs to the count.
@@ -55,9 +63,10 @@ def estimate(engine: Engine, pieces: Sequence[Subproblem], budget: float) -> Est
     draw = random.Random(_SEED)
     guesses: list[float] = []
     depth = 0  # how many times the last probe had to cut before a piece fitted its deadline
-    stop = time.monotonic() + budget
+    started = time.monotonic()
+    stop = started + budget
     try:
-        while time.monotonic() < stop or not guesses:
+        while not guesses or time.monotonic() < min(stop, started + _enough(guesses, share)):
             probe = _probe(engine, pieces, draw, depth, stop)
             if probe is None:
                 break
@@ -69,6 +78,12 @@ def estimate(engine: Engine, pieces: Sequence[Subproblem], budget: float) -> Est
         return None
     error = statistics.stdev(guesses) / math.sqrt(len(guesses)) if len(guesses) > 1 else math.inf
     return Estimate(statistics.fmean(guesses), error, len(guesses))
+
+
+def _enough(guesses: list[float], share: float) -> float:
+    """Seconds of probes worth spending on a count that looks like ``guesses`` say: a small
+    share of it, so that a count of seconds is not held up for long."""
+    return max(MIN_SECONDS, share * statistics.fmean(guesses))
 
 
 def _probe(
