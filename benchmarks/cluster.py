@@ -63,6 +63,19 @@ def run(command: list[str]) -> tuple[float, int]:
     return seconds, int(done.stdout.split()[0])
 
 
+@contextmanager
+def process(command: list[str]) -> Iterator[subprocess.Popen[str]]:
+    """``command`` running with its output kept; killed at the end of the block if it still
+    runs, whatever ended the block."""
+    running = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        yield running
+    finally:
+        if running.poll() is None:
+            running.kill()
+            running.wait()
+
+
 class Cluster:
     """``dask scheduler`` and ``dask worker`` processes on loopback, each in its own session."""
 
@@ -125,14 +138,9 @@ def fault(n: int, folder: Path) -> None:
     with cluster(folder) as running:
         path = folder / "fault.ckpt"
         started = time.perf_counter()
-        counting = subprocess.Popen(
-            nqueens(n, "--cluster", running.address, "--checkpoint", str(path)),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            total = _subproblems(n)
+        total = _subproblems(n)
+        command = nqueens(n, "--cluster", running.address, "--checkpoint", str(path))
+        with process(command) as counting:
             while lines_in(path) < total // 4:
                 if counting.poll() is not None:
                     raise SystemExit("the count ended before a worker could be killed")
@@ -140,10 +148,6 @@ def fault(n: int, folder: Path) -> None:
             killed_at = lines_in(path)
             os.killpg(running.workers[0].pid, signal.SIGKILL)
             out, err = counting.communicate(timeout=3600)
-        finally:
-            if counting.poll() is None:
-                counting.kill()
-                counting.wait()
         seconds = time.perf_counter() - started
         if counting.returncode != 0:
             raise SystemExit(f"the count failed after the kill: {err}")
@@ -201,20 +205,10 @@ def resume(n: int, stops: list[float], folder: Path) -> float:
     for number, after in enumerate(stops, 1):
         stop = signal.SIGINT if number % 2 else signal.SIGTERM
         started = time.perf_counter()
-        counting = subprocess.Popen(
-            nqueens(n, "--checkpoint", str(path)),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        try:
+        with process(nqueens(n, "--checkpoint", str(path))) as counting:
             time.sleep(after)
             counting.send_signal(stop)
             _, err = counting.communicate(timeout=120)
-        finally:
-            if counting.poll() is None:
-                counting.kill()
-                counting.wait()
         seconds = time.perf_counter() - started
         total_seconds += seconds
         expected = 130 if stop == signal.SIGINT else 143
