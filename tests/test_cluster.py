@@ -210,11 +210,11 @@ def _session(leader: int) -> list[int]:
 @pytest.mark.parametrize(
     ("stop", "code", "when"),
     [
-        (signal.SIGINT, 130, "counting"),
+        (signal.SIGINT, 130, "counting"),  # to every process of the group, as a terminal does
         (signal.SIGTERM, 143, "counting"),
         (signal.SIGTERM, 143, "starting"),  # while Dask is imported and the cluster started
     ],
-    ids=["SIGINT-counting", "SIGTERM-counting", "SIGTERM-starting"],
+    ids=["Ctrl-C-counting", "SIGTERM-counting", "SIGTERM-starting"],
 )
 def test_a_stopped_cluster_count_leaves_no_process_and_resumes(
     tmp_path: Path, stop: signal.Signals, code: int, when: str
@@ -235,7 +235,10 @@ def test_a_stopped_cluster_count_leaves_no_process_and_resumes(
         else:
             time.sleep(0.5)
         assert len(_session(counting.pid)) >= 1
-        counting.send_signal(stop)
+        if stop == signal.SIGINT:
+            os.killpg(counting.pid, stop)  # the local cluster's workers get it too
+        else:
+            counting.send_signal(stop)
         out, err = counting.communicate(timeout=60)
         deadline = time.monotonic() + 15
         while _session(counting.pid) and time.monotonic() < deadline:

@@ -23,6 +23,10 @@ STOP_SIGNALS = tuple(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
 )
 """The signals that stop a search, keeping what it found so far."""
+GROUP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGHUP") if hasattr(signal, name)
+)
+"""The stop signals a terminal sends to every process of its foreground group."""
 
 _RETRY_SECONDS = 0.02  # how soon a signal held back during an import is looked at again
 _IMPORT_MACHINERY = ("<frozen importlib._bootstrap>", "<frozen importlib._bootstrap_external>")
@@ -139,14 +143,17 @@ def _handled_by(handler: Callable[[int, FrameType | None], None]) -> Iterator[No
 
 
 @contextmanager
-def blocked() -> Iterator[None]:
+def blocked(signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[None]:
     """Stop signals wait, blocked, while worker processes are forked.
 
     A worker inherits the mask, so a signal sent to it before it has set up its own handling
     (``leave_to_parent``) stays pending instead of reaching a copy of the parent's handler, which
-    would swallow the SIGTERM that stops it and leave the parent waiting for it forever.
+    would swallow the SIGTERM that stops it and leave the parent waiting for it forever. Workers
+    started by code of others (Dask's), which cannot be given ``leave_to_parent``, keep the
+    GROUP_SIGNALS blocked for good: a Ctrl-C is the parent's to handle, and it stops them.
+    Threads started meanwhile inherit the mask too, and the processes they start.
     """
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
     try:
         yield
     finally:

@@ -15,6 +15,7 @@ import re
 import time
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
+from multiprocessing import resource_tracker
 from typing import Any
 
 from nqueens import signals
@@ -65,7 +66,12 @@ def connected(address: str) -> Iterator[Any]:
     _quiet_logs()
     with ExitStack() as stack:
         with signals.held():
-            client = _connect(distributed, address, stack)
+            if _LOCAL.fullmatch(address):
+                # Started before the mask below: Python, starting it, unblocks SIGINT in the
+                # thread that does, which would let a Ctrl-C reach the local cluster's workers.
+                resource_tracker.ensure_running()
+            with signals.blocked(signals.GROUP_SIGNALS):  # the local workers leave it to us
+                client = _connect(distributed, address, stack)
         yield client
 
 
