@@ -176,6 +176,7 @@ HOSTILE = [
     (lambda: hostile.solve(8, limit="3"), "solution limit must be a whole number"),
     (lambda: hostile.solve(8, limit=2.5), "not 2.5"),
     (lambda: hostile.count(8, on_progress=5), "on_progress must be a function"),
+    (lambda: hostile.count(8, on_estimate="soon"), "on_estimate must be a function"),
     (lambda: hostile.count(10**5000), "about 5,001 digits"),
     (lambda: hostile.first(8, queens=[(10**5000, 0)]), "about 5,001 digits"),
     (lambda: hostile.count(8, engine=5), "unknown engine 5"),

@@ -148,3 +148,20 @@ def test_a_long_count_says_its_estimate_on_a_terminal_only(
         assert quiet.exit_code == 0 and "Estimate" not in quiet.stderr
     limited = invoke("count", "14", "--time-limit", "60", env=TERMINAL_ENV)
     assert "Estimate" not in limited.stderr  # a bounded count says nothing in advance
+
+
+def test_the_api_hands_a_long_count_its_estimate_with_the_workers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(counting, "MAX_UNBOUNDED_ENUMERATION_N", 13)
+    monkeypatch.setattr(counting, "ESTIMATE_SECONDS", 0.2)
+    heard: list[tuple[Estimate, int]] = []
+    stats = nqueens.count(14, workers=2, on_estimate=lambda *said: heard.append(said))
+    assert stats.solutions == known_total(14)
+    ((guess, workers),) = heard
+    assert workers == 2 and guess.cpu_seconds > 0 and guess.probes >= 1
+    limited = nqueens.count(
+        14, workers=2, time_limit=60, on_estimate=lambda *said: heard.append(said)
+    )
+    assert limited.solutions == known_total(14)
+    assert len(heard) == 1  # a count with a time limit is not estimated
