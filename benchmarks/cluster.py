@@ -267,8 +267,10 @@ def main() -> None:
     parser.add_argument("--fault", type=int, default=17, help="N counted with a worker killed")
     parser.add_argument("--throughput", type=int, default=17, help="N counted three ways")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--resume", type=int, default=19, help="N stopped twice and resumed")
-    parser.add_argument("--project", default="19-23", help="sizes to project")
+    parser.add_argument(
+        "--resume", type=int, default=19, help="N stopped twice and resumed (0: none)"
+    )
+    parser.add_argument("--project", default="19-23", help="sizes to project, or none")
     parser.add_argument("--budget", type=float, default=30.0, help="seconds of samples per size")
     parser.add_argument(
         "--quick", action="store_true", help="small stops and budgets, to check the script"
@@ -279,10 +281,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         fault(arguments.fault, Path(folder))
         throughput(arguments.throughput, arguments.repeat, Path(folder))
-        stops = [1.5, 1.5] if arguments.quick else [120.0, 120.0]
-        measured[arguments.resume] = resume(arguments.resume, stops, Path(folder))
-    budget = 1.0 if arguments.quick else arguments.budget
-    project(parse_sizes(arguments.project), budget, [2, 8, 32, 128], measured)
+        if arguments.resume:
+            stops = [1.5, 1.5] if arguments.quick else [120.0, 120.0]
+            measured[arguments.resume] = resume(arguments.resume, stops, Path(folder))
+    if arguments.project != "none":
+        budget = 1.0 if arguments.quick else arguments.budget
+        project(parse_sizes(arguments.project), budget, [2, 8, 32, 128], measured)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ the scheduler; a scheduler that goes away ends the count with ClusterLost.
 from __future__ import annotations
 
 import logging
+import math
 import re
 import time
 from collections.abc import Generator, Iterator, Sequence
@@ -26,6 +27,8 @@ _LOCAL = re.compile(r"local:([0-9]{1,4})")
 _CONNECT_SECONDS = 5
 _RECONNECT_SECONDS = 5  # how long the client may look for its lost scheduler
 _POLL_SECONDS = 0.2
+_AHEAD_PER_THREAD = 4
+_THREADS_CHECK_SECONDS = 5.0
 
 
 class ClusterLost(RuntimeError):
@@ -83,11 +86,25 @@ def threads(client: Any) -> int:
 def on_cluster(
     client: Any, tasks: Sequence[Numbered], deadline: float | None, seconds_each: float | None
 ) -> Generator[Counted, None, None]:
-    """Count subproblems on the client's cluster; closing the iterator cancels what is left."""
+    """Count subproblems on the client's cluster; closing the iterator cancels what is left.
+
+    Batches go to the scheduler a few per worker thread ahead of the workers, not all at once:
+    the tens of thousands of a long count would weigh on the scheduler, and on its close.
+    """
     distributed = dask()
-    futures = client.map(count_batch, batches_of(tasks, threads(client), seconds_each), pure=False)
+    waiting = iter(batches_of(tasks, threads(client), seconds_each))
+    pending = distributed.as_completed(loop=client.loop)
+    live: set[Any] = set()  # submitted, not yet back
+    ahead = _Ahead(client)
+
+    def submit() -> None:
+        while len(live) < ahead.batches() and (batch := next(waiting, None)) is not None:
+            future = client.submit(count_batch, batch, pure=False)
+            live.add(future)
+            pending.add(future)
+
     try:
-        pending = distributed.as_completed(futures, loop=client.loop)
+        submit()
         cut_off_since: float | None = None  # when the client lost its scheduler
         while not pending.is_empty():
             if deadline is not None and time.time() > deadline + 1:
@@ -102,12 +119,30 @@ def on_cluster(
                 time.sleep(_POLL_SECONDS)
                 continue
             for future in pending.next_batch(block=False):
+                live.discard(future)
                 try:
                     yield from future.result()
                 except (OSError, distributed.client.FutureCancelledError) as error:
                     raise ClusterLost(str(error) or type(error).__name__) from None
+            submit()
     finally:
-        client.cancel(futures)
+        client.cancel(list(live))
+
+
+class _Ahead:
+    """How many batches to keep submitted: _AHEAD_PER_THREAD per worker thread, so none waits
+    for work, looked up again now and then, since workers may join or leave a running cluster."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self._checked = -math.inf
+        self._batches = 0
+
+    def batches(self) -> int:
+        if time.monotonic() - self._checked > _THREADS_CHECK_SECONDS:
+            self._batches = _AHEAD_PER_THREAD * threads(self._client)
+            self._checked = time.monotonic()
+        return self._batches
 
 
 def _quiet_logs() -> None:
