@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from click.testing import Result
 from helpers import (
     TERMINAL_ENV,
     assert_valid_board,
@@ -68,13 +69,18 @@ def test_the_pairs_read_here_mean_what_the_paper_says() -> None:
     assert _lines(4, [(3, 1), (3, 0), (0, 0)]) == (frozenset({3}), frozenset({0, -3}))
 
 
+def _on_published(command: str, name_and_d: tuple[str, int]) -> tuple[Path, int, Result]:
+    """``command`` run in JSON on a published file with its first d diagonals."""
+    name, d = name_and_d
+    path = DATA / name
+    return path, d, invoke(command, "--board", str(path), "--diagonals", str(d), "--format", "json")
+
+
 @pytest.mark.parametrize(("name_and_d", "completions"), PUBLISHED.items())
 def test_published_diagonal_files_count_their_completions(
     name_and_d: tuple[str, int], completions: int
 ) -> None:
-    name, d = name_and_d
-    path = DATA / name
-    result = invoke("count", "--board", str(path), "--diagonals", str(d), "--format", "json")
+    path, d, result = _on_published("count", name_and_d)
     assert result.exit_code == 0, result.stderr
     (_, status) = json_stream(result.stdout)
     n, pairs = _paper_pairs(path)
@@ -88,9 +94,7 @@ def test_published_diagonal_files_count_their_completions(
 def test_first_decides_a_published_diagonal_file(
     name_and_d: tuple[str, int], completions: int
 ) -> None:
-    name, d = name_and_d
-    path = DATA / name
-    result = invoke("first", "--board", str(path), "--diagonals", str(d), "--format", "json")
+    path, d, result = _on_published("first", name_and_d)
     records, status = json_stream(result.stdout)
     if completions == 0:
         assert (result.exit_code, status["status"]) == (1, "no-solution")

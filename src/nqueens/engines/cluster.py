@@ -84,15 +84,20 @@ def threads(client: Any) -> int:
 
 
 def on_cluster(
-    client: Any, tasks: Sequence[Numbered], deadline: float | None, seconds_each: float | None
+    client: Any,
+    tasks: Sequence[Numbered],
+    workers: int,
+    deadline: float | None,
+    seconds_each: float | None,
 ) -> Generator[Counted, None, None]:
-    """Count subproblems on the client's cluster; closing the iterator cancels what is left.
+    """Count subproblems on the client's cluster, whose ``workers`` threads the batches are cut
+    for; closing the iterator cancels what is left.
 
     Batches go to the scheduler a few per worker thread ahead of the workers, not all at once:
     the tens of thousands of a long count would weigh on the scheduler, and on its close.
     """
     distributed = dask()
-    waiting = iter(batches_of(tasks, threads(client), seconds_each))
+    waiting = iter(batches_of(tasks, workers, seconds_each))
     pending = distributed.as_completed(loop=client.loop)
     live: set[Any] = set()  # submitted, not yet back
     ahead = _Ahead(client)

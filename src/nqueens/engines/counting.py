@@ -136,7 +136,7 @@ class _Counting:
                 workers = max(1, min(workers, len(todo)))
                 seconds_each = self.estimate(workers, on_estimate)
                 if client is not None:
-                    results = dask_cluster.on_cluster(client, todo, deadline, seconds_each)
+                    results = dask_cluster.on_cluster(client, todo, workers, deadline, seconds_each)
                 elif workers == 1:
                     results = in_process(todo)
                 else:
