@@ -111,6 +111,28 @@ def test_compiled_code_is_cached_beside_a_read_only_package(tmp_path: Path) -> N
     assert not list(site.rglob("*.nbi"))
 
 
+@pytest.mark.slow
+def test_a_cache_that_cannot_be_written_still_gives_compiled_code(tmp_path: Path) -> None:
+    """A full disk (here a file-size limit) fails numba's cache write: the kernel is compiled
+    again without the cache, not dropped for plain Python, which is a hundred times slower."""
+    probe = (
+        "import resource, signal\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100))\n"
+        "from nqueens.engines import bitkernel\n"
+        "print(bitkernel.compiled().compiled)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-c", probe],
+        capture_output=True,
+        text=True,
+        env=process_env(NUMBA_CACHE_DIR=str(tmp_path / "cache")),  # cold: it must be written
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True"]
+    assert not list((tmp_path / "cache").rglob("*.nbc"))  # the write did fail
+
+
 def test_the_compiled_search_keeps_one_signature() -> None:
     """numba compiles a new, slower (or wrong) version when an argument changes type: lines
     handed back must be words again, as the masks are."""

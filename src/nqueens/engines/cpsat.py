@@ -120,6 +120,7 @@ class BackgroundSearch:
         self._error: BaseException | None = None
         self.status: cp_model.CpSolverStatus = cp_model.UNKNOWN
         self.stopped = False
+        self.solved = False  # solve() returned: only then may the solver's statistics be read
         # Waiting is done on this event, not on Thread.join: a join interrupted by Ctrl-C can leave
         # the thread marked as finished while it still runs (CPython gh-90882).
         self._done = threading.Event()
@@ -128,6 +129,7 @@ class BackgroundSearch:
     def _run(self) -> None:
         try:
             self.status = self._solver.solve(self._model, self._callback)
+            self.solved = True
         except BaseException as error:  # re-raised in the caller's thread by wait()
             self._error = error
         finally:
@@ -215,10 +217,11 @@ def _stats(
     strategy: str,
     unique: int | None = None,
 ) -> Stats:
-    """Statistics of a search; ``solver`` is None for a search that never started."""
+    """Statistics of a search; ``solver`` is None for a search whose solve() never returned
+    (a stop signal can land before the search thread got to it), whose statistics cannot be read."""
     return Stats(
         n=n,
-        solutions=solutions if solver is not None else 0,
+        solutions=solutions,
         conflicts=solver.num_conflicts if solver is not None else 0,
         branches=solver.num_branches if solver is not None else 0,
         wall_time=solver.wall_time if solver is not None else 0.0,
@@ -251,7 +254,7 @@ def find_first(
         search.wait()
     except KeyboardInterrupt:
         raise SearchInterrupted(
-            _stats(n, solver, 0, Status.INTERRUPTED, strategy=strategy)
+            _stats(n, solver if search.solved else None, 0, Status.INTERRUPTED, strategy=strategy)
         ) from None
     solution = None
     if search.status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -373,7 +376,7 @@ class CpSatSolutionStream(EngineStream):
     def _end(self, status: Status) -> None:
         """Stop the search thread if it still runs, and keep how the search ended."""
         _stop(self._channel, self._search)
-        solver = self._solver if self._started else None
+        solver = self._solver if self._search.solved else None
         unique = self._delivered if self._unique else None
         self._stats = _stats(
             self.n, solver, self._delivered, status, strategy=self._strategy, unique=unique
@@ -462,9 +465,10 @@ def count_subproblem(task: CpSatSubproblem) -> Subcount:
 
     def found(complete: bool) -> Subcount:
         unique = callback.unique_count if isinstance(callback, ClassCountingCallback) else None
-        return Subcount(
-            callback.solution_count, unique, solver.num_conflicts, solver.num_branches, complete
+        conflicts, branches = (
+            (solver.num_conflicts, solver.num_branches) if search.solved else (0, 0)
         )
+        return Subcount(callback.solution_count, unique, conflicts, branches, complete)
 
     try:
         search.wait()

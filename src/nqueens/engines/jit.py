@@ -43,14 +43,27 @@ def compile_search(search: F, first_call: Callable[[F], object], helpers: Sequen
     by ``first_call``, which is when numba compiles it or loads it from its cache.
 
     ``helpers`` name the functions of the search's module that it calls: numba compiles a call
-    from the module's globals, so they are compiled first and put there. If anything fails, the
-    plain helpers go back, for the plain search.
+    from the module's globals, so they are compiled first and put there. A cache that cannot be
+    written (a full disk, a file-size limit) costs a compile per run, never the compiled code:
+    the kernel is compiled again without the cache. If anything else fails, the plain helpers go
+    back, for the plain search.
     """
+    namespace = cast(FunctionType, search).__globals__
+    plain = {name: namespace[name] for name in helpers}
+    try:
+        return _compiled(search, first_call, plain, cache=True)
+    except OSError:  # numba's cache could not be written
+        return _compiled(search, first_call, plain, cache=False)
+
+
+def _compiled(
+    search: F, first_call: Callable[[F], object], plain: dict[str, Any], *, cache: bool
+) -> F:
+    """One try of :func:`compile_search`; on failure the plain helpers are back in place."""
     import numba
 
     namespace = cast(FunctionType, search).__globals__
-    plain = {name: namespace[name] for name in helpers}
-    jit = numba.njit(cache=True, nogil=True)
+    jit = numba.njit(cache=cache, nogil=True)
     try:
         for name, helper in plain.items():
             namespace[name] = jit(helper)
