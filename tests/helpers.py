@@ -9,6 +9,8 @@ import itertools
 import json
 import os
 import re
+import subprocess
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -111,15 +113,64 @@ PLAIN_ENV = {
 }
 """Environment for a run whose stdout is not a terminal (CliRunner's never is)."""
 
-TERMINAL_ENV = {**PLAIN_ENV, "FORCE_COLOR": "1"}
-"""Environment that makes rich treat the output as a 100-column colour terminal."""
+ON_TERMINAL = "NQUEENS_TESTS_ON_TERMINAL"
+"""Read by :func:`invoke` alone, never by nqueens: run as if stdout were a terminal."""
+
+TERMINAL_ENV = {**PLAIN_ENV, "FORCE_COLOR": "1", ON_TERMINAL: "1"}
+"""A 100-column colour terminal: for :func:`invoke`, and for real processes on a pty
+(:func:`run_on_terminal`)."""
 
 
 def invoke(*args: str, stdin: str | None = None, env: dict[str, str | None] = PLAIN_ENV) -> Result:
-    """Run the command line in this process, stdout and stderr apart (click 8.2 and later)."""
+    """Run the command line in this process, stdout and stderr apart (click 8.2 and later).
+
+    CliRunner's stdout is never a terminal; with ``env`` holding ON_TERMINAL, nqueens is told
+    that it is one, as a real terminal would tell it (rich is told by FORCE_COLOR).
+    """
+    from unittest import mock
+
+    from nqueens import output
     from nqueens.cli import cli
 
-    return CliRunner().invoke(cli, list(args), input=stdin, env=env, catch_exceptions=False)
+    on_terminal = bool(env.get(ON_TERMINAL))
+    with mock.patch.object(output, "_is_terminal", lambda stream: on_terminal):
+        return CliRunner().invoke(cli, list(args), input=stdin, env=env, catch_exceptions=False)
+
+
+def run_on_terminal(
+    command: list[str], env: dict[str, str], *, columns: int = 100, timeout: float = 60
+) -> tuple[int, str]:
+    """Run a real process with stdout and stderr on a pseudo-terminal of ``columns`` columns;
+    its exit code and what it wrote, with the terminal's CR LF line ends made LF."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
+    process = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=follower, stderr=follower, env=env
+    )
+    os.close(follower)
+    chunks = []
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            try:
+                chunk = os.read(leader, 1 << 16)
+            except OSError:  # EIO: every end of the terminal is closed
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        code = process.wait(timeout=max(0.1, deadline - time.monotonic()))
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(leader)
+    return code, b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
 
 
 def process_env(settings: dict[str, str | None] = PLAIN_ENV, **extra: str) -> dict[str, str]:

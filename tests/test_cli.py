@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from helpers import (
+    PLAIN_ENV,
     TERMINAL_ENV,
     assert_valid_board,
     brute_force_solutions,
@@ -502,11 +503,19 @@ def test_every_command_has_help_with_h(command: str) -> None:
     assert result.stdout == invoke(command, "--help").stdout
 
 
-def test_color_options_act_as_the_environment_variables() -> None:
-    forced = invoke("--color", "solve", "4", "--limit", "1")
-    assert "\x1b[" in forced.stdout  # a drawn board, into a pipe
-    dropped = invoke("--no-color", "solve", "4", "--limit", "1", env=TERMINAL_ENV)
-    assert not re.search(r"\x1b\[[0-9;]*(3[0-9]|4[0-9]|9[0-7]|10[0-7])m", dropped.stdout)
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_color_options_work_before_or_after_the_command_and_never_change_data(where: str) -> None:
+    def run(option: str, env: dict[str, str | None] = PLAIN_ENV) -> str:
+        args = ["solve", "4", "--limit", "1"]
+        return invoke(*([option, *args] if where == "before" else [*args, option]), env=env).stdout
+
+    plain = invoke("solve", "4", "--limit", "1").stdout
+    assert run("--color") == plain == run("--no-color")  # into a pipe: data, whatever the colour
+    assert "\x1b[" not in plain
+    coloured = run("--color", TERMINAL_ENV)
+    assert re.search(r"\x1b\[[0-9;]*(3[0-9]|4[0-9]|9[0-7]|10[0-7])m", coloured)
+    dropped = run("--no-color", TERMINAL_ENV)
+    assert not re.search(r"\x1b\[[0-9;]*(3[0-9]|4[0-9]|9[0-7]|10[0-7])m", dropped)
 
 
 def test_svg_files_are_named_as_the_help_says(tmp_path: Path) -> None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from helpers import PLAIN_ENV, TERMINAL_ENV, process_env
+from helpers import PLAIN_ENV, TERMINAL_ENV, process_env, run_on_terminal
 
 ROOT = Path(__file__).parent.parent
 
@@ -98,17 +99,22 @@ def test_readme_outputs_come_from_real_runs(
         PYTHONUNBUFFERED="1",  # stdout and stderr in the order they were written
         TTY_INTERACTIVE="0",  # the progress bar, which a terminal erases, is not drawn
     )
-    done = subprocess.run(
-        ["bash", "-c", command],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env=env,
-        timeout=60,
-    )
+    if on_terminal:
+        _, printed = run_on_terminal(
+            ["bash", "-c", f"cd {shlex.quote(str(ROOT))} && {command}"], env
+        )
+    else:
+        printed = subprocess.run(
+            ["bash", "-c", command],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+            timeout=60,
+        ).stdout
     vague = "--time-limit" in command
-    got = [normal(line, vague=vague) for line in screen(done.stdout)]
+    got = [normal(line, vague=vague) for line in screen(printed)]
     while got and not got[-1]:
         got.pop()
     while got and not got[0]:

@@ -4,11 +4,12 @@ Signal handling is set up before the command line, the API and the solvers are i
 Ctrl-C, SIGTERM or SIGHUP during start-up ends cleanly too.
 """
 
-from nqueens import signals
+from nqueens import clock, signals
 
 
 def main() -> None:
-    """Set up signal handling, then run the command line."""
+    """Start the command's clock, set up signal handling, then run the command line."""
+    clock.start()
     signals.install()
     from nqueens.cli import main as run_command_line
 

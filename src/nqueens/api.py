@@ -302,6 +302,7 @@ def first(
         raise InputError("a strategy needs an engine: the auto engine picks both")
     from nqueens.engines.auto import first_plan
 
+    time_limit = request.time_limit  # validated: None for no limit, inf and 1e308 included
     started = time.monotonic()
     plan = first_plan(n, request.puzzle)
     for attempt in plan:

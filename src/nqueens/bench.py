@@ -102,12 +102,14 @@ def columns(
     return result
 
 
-def _import_engines(
-    engines: Iterable[str], sizes: Iterable[int], mip_solvers: Iterable[str]
-) -> None:
-    """Load every engine's solver first, so no cell's time includes an import or a compile."""
+def _import_engines(engines: Iterable[str], mip_solvers: Iterable[str]) -> None:
+    """Load every engine's solver first, so no cell's time includes an import or a compile.
+
+    A small board does it: what an engine prepares for one size (the reduced engine's attack
+    table) belongs to that size's cells, and the largest size may be one the engine refuses.
+    """
     for name in engines:
-        registry.engine_named(name).prepare(Request(COUNT, max(sizes)))
+        registry.engine_named(name).prepare(Request(COUNT, 8))
         for mip_solver in mip_solvers if name == MIP else ["scip"]:
             api.first(4, engine=name, mip_solver=mip_solver)
 
@@ -149,7 +151,7 @@ def run(
     on_cell: Callable[[Cell], None] | None = None,
 ) -> list[Cell]:
     """Measure every cell of both tables; ``on_cell`` is told of each one as it is done."""
-    _import_engines(engines, [*sizes, *first_sizes], mip_solvers)
+    _import_engines(engines, mip_solvers)
     plan = [
         (ALL, n, column, _measure_all)
         for n in sizes

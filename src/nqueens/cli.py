@@ -6,6 +6,7 @@ Data for programs goes to stdout; summaries, statistics and messages go to stder
 from __future__ import annotations
 
 import json
+import re
 import sys
 import warnings
 from contextlib import suppress
@@ -21,12 +22,13 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from nqueens import api, registry, render, signals
+from nqueens import api, clock, registry, render, signals
 from nqueens.checkpoint import CheckpointUnwritable
 from nqueens.engines.cluster import ClusterLost
 from nqueens.engines.mip import BACKENDS
 from nqueens.known_counts import KNOWN_TOTALS
 from nqueens.options import (
+    COLOR_HELP,
     BoardSizes,
     Names,
     QueensCommand,
@@ -38,12 +40,12 @@ from nqueens.options import (
     common_options,
     engine_options,
     puzzle_options,
+    remember_color,
     svg_target,
     tree_target,
     usage_errors,
 )
 from nqueens.output import (
-    COLOR_KEY,
     EXIT_CLUSTER_LOST,
     EXIT_CODES_HELP,
     EXIT_IO_ERROR,
@@ -71,6 +73,22 @@ class QueensGroup(click.Group):
 
     command_class = QueensCommand
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """A board size where a command belongs gets the commands that take it."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError:
+            typed = args[0] if args else ""
+            if re.fullmatch(r"[0-9]+", typed):
+                raise click.UsageError(
+                    f"No such command '{typed}'. Name what to do with the board first: "
+                    f"nqueens solve {typed}, nqueens count {typed} or nqueens first {typed}.",
+                    ctx,
+                ) from None
+            raise
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             result = super().invoke(ctx)
@@ -86,6 +104,7 @@ class QueensGroup(click.Group):
 
 @click.group(
     cls=QueensGroup,
+    invoke_without_command=True,
     epilog=EXIT_CODES_HELP,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -93,26 +112,34 @@ class QueensGroup(click.Group):
 @click.option(
     "--color/--no-color",
     default=None,
-    help="Force colours and drawn boards on, or colours off (as FORCE_COLOR or NO_COLOR do).",
+    expose_value=False,
+    is_eager=True,
+    callback=remember_color,
+    help=COLOR_HELP,
 )
 @click.pass_context
-def cli(ctx: click.Context, color: bool | None) -> None:
-    """Solve the N-queens problem with four engines: CP-SAT, the original CP solver, the blog
-    post's 0-1 program and compiled bitboards.
-
-    Place N queens on an N x N board so that no two share a row, a column or a diagonal. By
-    default solve lists with CP-SAT, count counts with bitboards, and first tries the original
-    CP solver's first-fail search before CP-SAT; --engine picks another.
+def cli(ctx: click.Context) -> None:
+    """Place N queens on an N x N board so that no two attack each other: no two in a row, a
+    column or a diagonal. List the solutions, count them, find one fast, or watch the search.
 
     \b
-    Colour: boards are drawn in colour on a terminal; NO_COLOR=1 (or
-    --no-color) drops the colours, FORCE_COLOR=1 (or --color) draws boards
-    even into a pipe.
+    Examples:
+      nqueens solve 8              every solution for 8 queens, as boards
+      nqueens count 12 --stats     how many there are, with the search's figures
+      nqueens first 50             one solution for 50 queens, fast
+      nqueens explain 5            the search step by step, each step drawn
+      nqueens first 8 | nqueens verify
+    Each command's --help says more: nqueens solve --help.
+
+    \b
+    Colour: boards are drawn in colour on a terminal; NO_COLOR=1 or
+    --no-color turns colour off, FORCE_COLOR=1 or --color turns it on.
     Shell completion: add to ~/.bashrc
       eval "$(_NQUEENS_COMPLETE=bash_source nqueens)"
     (zsh_source or fish_source for zsh and fish).
     """
-    ctx.meta[COLOR_KEY] = color
+    if ctx.invoked_subcommand is None:  # bare nqueens: what it can do, and success
+        click.echo(ctx.get_help())
 
 
 @cli.command(epilog=EXIT_CODES_HELP)
@@ -160,7 +187,7 @@ def solve(
             blocked=puzzle.blocked,
             excluded=puzzle.excluded,
             limit=limit,
-            time_limit=time_limit,
+            time_limit=clock.remaining(time_limit),
             unique=unique,
             engine=engine,
             strategy=strategy,
@@ -266,7 +293,7 @@ def count(
                     queens=puzzle.queens,
                     blocked=puzzle.blocked,
                     excluded=puzzle.excluded,
-                    time_limit=time_limit,
+                    time_limit=clock.remaining(time_limit),
                     workers=workers,
                     symmetry=symmetry,
                     unique=unique,
@@ -346,7 +373,7 @@ def first(
                 queens=puzzle.queens,
                 blocked=puzzle.blocked,
                 excluded=puzzle.excluded,
-                time_limit=time_limit,
+                time_limit=clock.remaining(time_limit),
                 engine=engine,
                 strategy=strategy,
                 mip_solver=mip_solver,
@@ -702,7 +729,11 @@ def bench(
         click.echo(benchmark.csv_text(cells), nl=False)
     else:
         # Off a terminal (a file, a README) the tables keep their natural width.
-        console = output.out if output.out.is_terminal else Console(width=1000, highlight=False)
+        console = (
+            output.out
+            if output.out.is_terminal
+            else Console(width=1000, highlight=False, force_terminal=False)
+        )
         for table in benchmark.tables(cells, time_limit=time_limit):
             console.print(table)
 

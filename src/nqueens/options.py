@@ -19,10 +19,11 @@ import click
 from nqueens import api, registry, render
 from nqueens.engines.base import COUNT, FIRST, SOLVE
 from nqueens.engines.mip import BACKENDS
+from nqueens.output import COLOR_KEY
 from nqueens.puzzle import Diagonal, Puzzle, diagonal_through, parse_square, read_puzzle
 from nqueens.results import InputError, Square
 from nqueens.strategies import AUTO, STRATEGIES
-from nqueens.validation import shown
+from nqueens.validation import read_whole, shown
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -37,9 +38,9 @@ def board_size(ctx: click.Context, param: click.Parameter, value: str | None) ->
     text = value.strip()
     if not re.fullmatch(r"[+-]?[0-9]+", text):
         raise click.BadParameter(
-            f"N must be a positive whole number (digits 0-9), not {text!r}", ctx, param
+            f"N must be a positive whole number (digits 0-9), not {shown(text)}", ctx, param
         )
-    number = int(text)
+    number = read_whole(text)
     command = ctx.command.name if ctx.command.name in (SOLVE, COUNT) else FIRST
     try:
         api.check_board_size(number, command)
@@ -48,8 +49,38 @@ def board_size(ctx: click.Context, param: click.Parameter, value: str | None) ->
     return number
 
 
+COLOR_HELP = (
+    "Colours on, even where the terminal or NO_COLOR would turn them off (as FORCE_COLOR=1 "
+    "does), or off (as NO_COLOR=1 does). Data sent to a pipe or a file is the same either way."
+)
+
+
+def remember_color(ctx: click.Context, param: click.Parameter, value: bool | None) -> None:
+    """Keep --color or --no-color where every command's output finds it, before or after the
+    command's name (the contexts of a group and its command share ``meta``)."""
+    if value is not None:
+        ctx.meta[COLOR_KEY] = value
+
+
+def color_option() -> click.Option:
+    """--color/--no-color, as the group and every command take it."""
+    return click.Option(
+        ["--color/--no-color"],
+        default=None,
+        expose_value=False,
+        is_eager=True,
+        callback=remember_color,
+        help=COLOR_HELP,
+    )
+
+
 class QueensCommand(click.Command):
-    """A command that reports a negative N (``-3``) as a bad N rather than an unknown option."""
+    """A command that takes --color/--no-color after its name too, and reports a negative N
+    (``-3``) as a bad N rather than an unknown option."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.params.append(color_option())
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         typed = list(args)  # click's parser consumes the list it is given
@@ -357,8 +388,10 @@ class WholeNumber(click.ParamType):  # type: ignore[type-arg]  # generic from cl
 
     name = "integer"
 
-    def __init__(self, minimum: int) -> None:
+    def __init__(self, minimum: int, maximum: int | None = None, why_maximum: str = "") -> None:
         self.minimum = minimum
+        self.maximum = maximum
+        self.why_maximum = why_maximum
 
     def convert(
         self, value: object, param: click.Parameter | None, ctx: click.Context | None
@@ -367,10 +400,14 @@ class WholeNumber(click.ParamType):  # type: ignore[type-arg]  # generic from cl
             return value
         text = str(value).strip()
         if not re.fullmatch(r"[+-]?[0-9]+", text):
-            self.fail(f"{text!r} is not a whole number (digits 0-9)", param, ctx)
-        number = int(text)
+            self.fail(f"{shown(text)} is not a whole number (digits 0-9)", param, ctx)
+        number = read_whole(text)
         if number < self.minimum:
             self.fail(f"{shown(number)} is less than {self.minimum}", param, ctx)
+        if self.maximum is not None and number > self.maximum:
+            self.fail(
+                f"{shown(number)} is more than {self.maximum:,}{self.why_maximum}", param, ctx
+            )
         return number
 
 

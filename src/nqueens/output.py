@@ -94,13 +94,18 @@ class Output:
         # --color acts as FORCE_COLOR and --no-color as NO_COLOR; neither leaves them to rich.
         force_terminal = True if color is True else None
         no_color = True if color is False else None
-        self.out = Console(highlight=False, force_terminal=force_terminal, no_color=no_color)
+        # Off a terminal stdout carries data, the same bytes whatever the colour settings: no
+        # colour setting may turn it into a drawing for people.
+        out_is_terminal = _is_terminal(sys.stdout)
+        self.out = Console(
+            highlight=False,
+            force_terminal=force_terminal if out_is_terminal else False,
+            no_color=no_color,
+        )
         self.err = Console(
             stderr=True, highlight=False, force_terminal=force_terminal, no_color=no_color
         )
-        self.rich = (
-            output_format == "text" and self.out.is_terminal and os.environ.get("TERM") != "dumb"
-        )
+        self.rich = output_format == "text" and out_is_terminal and os.environ.get("TERM") != "dumb"
 
     def _compact(self, n: int) -> bool:
         """Whether to show the row of each column instead of drawing the board."""
@@ -165,6 +170,14 @@ class Output:
     def stats(self, stats: Stats, *, enumeration: bool = True) -> None:
         """The statistics table, on stderr."""
         self.err.print(render.stats_table(stats, enumeration=enumeration))
+
+
+def _is_terminal(stream: object) -> bool:
+    """Whether ``stream`` is a real terminal (not a pipe, a file, or a closed stream)."""
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 def _write_line(pieces: Iterator[str]) -> None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from nqueens.results import InputError, Square
-from nqueens.validation import shown
+from nqueens.validation import read_whole, shown
 
 
 def square_name(square: Square) -> str:
@@ -36,7 +36,7 @@ def parse_square(text: str) -> Square:
     match = re.fullmatch(r"\s*([0-9]+)\s*,\s*([0-9]+)\s*", text)
     if match is None:
         raise InputError(f"malformed square {text!r}: expected ROW,COL such as 3,4")
-    row, col = int(match.group(1)), int(match.group(2))
+    row, col = read_whole(match.group(1)), read_whole(match.group(2))
     if row < 1 or col < 1:
         raise InputError(f"malformed square {text!r}: rows and columns count from 1")
     return row - 1, col - 1
@@ -290,7 +290,7 @@ def _read_csplib(text: str) -> Puzzle:
     size = re.search(r"letting\s+n\s*(?:=|be)\s*([0-9]+)\b", text)
     if size is None:
         raise InputError("the CSPLib instance has no 'letting n = ...' (a whole number)")
-    n = int(size.group(1))
+    n = read_whole(size.group(1))
     init = re.search(r"letting\s+init\s*(?:=|be)\s*(\[.*?\]\s*\])", text, flags=re.DOTALL)
     empty = re.search(r"letting\s+init\s*(?:=|be)\s*\[\s*\]", text)
     if init is None and empty is None and re.search(r"letting\s+init\b", text):
@@ -337,7 +337,7 @@ def _read_diagonals(text: str, first: int | None) -> Puzzle:
     size = re.search(r"^\s*(?:letting\s+)?n\s*(?:=|be)\s*([0-9]+)\s*$", text, flags=re.MULTILINE)
     if size is None:
         raise InputError("the Excluded Diagonals file has no 'n = ...' (a whole number)")
-    n = int(size.group(1))
+    n = read_whole(size.group(1))
     if n < 1:
         raise InputError("the Excluded Diagonals file's n must be at least 1")
     listed = re.search(r"diags\s*(?:=|be)\s*(\[.*\])", text, flags=re.DOTALL)
@@ -373,7 +373,7 @@ def _read_diagonals(text: str, first: int | None) -> Puzzle:
     declared = re.search(
         r"^\s*(?:letting\s+)?numdiags\s*(?:=|be)\s*([0-9]+)\s*$", text, flags=re.MULTILINE
     )
-    if declared is not None and int(declared.group(1)) != len(pairs):
+    if declared is not None and read_whole(declared.group(1)) != len(pairs):
         raise InputError(
             f"the file says numdiags = {declared.group(1)} but lists {len(pairs)} diagonals"
         )

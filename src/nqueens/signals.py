@@ -2,9 +2,11 @@
 
 The command line turns each of them into KeyboardInterrupt, so that every path that keeps a
 partial result on Ctrl-C keeps it on the others too, and exits with 128 plus the signal's number.
-A signal that lands while a module is being imported, or while numba compiles, waits until
-that is over: a KeyboardInterrupt raised inside a compiled extension's initialisation comes out
-as an ImportError, and one raised in a callback from LLVM is lost and leaves it waiting.
+A signal that lands while a module is being imported, or while numba compiles, cannot raise
+there: a KeyboardInterrupt raised inside a compiled extension's initialisation comes out as an
+ImportError, and one raised in a callback from LLVM is lost and leaves it waiting. If the
+process holds nothing that would be lost (no worker process, nothing unwritten on stdout), it
+ends at once, as it does in most of start-up; otherwise the signal waits until that is over.
 Only the standard library is imported here, so this can be set up before anything
 heavy loads.
 """
@@ -16,7 +18,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from types import FrameType
 
 STOP_SIGNALS = tuple(
@@ -59,6 +61,7 @@ def _stop(signum: int, frame: FrameType | None) -> None:
     global _received
     _received = signum
     if _unsafe(frame):
+        _end_now_if_idle(signum)
         timer = threading.Timer(_RETRY_SECONDS, _retry, args=(signum,))
         timer.daemon = True
         timer.start()
@@ -72,6 +75,22 @@ def _retry(signum: int) -> None:
     main = threading.main_thread().ident
     if _installed and main is not None:
         signal.pthread_kill(main, signum)
+
+
+def _end_now_if_idle(signum: int) -> None:
+    """End the process at once with the signal's exit code, if that loses nothing: no worker
+    process runs and stdout takes what it holds. Returns where it would lose something."""
+    multiprocessing = sys.modules.get("multiprocessing")
+    if multiprocessing is not None and multiprocessing.active_children():
+        return
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except (OSError, ValueError, RuntimeError):  # closed, full, or in the middle of a write
+        return
+    with suppress(OSError):
+        os.write(2, b"Interrupted.\n")
+    os._exit(128 + signum)
 
 
 def _unsafe(frame: FrameType | None) -> bool:
@@ -102,8 +121,9 @@ def redirected(stop: Callable[[], None]) -> Iterator[None]:
 
 
 @contextmanager
-def held() -> Iterator[None]:
-    """Hold stop signals back while worker processes start or stop, then act on them.
+def held(*, end_now_if_idle: bool = False) -> Iterator[None]:
+    """Hold stop signals back while worker processes start or stop, or code compiles, then act
+    on them; with ``end_now_if_idle``, end the process at once where that loses nothing.
 
     A KeyboardInterrupt in the middle of starting or terminating a process pool can leave it
     waiting forever for a worker that was never told what to do.
@@ -113,6 +133,8 @@ def held() -> Iterator[None]:
     def handler(signum: int, frame: FrameType | None) -> None:
         global _received
         _received = signum
+        if end_now_if_idle:
+            _end_now_if_idle(signum)
         arrived.append(signum)
 
     with _handled_by(handler):

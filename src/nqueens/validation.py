@@ -20,6 +20,21 @@ NO_TIME_LIMIT_BEYOND = 1e9
 as 32-bit numbers, and no search here runs that long."""
 
 
+MAX_DIGITS = 30
+"""Longer numbers are read by their length alone: Python refuses to read thousands of digits,
+and nothing nqueens takes is that large."""
+
+
+def read_whole(text: str) -> int:
+    """A whole number from ASCII digits; one of more than MAX_DIGITS digits is kept as the
+    smallest number of that length, enough to be refused with its size named (``shown``)."""
+    digits = text.lstrip("+-").lstrip("0")
+    if len(digits) > MAX_DIGITS:
+        smallest: int = 10 ** (len(digits) - 1)
+        return -smallest if text.startswith("-") else smallest
+    return int(text)
+
+
 def shown(value: object) -> str:
     """``value`` for a message, with a huge number said by its size instead of in full."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
@@ -27,7 +42,7 @@ def shown(value: object) -> str:
             return f"a number of {len(str(abs(value))):,} digits"
         except ValueError:  # too long for str() (Python 3.11 refuses beyond 4,300 digits)
             return f"a number of about {int(value.bit_length() * math.log10(2)) + 1:,} digits"
-    text = repr(value)
+    text = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 

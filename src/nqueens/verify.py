@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from nqueens.glyphs import QUEEN
 from nqueens.puzzle import square_name
 from nqueens.results import InputError, Square
-from nqueens.validation import shown
+from nqueens.validation import read_whole, shown
 
 NAMED_PAIRS = 5
 """Attacking pairs named per board; the others are only counted."""
@@ -151,7 +151,7 @@ def read_boards(text: str) -> list[BoardCheck]:
             if board is not None:
                 boards.append(board)
         elif _NUMBERS.fullmatch(stripped):
-            numbers = [int(value) for value in cells]
+            numbers = [read_whole(value) for value in cells]
             if numbers == list(range(1, len(numbers) + 1)) and _labelled_row_follows(lines, index):
                 board, index = _labelled_board(len(boards) + 1, numbers[-1], lines, index)
                 boards.append(board)

@@ -20,8 +20,8 @@ from nqueens.engines.base import Subcount, Subproblem
 Numbered = tuple[int, Subproblem]  # a subproblem and its place in the list of them
 Counted = tuple[int, Subcount]
 
-_POLL_SECONDS = 0.1
-_GRACE_SECONDS = 0.2  # after a deadline, for subproblems under way to report what they found
+_POLL_SECONDS = 0.05
+_GRACE_SECONDS = 0.1  # after a deadline, for subproblems under way to report what they found
 _BATCHES_PER_WORKER = 64  # subproblems go in batches: few round trips, a smooth progress bar
 _BATCH_SECONDS = 1.0
 """At most this long a batch, where the pieces' time is known: all that Ctrl-C or a lost worker

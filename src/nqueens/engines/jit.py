@@ -21,11 +21,11 @@ def compiled_or_plain(build: Callable[[], T], plain: T, what: str) -> T:
     """``build()``, which compiles (or loads from numba's cache) and runs a kernel once, or
     ``plain`` with a KernelFallbackWarning saying why.
 
-    A stop signal waits until the kernel is loaded: raised in one of LLVM's callbacks into
-    Python, it would be lost.
+    A stop signal ends the process at once where that loses nothing, or waits until the kernel
+    is loaded: raised in one of LLVM's callbacks into Python, it would be lost.
     """
     try:
-        with signals.held():
+        with signals.held(end_now_if_idle=True):
             return build()
     except Exception as error:  # numba raises many kinds; any of them means: no compiled code
         reason = f"{type(error).__name__}: {error}".splitlines()[0]

@@ -23,6 +23,9 @@ MIN_N = 4
 _MOVES_PER_ATTEMPT = 64
 """Partners tried per free column in one attempt, before a restart from a new shuffle."""
 
+_STEPS_PER_CALL = 1 << 16
+"""Steps of the kernel between two looks at the clock and at stop signals: milliseconds."""
+
 
 class LocalEngine(Engine):
     """Min-conflicts repair of a permutation, compiled with numba: first solutions only."""
@@ -31,13 +34,13 @@ class LocalEngine(Engine):
     summary = "min-conflicts local search, compiled with numba (first only; boards of millions)"
     commands = frozenset({FIRST})
     max_n = 10_000_000
-    max_n_reason = "keeps five arrays of N numbers"
+    max_n_reason = "keeps eight numbers per column"
     stat_names = ("swaps", "moves")
 
     def memory_needed(self, request: Request) -> int:
-        # numba and numpy once loaded; the kernel's arrays (five of N or 2N int64) and the
+        # numba and numpy once loaded; the kernel's arrays (eight int64 per column) and the
         # solution as a tuple of Python ints.
-        return int(0.3e9 + 100 * request.n)
+        return int(0.3e9 + 120 * request.n)
 
     def refusal(self, request: Request) -> str | None:
         if request.n < MIN_N:
@@ -84,6 +87,8 @@ def local_first(request: Request) -> FirstResult:
         codes = [row * n + col for row, col in puzzle.closed_squares()]
     blocked = numpy.array(codes, dtype=numpy.int64)
     counters = numpy.zeros(2, dtype=numpy.int64)
+    work = numpy.zeros(localkernel.WORK_PER_N * n, dtype=numpy.int64)
+    state = numpy.zeros(localkernel.STATE_SIZE, dtype=numpy.int64)
     seed = request.seed if request.seed is not None else secrets.randbelow(1 << 31)
     attempts = 0
 
@@ -98,17 +103,32 @@ def local_first(request: Request) -> FirstResult:
             engine=NAME,
         )
 
+    def out_of_time() -> bool:
+        limit = request.time_limit
+        return limit is not None and time.monotonic() - started >= limit
+
     try:
         while True:
-            left = kernel(
-                n, rows, fixed, blocked, seed + attempts, _MOVES_PER_ATTEMPT * n, counters
-            )
+            state[:] = 0
+            left = localkernel.UNFINISHED
+            while left == localkernel.UNFINISHED:
+                if out_of_time():
+                    return FirstResult(None, stats(0, Status.TIME_LIMIT))
+                left = kernel(
+                    n,
+                    rows,
+                    fixed,
+                    blocked,
+                    seed + attempts,
+                    _MOVES_PER_ATTEMPT * n,
+                    counters,
+                    work,
+                    state,
+                    _STEPS_PER_CALL,
+                )
             attempts += 1
             if left == 0:
                 solution = Solution(rows=tuple(rows.tolist()))
                 return FirstResult(solution, stats(1, Status.COMPLETE))
-            elapsed = time.monotonic() - started
-            if request.time_limit is not None and elapsed >= request.time_limit:
-                return FirstResult(None, stats(0, Status.TIME_LIMIT))
     except KeyboardInterrupt:
         raise SearchInterrupted(stats(0, Status.INTERRUPTED)) from None

@@ -28,21 +28,142 @@ GREEDY_TAIL = 32  # the last free columns take what is left: few conflict-free r
 REPAIR_TRIES = 64  # random partners tried for a queen in conflict before the next one
 BLOCKED_PENALTY = 1 << 20  # a queen on a blocked square weighs as much as this many pairs
 
+# Where an attempt stands between two calls, in ``state``: the kernel does a bounded amount of
+# work per call, so that the caller can look at the clock and at signals in between.
+PHASE, POSITION, FREE, CONFLICTS, BEFORE, MOVES = range(6)
+STATE_SIZE = 6
+SETUP, SHUFFLE, LAY_OUT, START, REPAIR = range(5)  # the phases, in order
+WORK_PER_N = 6
+"""The kernel's scratch, ``work``: this many numbers per column of the board."""
+LINEAR_STEPS = 16
+"""A pass over memory does this many numbers for one step of the budget."""
+UNFINISHED = -1
+"""Returned when the call's budget of steps is spent before the attempt ended: call again."""
+
 SearchFunction = Callable[..., int]
 
 
 def search(
-    n: int, rows: Any, fixed: Any, blocked: Any, seed: int, max_moves: int, counters: Any
+    n: int,
+    rows: Any,
+    fixed: Any,
+    blocked: Any,
+    seed: int,
+    max_moves: int,
+    counters: Any,
+    work: Any,
+    state: Any,
+    budget: int,
 ) -> int:
-    """Repair ``rows`` in place; returns the conflicts left (0: a solution).
+    """Go on with one attempt for at most ``budget`` steps; returns the conflicts left when the
+    attempt ended (0: a solution in ``rows``), or UNFINISHED.
 
-    ``fixed[c]`` marks given queens (their rows are set in ``rows``); ``blocked`` holds the
-    blocked squares as sorted codes ``row * n + col``. ``counters`` receives the swaps made and
-    the moves tried. At most ``max_moves`` partners are tried, so the call returns in bounded time.
+    An attempt starts with ``state`` all zeros. ``fixed[c]`` marks given queens (their rows are
+    set in ``rows``); ``blocked`` holds the blocked squares as sorted codes ``row * n + col``.
+    ``work`` is scratch of WORK_PER_N n numbers kept between calls. ``counters`` receives the
+    swaps made and the moves tried. At most ``max_moves`` partners are tried, then the attempt ends.
     """
-    numpy.random.seed(seed)
-    free_columns = numpy.zeros(n, dtype=numpy.int64)
-    used_rows = numpy.zeros(n, dtype=numpy.int64)
+    free_columns = work[:n]
+    sums = work[n : 3 * n]  # queens on each row + col diagonal
+    differences = work[3 * n : 5 * n]  # ... on each row - col + n - 1
+    free_rows = work[5 * n :]
+    if state[PHASE] == SETUP:
+        numpy.random.seed(seed)
+        state[FREE] = _free_lines(n, rows, fixed, free_columns, free_rows)
+        state[POSITION] = state[FREE] - 1
+        state[PHASE] = SHUFFLE
+    free = state[FREE]
+    steps = 0
+    if state[PHASE] == SHUFFLE:  # Fisher-Yates, from the end
+        i = state[POSITION]
+        while i > 0 and steps < budget:
+            j = numpy.random.randint(0, i + 1)
+            free_rows[i], free_rows[j] = free_rows[j], free_rows[i]
+            i -= 1
+            steps += 1
+        state[POSITION] = i
+        if i == 0:
+            state[PHASE] = LAY_OUT
+        return UNFINISHED
+    if state[PHASE] == LAY_OUT:  # a memory-bound pass over 2 n numbers, also cut in steps
+        j = state[POSITION]
+        end = min(2 * n, j + LINEAR_STEPS * budget)
+        _lay_out(rows, free_columns, free_rows, free, sums, differences, j, end)
+        state[POSITION] = end
+        if end == 2 * n:
+            _count_given(n, rows, fixed, sums, differences)
+            state[POSITION] = 0
+            state[PHASE] = START
+        return UNFINISHED
+    if state[PHASE] == START:
+        i = state[POSITION]
+        while i < free and steps < budget:
+            _place(n, rows, blocked, free_columns, free, sums, differences, i)
+            i += 1
+            steps += 1
+        state[POSITION] = i
+        if i < free:
+            return UNFINISHED
+        conflicts = 0
+        for d in range(2 * n):
+            conflicts += sums[d] * (sums[d] - 1) // 2 + differences[d] * (differences[d] - 1) // 2
+        for col in range(n):
+            if _blocked(blocked, rows[col] * n + col):
+                conflicts += BLOCKED_PENALTY
+        state[CONFLICTS] = conflicts
+        state[BEFORE] = conflicts
+        state[POSITION] = 0
+        state[PHASE] = REPAIR
+    conflicts = state[CONFLICTS]
+    moves = state[MOVES]
+    moves_before = moves
+    i = state[POSITION]
+    swaps = 0
+    while conflicts > 0 and moves < max_moves and free > 1 and steps < budget:
+        if i == free:  # a pass over every free column is over
+            if conflicts >= state[BEFORE]:  # a local minimum: shake it
+                col = free_columns[numpy.random.randint(0, free)]
+                other = free_columns[numpy.random.randint(0, free)]
+                if col != other:
+                    conflicts += _swap(n, rows, sums, differences, blocked, col, other)
+                    swaps += 1
+            state[BEFORE] = conflicts
+            i = 0
+            continue
+        col = free_columns[i]
+        i += 1
+        steps += 1
+        row = rows[col]
+        if sums[row + col] + differences[row - col + n - 1] == 2 and not _blocked(
+            blocked, row * n + col
+        ):
+            continue  # this queen attacks none
+        for _ in range(REPAIR_TRIES):
+            other = free_columns[numpy.random.randint(0, free)]
+            if other == col:
+                continue
+            moves += 1
+            delta = _swap(n, rows, sums, differences, blocked, col, other)
+            if delta < 0:
+                conflicts += delta
+                swaps += 1
+                break
+            _swap(n, rows, sums, differences, blocked, col, other)  # undo
+    state[CONFLICTS] = conflicts
+    state[MOVES] = moves
+    state[POSITION] = i
+    counters[0] += swaps
+    counters[1] += moves - moves_before
+    if conflicts > 0 and moves < max_moves and free > 1:
+        return UNFINISHED
+    return int(conflicts)
+
+
+def _free_lines(n: int, rows: Any, fixed: Any, free_columns: Any, free_rows: Any) -> int:
+    """List the columns and the rows that no given queen holds; returns how many are free."""
+    used_rows = free_rows[:n]  # marks, overwritten by the free rows only where already read
+    for row in range(n):
+        used_rows[row] = 0
     free = 0
     for col in range(n):
         if fixed[col]:
@@ -50,81 +171,68 @@ def search(
         else:
             free_columns[free] = col
             free += 1
-    free_rows = numpy.zeros(free, dtype=numpy.int64)
     k = 0
     for row in range(n):
         if used_rows[row] == 0:
             free_rows[k] = row
             k += 1
-    for i in range(free - 1, 0, -1):  # Fisher-Yates
-        j = numpy.random.randint(0, i + 1)
-        free_rows[i], free_rows[j] = free_rows[j], free_rows[i]
-    for i in range(free):
-        rows[free_columns[i]] = free_rows[i]
+    return free
 
-    sums = numpy.zeros(2 * n, dtype=numpy.int64)  # queens on each row + col diagonal
-    differences = numpy.zeros(2 * n, dtype=numpy.int64)  # ... on each row - col + n - 1
+
+def _lay_out(
+    rows: Any,
+    free_columns: Any,
+    free_rows: Any,
+    free: int,
+    sums: Any,
+    differences: Any,
+    begin: int,
+    end: int,
+) -> None:
+    """Put the shuffled free rows on the free columns and clear the diagonals' counts, for the
+    places from ``begin`` to ``end``."""
+    for j in range(begin, end):
+        if j < free:
+            rows[free_columns[j]] = free_rows[j]
+        sums[j] = 0
+        differences[j] = 0
+
+
+def _count_given(n: int, rows: Any, fixed: Any, sums: Any, differences: Any) -> None:
+    """Count the given queens on their diagonals."""
     for col in range(n):
         if fixed[col]:
             sums[rows[col] + col] += 1
             differences[rows[col] - col + n - 1] += 1
-    for i in range(free):
-        col = free_columns[i]
-        if free - i > GREEDY_TAIL:
-            for _ in range(GREEDY_TRIES):
-                k = i + numpy.random.randint(0, free - i)
-                row = rows[free_columns[k]]
-                if (
-                    sums[row + col] == 0
-                    and differences[row - col + n - 1] == 0
-                    and not _blocked(blocked, row * n + col)
-                ):
-                    rows[free_columns[k]] = rows[col]
-                    rows[col] = row
-                    break
-        sums[rows[col] + col] += 1
-        differences[rows[col] - col + n - 1] += 1
 
-    conflicts = 0
-    for d in range(2 * n):
-        conflicts += sums[d] * (sums[d] - 1) // 2 + differences[d] * (differences[d] - 1) // 2
-    for col in range(n):
-        if _blocked(blocked, rows[col] * n + col):
-            conflicts += BLOCKED_PENALTY
 
-    moves = 0
-    swaps = 0
-    while conflicts > 0 and moves < max_moves and free > 1:
-        before = conflicts
-        for i in range(free):
-            col = free_columns[i]
-            row = rows[col]
-            if sums[row + col] + differences[row - col + n - 1] == 2 and not _blocked(
-                blocked, row * n + col
+def _place(
+    n: int,
+    rows: Any,
+    blocked: Any,
+    free_columns: Any,
+    free: int,
+    sums: Any,
+    differences: Any,
+    i: int,
+) -> None:
+    """The start's step for the i-th free column: a row is swapped in from a random later
+    column until its queen attacks none placed so far (the last few take what is left)."""
+    col = free_columns[i]
+    if free - i > GREEDY_TAIL:
+        for _ in range(GREEDY_TRIES):
+            k = i + numpy.random.randint(0, free - i)
+            row = rows[free_columns[k]]
+            if (
+                sums[row + col] == 0
+                and differences[row - col + n - 1] == 0
+                and not _blocked(blocked, row * n + col)
             ):
-                continue  # this queen attacks none
-            for _ in range(REPAIR_TRIES):
-                other = free_columns[numpy.random.randint(0, free)]
-                if other == col:
-                    continue
-                moves += 1
-                delta = _swap(n, rows, sums, differences, blocked, col, other)
-                if delta < 0:
-                    conflicts += delta
-                    swaps += 1
-                    break
-                _swap(n, rows, sums, differences, blocked, col, other)  # undo
-            if conflicts == 0 or moves >= max_moves:
+                rows[free_columns[k]] = rows[col]
+                rows[col] = row
                 break
-        if conflicts >= before and conflicts > 0:  # a local minimum: shake it
-            col = free_columns[numpy.random.randint(0, free)]
-            other = free_columns[numpy.random.randint(0, free)]
-            if col != other:
-                conflicts += _swap(n, rows, sums, differences, blocked, col, other)
-                swaps += 1
-    counters[0] += swaps
-    counters[1] += moves
-    return int(conflicts)
+    sums[rows[col] + col] += 1
+    differences[rows[col] - col + n - 1] += 1
 
 
 def _blocked(blocked: Any, code: int) -> bool:
@@ -168,7 +276,9 @@ def compiled() -> SearchFunction:
 
     def build() -> SearchFunction:
         return compile_search(
-            search, lambda kernel: _run(kernel, 4, 0), helpers=("_blocked", "_swap")
+            search,
+            lambda kernel: _run(kernel, 4, 0),
+            helpers=("_blocked", "_swap", "_free_lines", "_lay_out", "_count_given", "_place"),
         )
 
     return compiled_or_plain(build, search, "local search")
@@ -180,4 +290,6 @@ def _run(kernel: SearchFunction, n: int, seed: int) -> int:
     fixed = numpy.zeros(n, dtype=numpy.bool_)
     blocked = numpy.zeros(0, dtype=numpy.int64)
     counters = numpy.zeros(2, dtype=numpy.int64)
-    return kernel(n, rows, fixed, blocked, seed, 1000, counters)
+    work = numpy.zeros(WORK_PER_N * n, dtype=numpy.int64)
+    state = numpy.zeros(STATE_SIZE, dtype=numpy.int64)
+    return kernel(n, rows, fixed, blocked, seed, 1000, counters, work, state, 1000)

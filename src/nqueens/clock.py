@@ -1,0 +1,46 @@
+"""When the command started: a time limit given on the command line covers the whole command,
+start-up included, not only the search that follows it.
+
+Only the standard library is imported here, so that the entry point can start the clock before
+the command line, the API and the solvers load.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+LEAST_SECONDS = 1e-3
+"""What is left of a limit that start-up has used up: the search stops at once, with what it has."""
+
+_started: float | None = None  # time.monotonic() when the process started; None: not a command
+
+
+def start() -> None:
+    """Start the command's clock at the process's own start where the system says when that
+    was (Linux: the interpreter's start-up counts too), or now."""
+    global _started
+    _started = _process_start()
+
+
+def remaining(limit: float | None) -> float | None:
+    """What is still to come of a time limit counted from the command's start (the whole
+    limit where no command started the clock: the API counts from its own call)."""
+    if limit is None or _started is None:
+        return limit
+    return max(limit - (time.monotonic() - _started), LEAST_SECONDS)
+
+
+def _process_start() -> float:
+    """This process's start on the time.monotonic() scale: /proc gives it in clock ticks since
+    boot, which CLOCK_BOOTTIME measures too; now where either is missing."""
+    now = time.monotonic()
+    try:
+        with open(f"/proc/{os.getpid()}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        ticks = int(fields[19])  # field 22, starttime, counted from the state (field 3)
+        since_boot = time.clock_gettime(time.CLOCK_BOOTTIME)
+        age = since_boot - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return now
+    return now - age if 0 <= age < 60 else now
