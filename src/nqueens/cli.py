@@ -53,16 +53,16 @@ from nqueens.output import (
     EXIT_OK,
     EXIT_TIME_LIMIT,
     Output,
+    Pictures,
     count_display,
     discard_stdout,
     exit_code,
-    save_svg,
     spinner,
 )
 from nqueens.puzzle import Puzzle
 from nqueens.results import InputError, SearchInterrupted, Status
 from nqueens.strategies import AUTO, FIRST_FAIL_MID, FIRST_MIN, STRATEGIES
-from nqueens.svg import MAX_SVG_N, board_svg, numbered_path
+from nqueens.svg import MAX_SVG_N, board_svg
 
 if TYPE_CHECKING:
     from nqueens.explain import Explanation
@@ -180,6 +180,7 @@ def solve(
     n = puzzle.n
     _check_drawable(n, style, svg_path)
     digits = len(str(limit or KNOWN_TOTALS.get(n) or 1))
+    pictures = Pictures(svg_path)
     with usage_errors():
         stream = api.solve(
             n,
@@ -198,15 +199,12 @@ def solve(
             for number, solution in enumerate(stream, start=1):
                 output.solution(solution, number)
                 if svg_path is not None:
-                    path = numbered_path(svg_path, number, digits)
-                    save_svg(
-                        path,
-                        board_svg(
-                            n, solution.squares(), puzzle=puzzle, caption=f"Solution {number}"
-                        ),
-                    )
+                    caption = f"Solution {number}"
+                    picture = board_svg(n, solution.squares(), puzzle=puzzle, caption=caption)
+                    pictures.save(picture, number, digits)
         except KeyboardInterrupt:
             stream.close()
+    pictures.report(output)
     stats = stream.stats
     output.end_of_search(stats, with_stats=show_stats)
     if stats.solutions == 0 and stats.status is Status.COMPLETE:
@@ -328,8 +326,8 @@ def count(
         click.echo(stats.solutions)
         if unique:
             click.echo(stats.unique)
-    if stats.status.partial:
-        output.message(render.summary(stats))
+    if stats.status.partial:  # the count on the terminal already says "at least"
+        output.message(render.ending(stats) if output.rich else render.summary(stats))
     if show_stats and output.format == "text":
         output.stats(stats)
     ctx.exit(exit_code(stats.status))
@@ -396,7 +394,9 @@ def first(
         )
         ctx.exit(EXIT_TIME_LIMIT)
     if svg_path is not None:
-        save_svg(svg_path, board_svg(n, result.solution.squares(), puzzle=puzzle))
+        pictures = Pictures(svg_path)
+        pictures.save(board_svg(n, result.solution.squares(), puzzle=puzzle))
+        pictures.report(output)
     output.message(f"Found in {result.stats.wall_time:.3f} s.")
     if show_stats and output.format == "text":
         output.stats(result.stats, enumeration=False)
@@ -482,12 +482,19 @@ def explain(
     if tree_path is not None:
         from nqueens import treeview
 
+        tree = Pictures(tree_path, "search tree")
         if tree_path.endswith(".html"):
-            save_svg(tree_path, treeview.html_document(explanations))
+            tree.save(treeview.html_document(explanations))
         else:
-            save_svg(tree_path, treeview.svg_document(explanations[0]))
+            tree.save(treeview.svg_document(explanations[0]))
+        tree.report(output)
     else:
-        _narrate(explanations[0], output, step=step, svg_path=svg_path)
+        shown = _narrate(explanations[0], output, step=step, svg_path=svg_path)
+        if shown < len(explanations[0].events):
+            output.message(
+                f"You stopped the walk at step {shown:,} of {len(explanations[0].events):,}; "
+                "the whole search was:"
+            )
     for explanation in explanations:
         noun = "solution" if explanation.solutions == 1 else "solutions"
         output.message(
@@ -498,11 +505,23 @@ def explain(
     ctx.exit(EXIT_OK if explanations[0].solutions else EXIT_NO_SOLUTION)
 
 
-def _narrate(explanation: Explanation, output: Output, *, step: bool, svg_path: str | None) -> None:
-    """Draw every step of the search; with ``step``, wait for a key between steps."""
-    n = explanation.n
+def _narrate(explanation: Explanation, output: Output, *, step: bool, svg_path: str | None) -> int:
+    """Draw every step of the search; with ``step``, wait for a key between steps. Returns how
+    many steps were shown (fewer than all when the user quit)."""
     digits = len(str(len(explanation.events)))
     interactive = step and sys.stdin.isatty()
+    pictures = Pictures(svg_path)
+    try:
+        return _draw_steps(explanation, output, pictures, digits, interactive=interactive)
+    finally:
+        pictures.report(output)
+
+
+def _draw_steps(
+    explanation: Explanation, output: Output, pictures: Pictures, digits: int, *, interactive: bool
+) -> int:
+    """:func:`_narrate`'s steps, each drawn and saved; returns how many were shown."""
+    n = explanation.n
     for event in explanation.events:
         caption = f"Step {event.step:,}: {event.text}"
         if output.rich:
@@ -522,7 +541,7 @@ def _narrate(explanation: Explanation, output: Output, *, step: bool, svg_path: 
         else:
             grid = render.plain_grid(n, event.queens, event.crossed, forced=event.forced)
             click.echo(f"{caption}\n{grid}\n")
-        if svg_path is not None:
+        if pictures.path is not None:
             picture = board_svg(
                 n,
                 event.queens,
@@ -531,11 +550,14 @@ def _narrate(explanation: Explanation, output: Output, *, step: bool, svg_path: 
                 forced=event.forced,
                 caption=caption,
             )
-            save_svg(numbered_path(svg_path, event.step, digits), picture)
+            pictures.save(picture, event.step, digits)
         if interactive and event is not explanation.events[-1] and not _next_step():
-            return
+            return event.step
     if output.rich and explanation.events:
-        output.out.print(render.explain_legend(ascii_only=output.ascii_only))
+        output.out.print(
+            render.explain_legend(ascii_only=output.ascii_only, colour=not output.out.no_color)
+        )
+    return len(explanation.events)
 
 
 def _next_step() -> bool:

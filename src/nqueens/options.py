@@ -316,8 +316,14 @@ def tree_target(ctx: click.Context, param: click.Parameter, value: str | None) -
 
 
 def svg_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """Refuse an --svg path whose folder does not exist before any search starts."""
-    if value is not None and not Path(value).resolve().parent.is_dir():
+    """An --svg path, given .svg where it has no suffix and names no existing file (so that
+    every command names its pictures alike); refused before any search starts when its folder
+    does not exist."""
+    if value is None:
+        return None
+    if not Path(value).suffix and not Path(value).exists():
+        value += ".svg"
+    if not Path(value).resolve().parent.is_dir():
         raise click.BadParameter(f"the folder of {value} does not exist", ctx, param)
     return value
 

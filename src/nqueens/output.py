@@ -10,7 +10,6 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -30,6 +29,7 @@ from rich.text import Text
 from nqueens import render, signals
 from nqueens.puzzle import Puzzle
 from nqueens.results import Solution, Stats, Status
+from nqueens.svg import numbered_path
 
 if TYPE_CHECKING:
     from nqueens.engines.estimate import Estimate
@@ -116,7 +116,12 @@ class Output:
         return n > render.PLAIN_BOARD_MAX_N
 
     def solution(self, solution: Solution, number: int | None = None) -> None:
-        """Write one solution to stdout, numbered when it is one of many."""
+        """Write one solution to stdout, numbered when it is one of many: whole, a stop signal
+        waiting until it is written (never a heading without its board)."""
+        with signals.held():
+            self._solution(solution, number)
+
+    def _solution(self, solution: Solution, number: int | None) -> None:
         if self.format == "json":
             _write_line(render.solution_record_pieces(solution, number))
             return
@@ -187,13 +192,40 @@ def _write_line(pieces: Iterator[str]) -> None:
     click.echo()
 
 
-def save_svg(path: str, document: str) -> None:
-    """Write a picture, turning a path that cannot be written into a usage error (exit 2)."""
-    try:
-        Path(path).write_text(document, encoding="utf-8")
-    except OSError as error:
-        reason = error.strerror or str(error)
-        raise click.BadParameter(f"cannot write {path}: {reason}", param_hint="'--svg'") from None
+class Unwritable(click.ClickException):
+    """A file the user asked for could not be written (a full disk, a folder gone): exit 74."""
+
+    exit_code = EXIT_IO_ERROR
+
+
+class Pictures:
+    """The pictures a command saves where the user asked, and the line that says so."""
+
+    def __init__(self, path: str | None, what: str = "picture") -> None:
+        self.path = path
+        self.what = what
+        self.saved: list[str] = []
+
+    def save(self, document: str, number: int | None = None, width: int = 1) -> None:
+        """Write one picture: to the path, or numbered (``board-07.svg``) as one of several."""
+        if self.path is None:
+            return
+        path = self.path if number is None else numbered_path(self.path, number, width)
+        try:
+            with open(path, "w", encoding="utf-8") as file:  # closed here: a late error counts
+                file.write(document)
+        except OSError as error:
+            raise Unwritable(f"cannot write {path}: {error.strerror or error}") from None
+        self.saved.append(path)
+
+    def report(self, output: Output) -> None:
+        """Say on stderr what was saved, if anything."""
+        if len(self.saved) == 1:
+            output.message(f"Saved the {self.what} in {self.saved[0]}.")
+        elif self.saved:
+            output.message(
+                f"Saved {len(self.saved):,} {self.what}s: {self.saved[0]} to {self.saved[-1]}."
+            )
 
 
 def exit_code(status: Status) -> int:

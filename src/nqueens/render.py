@@ -106,12 +106,13 @@ _FRESH_MARK = "bold white on #b22222"  # 6.7:1; black on the squares is 6.8:1 an
 _FORCED, _FORCED_ASCII = "\N{WHITE CHESS QUEEN}", "F"
 
 
-def explain_legend(*, ascii_only: bool = False) -> str:
-    """The key to the boards ``explain`` draws."""
+def explain_legend(*, ascii_only: bool = False, colour: bool = True) -> str:
+    """The key to the boards ``explain`` draws, as they are drawn (with colour or without)."""
     queen, forced = ("Q", _FORCED_ASCII) if ascii_only else (QUEEN, _FORCED)
+    fresh = "white x on red" if colour else "X"
     return (
         f"{queen} decided queen   {forced} queen forced by propagation   x ruled out earlier   "
-        "white x on red: ruled out by this step"
+        f"{fresh}: ruled out by this step"
     )
 
 
@@ -163,7 +164,8 @@ def rich_grid(
     out by the step being shown, white on red), ``forced`` queens (placed by propagation, not by
     a decision) show as the outlined queen (``F`` in ASCII), ``given`` queens stand in brackets
     on blue, and empty squares show their ``marks``. ``ascii_only`` draws queens as ``Q``.
-    Without ``colour`` (NO_COLOR), empty squares show a dot: the same layout, still readable."""
+    Without ``colour`` (NO_COLOR), empty squares show a dot and fresh marks an ``X``: the same
+    layout, still readable."""
     label_width = len(str(n))
     queen = "Q" if ascii_only else QUEEN
     marks = marks or {}
@@ -182,8 +184,11 @@ def rich_grid(
                 )
                 board.append(f"{glyph:^{_SQUARE_WIDTH}}", style=square)
             elif (row, col) in crossed:
-                mark_style = _FRESH_MARK if (row, col) in fresh else square
-                board.append(f"{'x':^{_SQUARE_WIDTH}}", style=mark_style)
+                fresh_mark = (row, col) in fresh
+                mark = "X" if fresh_mark and not colour else "x"  # no red without colour
+                board.append(
+                    f"{mark:^{_SQUARE_WIDTH}}", style=_FRESH_MARK if fresh_mark else square
+                )
             elif (row, col) in marks:
                 board.append(f"{marks[row, col]:^{_SQUARE_WIDTH}}", style=square)
             else:
@@ -197,10 +202,9 @@ def solution_record(solution: Solution, number: int | None = None) -> str:
 
 
 def solution_record_pieces(solution: Solution, number: int | None = None) -> Iterator[str]:
-    """:func:`solution_record` in pieces, the rows a slice at a time."""
-    head: dict[str, object] = {"type": "solution", "n": solution.n}
-    if number is not None:
-        head["solution"] = number
+    """One solution as a JSON record, in pieces, the rows a slice at a time (a board of millions
+    is megabytes); ``number`` counts the solutions of a stream (1 for first's one)."""
+    head: dict[str, object] = {"type": "solution", "n": solution.n, "solution": number or 1}
     yield json.dumps(head)[:-1] + ', "rows": ['
     rows = solution.rows
     for start in range(0, len(rows), _CHUNK):
@@ -235,7 +239,7 @@ def status_record(
     record: dict[str, object] = {"type": "status", "n": stats.n, "solutions": stats.solutions}
     if with_unique:
         record["unique"] = stats.unique
-    record["complete"] = not stats.status.partial
+    record["complete"] = stats.status is Status.COMPLETE  # a list cut at --limit is not whole
     record["status"] = status
     record["engine"] = stats.engine
     if stats.backend is not None:
@@ -325,6 +329,12 @@ def describe_status(status: Status) -> str:
         Status.TIME_LIMIT: "stopped by the time limit; partial, a lower bound",
         Status.INTERRUPTED: "interrupted; partial, a lower bound",
     }[status]
+
+
+def ending(stats: Stats) -> str:
+    """How a search that was cut short ended, for a line beside a result that shows the count."""
+    cause = "Interrupted" if stats.status is Status.INTERRUPTED else "Stopped by the time limit"
+    return f"{cause} after {stats.wall_time:.2f} s: the count is a lower bound."
 
 
 def summary(stats: Stats) -> str:

@@ -53,11 +53,18 @@ def statistics_line(explanation: Explanation) -> str:
     scope = "every solution" if explanation.solutions > 1 else "to the first solution"
     return (
         f"N = {explanation.n}, {explanation.strategy}, {scope}: {len(tree.nodes):,} nodes, "
-        f"{tree.failures:,} failures, {tree.solutions:,} solutions, depth {tree.depth}"
+        f"{_counted(tree.failures, 'failure')}, {_counted(tree.solutions, 'solution')}, "
+        f"depth {tree.depth}"
     )
 
 
-def tree_svg(explanation: Explanation, *, element_id: str = "tree") -> ET.Element:
+def _counted(number: int, noun: str) -> str:
+    return f"{number:,} {noun}" + ("" if number == 1 else "s")
+
+
+def tree_svg(
+    explanation: Explanation, *, element_id: str = "tree", interactive: bool = False
+) -> ET.Element:
     """The tree as an ``<svg>`` element: legend, edges with their decisions, nodes, and under
     each triangle the subtree it hides, drawn but hidden (the page shows it on a click)."""
     sizes = subtree_sizes(explanation.tree)  # once, for the tree and every hidden subtree
@@ -77,7 +84,7 @@ def tree_svg(explanation: Explanation, *, element_id: str = "tree") -> ET.Elemen
         },
     )
     ET.SubElement(svg, "title").text = f"Search tree: {statistics_line(explanation)}"
-    _legend(svg, explanation)
+    _legend(svg, explanation, interactive=interactive)
     drawing = ET.SubElement(svg, "g", attrib={"class": "tree"})
     _draw(drawing, explanation, placed, SIDE, TOP)
     for triangle in (p for p in placed if p.kind == COLLAPSED):
@@ -114,14 +121,19 @@ def _shift(placed: Placed, by: float) -> Placed:
     return Placed(placed.node, placed.x + by, placed.kind, placed.hidden)
 
 
-def _legend(svg: ET.Element, explanation: Explanation) -> None:
+def _legend(svg: ET.Element, explanation: Explanation, *, interactive: bool) -> None:
     legend = ET.SubElement(svg, "g", attrib={"class": "legend"})
     _text(legend, 12, 22, statistics_line(explanation), size=14, weight="bold")
     keys = [
         (CHOICE, "choice"),
         (FAILURE, "failure"),
         (SOLUTION, "solution"),
-        (COLLAPSED, "failed subtree (its node count; click to open)"),
+        (
+            COLLAPSED,
+            "failed subtree (its node count; click to open)"
+            if interactive
+            else "failed subtree (its node count)",
+        ),
     ]
     x = 20.0
     for kind, words in keys:
@@ -235,7 +247,7 @@ def html_document(explanations: list[Explanation]) -> str:
     panels = []
     data = []
     for index, explanation in enumerate(explanations):
-        svg = tree_svg(explanation, element_id=f"tree-{index}")
+        svg = tree_svg(explanation, element_id=f"tree-{index}", interactive=True)
         panels.append(
             f'<section class="panel" data-index="{index}">'
             f"<h2>{_escape(statistics_line(explanation))}</h2>"
