@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from click.testing import Result
-from helpers import invoke, known_total
+from helpers import TERMINAL_ENV, invoke, known_total, strip_ansi
 
 SMALL_PLAN = ["--sizes", "4-6", "--first-sizes", "8,20", "--time-limit", "5", "--quiet"]
 SMALL_PLAN += ["--mip-solvers", "scip,glpk"]
@@ -90,6 +90,7 @@ def test_bench_text_tables_show_the_seed_and_cells_over_the_limit() -> None:
         (["--engines", "cp,glpk"], "glpk"),
         (["--strategies", "random"], "random"),
         (["--repeat", "0"], "--repeat"),
+        (["--repeat", "99999999999999999999"], "more than 1,000"),
         (["--format", "xml"], "--format"),
     ],
 )
@@ -97,3 +98,28 @@ def test_bad_bench_plans_are_usage_errors(args: list[str], message: str) -> None
     result = bench(*args)
     assert result.exit_code == 2
     assert message in result.stderr
+
+
+def test_bench_prepares_each_engine_whatever_the_largest_size() -> None:
+    """The reduced engine once built its attack table for the largest first size: 931 GiB at
+    N = 5,000, an OverflowError at 65. Sizes it refuses show as n/a."""
+    result = bench("--sizes", "4", "--first-sizes", "65,5000", "--engines", "reduced", "--quiet")
+    assert result.exit_code == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    rows = [line.split() for line in result.stdout.splitlines()]
+    assert ["reduced", "n/a", "n/a"] in rows
+
+
+@pytest.mark.parametrize("columns", [80, 100])
+def test_bench_tables_fit_the_terminal(columns: int) -> None:
+    env = {**TERMINAL_ENV, "COLUMNS": str(columns)}
+    result = invoke(
+        "bench", "--sizes", "4-12", "--first-sizes", "8,50,100,200,500,1000",
+        "--engines", "bitboard,cp,reduced", "--strategies", "first-min,first-fail-mid",
+        "--time-limit", "0.1", "--quiet", env=env,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    lines = strip_ansi(result.stdout).splitlines()
+    assert max(len(line) for line in lines) <= columns
+    sizes = [word for line in lines if line.strip().startswith("N ") for word in line.split()[1:]]
+    assert sizes == [str(n) for n in range(4, 13)] + ["8", "50", "100", "200", "500", "1,000"]

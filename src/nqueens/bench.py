@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from rich import box
 from rich.table import Table
 
 from nqueens import api, registry
@@ -44,7 +45,7 @@ class Column:
 
     @property
     def label(self) -> str:
-        """The column's heading: the engine above its strategy or MIP solver."""
+        """The engine and its strategy or MIP solver, on two lines."""
         detail = self.strategy or self.mip_solver
         return self.engine if detail is None else f"{self.engine}\n{detail}"
 
@@ -201,8 +202,14 @@ def _bench_cell_text(cell: Cell, time_limit: float) -> str:
     return "n/a"
 
 
-def tables(cells: list[Cell], *, time_limit: float) -> list[Table]:
-    """The seed's table (time to every solution, with its published times) and time to a first."""
+_CELL_WIDTH = 7  # "14,200", "11.628", "> 10", "n/a"
+_PADDING = 2  # rich's padding around each column, with a simple box
+
+
+def tables(cells: list[Cell], *, time_limit: float, width: int | None = None) -> list[Table]:
+    """The seed's table (time to every solution, with its published times) and time to a first:
+    a row per engine and strategy, a column per board size; cut into several tables of fewer
+    sizes where ``width`` (a terminal's columns) cannot take them all."""
     shown = []
     for table_name, title in (
         (ALL, "Time to find every solution (s); one core, no symmetry breaking"),
@@ -211,32 +218,50 @@ def tables(cells: list[Cell], *, time_limit: float) -> list[Table]:
         chosen = [cell for cell in cells if cell.table == table_name]
         if not chosen:
             continue
-        labels = list(dict.fromkeys(cell.column.label for cell in chosen))
-        table = Table(title=title, title_justify="left")
-        table.add_column("N", justify="right")
-        if table_name == ALL:
-            table.add_column("solutions", justify="right", overflow="fold")
-        for label in labels:
-            table.add_column(label, justify="right", overflow="fold")
-        if table_name == ALL:
-            table.add_column("seed\npublished", justify="right", style="dim", overflow="fold")
-        for n in dict.fromkeys(cell.n for cell in chosen):
-            row_cells = {cell.column.label: cell for cell in chosen if cell.n == n}
-            row = [str(n)]
+        by_place = {(cell.column.label, cell.n): cell for cell in chosen}
+        columns = list(dict.fromkeys(cell.column.label for cell in chosen))
+        heading = "guide published" if table_name == ALL else ""
+        label_width = max(len(label) for label in [*columns, heading, "N"])
+        sizes = list(dict.fromkeys(cell.n for cell in chosen))
+        per_table = len(sizes)
+        if width is not None:
+            per_table = max(1, (width - label_width - _PADDING) // (_CELL_WIDTH + _PADDING))
+        for start in range(0, len(sizes), per_table):
+            part = sizes[start : start + per_table]
+            table = Table(
+                title=title if start == 0 else f"{title}, continued",
+                title_justify="left",
+                box=box.SIMPLE_HEAD,
+            )
+            table.add_column("N", justify="left", no_wrap=True)
+            for n in part:
+                table.add_column(f"{n:,}", justify="right", no_wrap=True)
             if table_name == ALL:
-                counts = {
-                    cell.stats.solutions
-                    for cell in row_cells.values()
-                    if cell.outcome == FINISHED and cell.stats is not None
-                }
-                row.append(", ".join(f"{count:,}" for count in sorted(counts)) or "?")
-            row += [_bench_cell_text(row_cells[label], time_limit) for label in labels]
+                table.add_row("solutions", *(_solutions_text(chosen, n) for n in part))
+            for label in columns:
+                table.add_row(
+                    label.replace("\n", " "),
+                    *(_bench_cell_text(by_place[label, n], time_limit) for n in part),
+                )
             if table_name == ALL:
-                published = SEED_PUBLISHED_MS.get(n)
-                row.append("" if published is None else f"{published / 1000:.3f}")
-            table.add_row(*row)
-        shown.append(table)
+                table.add_row(heading, *(_published_text(n) for n in part), style="dim")
+            shown.append(table)
     return shown
+
+
+def _solutions_text(cells: list[Cell], n: int) -> str:
+    """The count the finished cells of a size agree on (all of them, should they differ)."""
+    counts = {
+        cell.stats.solutions
+        for cell in cells
+        if cell.n == n and cell.outcome == FINISHED and cell.stats is not None
+    }
+    return ", ".join(f"{count:,}" for count in sorted(counts)) or "?"
+
+
+def _published_text(n: int) -> str:
+    published = SEED_PUBLISHED_MS.get(n)
+    return "" if published is None else f"{published / 1000:.3f}"
 
 
 def records(cells: list[Cell]) -> list[dict[str, object]]:

@@ -661,7 +661,7 @@ def verify(ctx: click.Context, source: str, output_format: str) -> None:
 )
 @click.option(
     "--repeat",
-    type=WholeNumber(1),
+    type=WholeNumber(1, 1000, ": more runs would take longer than anyone waits"),
     default=1,
     show_default=True,
     help="Time each cell this many times and report the median.",
@@ -751,12 +751,14 @@ def bench(
         click.echo(benchmark.csv_text(cells), nl=False)
     else:
         # Off a terminal (a file, a README) the tables keep their natural width.
+        on_terminal = output.out.is_terminal
         console = (
             output.out
-            if output.out.is_terminal
+            if on_terminal
             else Console(width=1000, highlight=False, force_terminal=False)
         )
-        for table in benchmark.tables(cells, time_limit=time_limit):
+        width = output.out.width if on_terminal else None
+        for table in benchmark.tables(cells, time_limit=time_limit, width=width):
             console.print(table)
 
 
