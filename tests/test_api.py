@@ -180,6 +180,11 @@ HOSTILE = [
     (lambda: hostile.count(10**5000), "about 5,001 digits"),
     (lambda: hostile.first(8, queens=[(10**5000, 0)]), "about 5,001 digits"),
     (lambda: hostile.count(8, engine=5), "unknown engine 5"),
+    (
+        lambda: hostile.first(8, engine="nope"),
+        "choose from cp-sat, cp, mip, bitboard, local, reduced, auto",
+    ),
+    (lambda: hostile.count(8, engine=["x"]), "unknown engine ['x']"),
     (lambda: hostile.first(True), "N must be a whole number, not True"),
 ]
 
@@ -194,7 +199,7 @@ def test_hostile_arguments_get_an_input_error_that_names_them(
 
 def test_lists_are_squares_too_and_huge_time_limits_mean_none() -> None:
     assert hostile.count(8, blocked=[[0, 0]]).solutions == 92 - 4  # the corner holds 4
-    for engine in ("cp", "mip", "cp-sat", "bitboard"):
+    for engine in ("cp", "mip", "cp-sat", "bitboard", "local", "reduced", "auto"):
         result = nqueens.first(8, engine=engine, time_limit=1e20)
         assert result.solution is not None
         assert_valid_board(result.solution.rows, 8)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import invoke, known_total, process_env
+from helpers import invoke, known_total, known_unique, process_env
 
 import nqueens
 
@@ -35,6 +35,29 @@ def test_a_checkpoint_keeps_every_subproblem_and_answers_again(tmp_path: Path) -
     again = invoke("count", "12", "--checkpoint", str(path), "--stats")
     assert int(again.stdout.split()[0]) == known_total(12)
     assert _lines(path) == lines  # nothing counted twice, nothing written twice
+
+
+def test_a_finished_checkpoint_answers_without_loading_the_search(tmp_path: Path) -> None:
+    """The README says a finished checkpoint answers at once: it took 3 s, cutting the board
+    again with the compiled search. Now the file alone answers, unique count included."""
+    path = tmp_path / "count.ckpt"
+    assert nqueens.count(15, checkpoint=path, unique=True).solutions == known_total(15)
+    probe = (
+        "import sys\n"
+        "from nqueens.cli import cli\n"
+        f"for args in (['count', '15', '--unique', '--checkpoint', {str(path)!r}],):\n"
+        "    try:\n"
+        "        cli(args)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "loaded = [m for m in sys.modules if m.split('.')[0] in ('numba', 'numpy')]\n"
+        "assert not loaded, loaded\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=process_env()
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(known_total(15)), str(known_unique(15))]
 
 
 @pytest.mark.parametrize("damage", ["cut", "flipped"])

@@ -128,6 +128,9 @@ def _request(
 def _engine(name: str, request: Request) -> Engine:
     """The engine called ``name`` (``auto``: the fastest that can count), checked against the
     request."""
+    if name != AUTO and not (isinstance(name, str) and name in registry.ENGINES):
+        choices = ", ".join([*registry.ENGINES, AUTO])
+        raise InputError(f"unknown engine {validation.shown(name)}; choose from {choices}")
     engine = registry.for_count(request) if name == AUTO else registry.engine_named(name)
     registry.check(engine, request)
     return engine

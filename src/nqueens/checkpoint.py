@@ -24,12 +24,20 @@ from nqueens.results import InputError
 _MAGIC = "nqueens checkpoint 1"
 
 
+_CUT = ("subproblems", "split")  # the parts of an identity that say how the board was cut
+
+
 def identity(engine: str, request: Request, tasks: Sequence[Subproblem]) -> dict[str, object]:
     """What a checkpoint belongs to: the count and the exact list of its subproblems."""
-    puzzle = request.puzzle
     split = hashlib.sha256(
         "\n".join(repr(replace(task, deadline=None)) for task in tasks).encode()
     ).hexdigest()
+    return {**_count_identity(engine, request), "subproblems": len(tasks), "split": split[:32]}
+
+
+def _count_identity(engine: str, request: Request) -> dict[str, object]:
+    """The count a checkpoint belongs to, whatever the cut: board, puzzle, engine, symmetry."""
+    puzzle = request.puzzle
     belongs_to = {
         "n": request.n,
         "engine": engine,
@@ -37,10 +45,44 @@ def identity(engine: str, request: Request, tasks: Sequence[Subproblem]) -> dict
         "queens": sorted(puzzle.queens) if puzzle is not None else [],
         "blocked": sorted(puzzle.blocked) if puzzle is not None else [],
         "excluded": sorted(puzzle.excluded) if puzzle is not None else [],
-        "subproblems": len(tasks),
-        "split": split[:32],
     }
     return dict(json.loads(json.dumps(belongs_to)))  # as read back: lists, not tuples
+
+
+def finished(path: Path, engine: str, request: Request) -> list[Subcount] | None:
+    """Every subproblem's count, if ``path`` is the whole checkpoint of this count: the answer,
+    read without cutting the board again (which loads the compiled search). None otherwise,
+    for the ordinary reading to resume it or to say what is wrong with it."""
+    try:
+        with path.open("r", encoding="utf-8", newline="") as existing:
+            lines = existing.readlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    first = _checked(lines[0]) if lines else None
+    if first is None or not first.startswith(_MAGIC):
+        return None
+    try:
+        theirs = json.loads(first.removeprefix(_MAGIC))
+        wanted = _count_identity(engine, request)
+        if not isinstance(theirs, dict) or {k: theirs.get(k) for k in wanted} != wanted:
+            return None
+        done = dict(_subcount(_checked(line)) for line in lines[1:])
+    except (ValueError, TypeError):  # a line cut short or damaged: not finished
+        return None
+    if sorted(done) != list(range(theirs.get("subproblems", -1))):
+        return None
+    return list(done.values())
+
+
+def _subcount(text: str | None) -> tuple[int, Subcount]:
+    """A finished subproblem's line: its place and its count; ValueError if it is not one."""
+    if text is None:
+        raise ValueError("a line cut short or damaged")
+    place, solutions, unique, first_stat, second = text.split()
+    found = Subcount(
+        int(solutions), None if unique == "-" else int(unique), int(first_stat), int(second), True
+    )
+    return int(place), found
 
 
 def _line(text: str) -> str:
@@ -89,14 +131,8 @@ class Checkpoint:
                 text = _checked(line)
                 if text is None:
                     break  # cut short: this line and anything after it never counted
-                place, solutions, unique, first_stat, second = text.split()
-                self.done[int(place)] = Subcount(
-                    int(solutions),
-                    None if unique == "-" else int(unique),
-                    int(first_stat),
-                    int(second),
-                    True,
-                )
+                place, found = _subcount(text)
+                self.done[place] = found
                 kept += len(line.encode())
         self._file: IO[str] = path.open("a+", encoding="utf-8", newline="")
         self._file.truncate(kept)

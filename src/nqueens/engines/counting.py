@@ -50,8 +50,13 @@ def count_split(
     that none runs long. Ctrl-C raises SearchInterrupted with the partial count.
     """
     started = time.monotonic()
+    if checkpoint is not None:
+        from nqueens.checkpoint import finished
+
+        done = finished(checkpoint, engine.name, request)
+        if done is not None:  # the answer is in the file: no need to cut or load anything
+            return _added_up(engine, request, done, started, Status.COMPLETE)
     deadline = time.time() + request.time_limit if request.time_limit is not None else None
-    engine.prepare(request)
     tasks = engine.subproblems(request, deadline)
     saved = None
     if checkpoint is not None:
@@ -59,6 +64,8 @@ def count_split(
 
         saved = Checkpoint(checkpoint, identity(engine.name, request, tasks))
     counting = _Counting(engine, request, tasks, started, saved)
+    if counting.todo:  # a finished checkpoint answers without loading the solver
+        engine.prepare(request)
     try:
         return counting.run(deadline, workers, cluster, on_progress, on_estimate)
     finally:
@@ -71,6 +78,24 @@ def is_long(request: Request) -> bool:
     columns without a given queen than the largest board counted without a limit."""
     puzzle_queens = len(request.puzzle.queens) if request.puzzle is not None else 0
     return request.time_limit is None and request.n - puzzle_queens > MAX_UNBOUNDED_ENUMERATION_N
+
+
+def _added_up(
+    engine: Engine, request: Request, found: Sequence[Subcount], started: float, status: Status
+) -> Stats:
+    """The subproblems' counts and statistics added up."""
+    counts_classes = request.symmetry and request.puzzle is None
+    return Stats(
+        n=request.n,
+        solutions=sum(sub.solutions for sub in found),
+        conflicts=sum(sub.first for sub in found),
+        branches=sum(sub.second for sub in found),
+        wall_time=time.monotonic() - started,
+        status=status,
+        unique=sum(sub.unique or 0 for sub in found) if counts_classes else None,
+        engine=engine.name,
+        strategy=engine.strategy_for(request),
+    )
 
 
 class _Counting:
@@ -98,19 +123,7 @@ class _Counting:
 
     def stats(self, status: Status) -> Stats:
         """The subproblems' counts and statistics added up."""
-        request, found = self.request, self.found
-        counts_classes = request.symmetry and request.puzzle is None
-        return Stats(
-            n=request.n,
-            solutions=sum(sub.solutions for sub in found),
-            conflicts=sum(sub.first for sub in found),
-            branches=sum(sub.second for sub in found),
-            wall_time=time.monotonic() - self.started,
-            status=status,
-            unique=sum(sub.unique or 0 for sub in found) if counts_classes else None,
-            engine=self.engine.name,
-            strategy=self.engine.strategy_for(request),
-        )
+        return _added_up(self.engine, self.request, self.found, self.started, status)
 
     def run(
         self,
