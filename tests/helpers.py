@@ -138,10 +138,16 @@ def invoke(*args: str, stdin: str | None = None, env: dict[str, str | None] = PL
 
 
 def run_on_terminal(
-    command: list[str], env: dict[str, str], *, columns: int = 100, timeout: float = 60
+    command: list[str],
+    env: dict[str, str],
+    *,
+    columns: int = 100,
+    timeout: float = 60,
+    typed: bytes | None = None,
 ) -> tuple[int, str]:
     """Run a real process with stdout and stderr on a pseudo-terminal of ``columns`` columns;
-    its exit code and what it wrote, with the terminal's CR LF line ends made LF."""
+    its exit code and what it wrote, with the terminal's CR LF line ends made LF. With
+    ``typed``, stdin is the terminal too, and those keys are typed once it has written."""
     import fcntl
     import pty
     import struct
@@ -149,9 +155,8 @@ def run_on_terminal(
 
     leader, follower = pty.openpty()
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
-    process = subprocess.Popen(
-        command, stdin=subprocess.DEVNULL, stdout=follower, stderr=follower, env=env
-    )
+    stdin = follower if typed is not None else subprocess.DEVNULL
+    process = subprocess.Popen(command, stdin=stdin, stdout=follower, stderr=follower, env=env)
     os.close(follower)
     chunks = []
     deadline = time.monotonic() + timeout
@@ -164,6 +169,9 @@ def run_on_terminal(
             if not chunk:
                 break
             chunks.append(chunk)
+            if typed is not None:
+                os.write(leader, typed)
+                typed = None
         code = process.wait(timeout=max(0.1, deadline - time.monotonic()))
     finally:
         if process.poll() is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,8 @@ from helpers import (
     known_total,
     known_unique,
     parse_plain_boards,
+    process_env,
+    run_on_terminal,
     strip_ansi,
 )
 
@@ -518,12 +521,19 @@ def test_color_options_work_before_or_after_the_command_and_never_change_data(wh
     assert not re.search(r"\x1b\[[0-9;]*(3[0-9]|4[0-9]|9[0-7]|10[0-7])m", dropped)
 
 
-def test_svg_files_are_named_as_the_help_says(tmp_path: Path) -> None:
-    assert "FILE-1.svg" in invoke("solve", "--help").stdout
-    assert invoke("solve", "6", "--svg", str(tmp_path / "six.svg")).exit_code == 0
+def test_svg_files_are_named_as_the_help_says_and_said_where(tmp_path: Path) -> None:
+    assert "board-01.svg" in invoke("solve", "--help").stdout
+    six = invoke("solve", "6", "--svg", str(tmp_path / "six.svg"))
+    assert six.exit_code == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"six-{i}.svg" for i in range(1, 5)]
+    assert f"Saved 4 pictures: {tmp_path}/six-1.svg to {tmp_path}/six-4.svg." in six.stderr
     assert invoke("solve", "8", "--limit", "12", "--svg", str(tmp_path / "e.svg")).exit_code == 0
     assert (tmp_path / "e-01.svg").is_file() and (tmp_path / "e-12.svg").is_file()
+    one = invoke("first", "4", "--svg", str(tmp_path / "one"))  # .svg added, as solve adds it
+    assert f"Saved the picture in {tmp_path}/one.svg." in one.stderr
+    assert (tmp_path / "one.svg").read_text().startswith("<?xml")
+    tree = invoke("explain", "4", "--tree", str(tmp_path / "t.svg"))
+    assert f"Saved the search tree in {tmp_path}/t.svg." in tree.stderr
 
 
 def test_bench_says_how_long_it_may_take_before_it_starts() -> None:
@@ -591,3 +601,41 @@ def test_a_split_count_shows_its_total_from_the_first_frame() -> None:
     pieces = _screen_pieces(result.stderr)
     assert any("Counting N = 5492" in piece and "/" in piece for piece in pieces)
     assert not any("0/?" in piece for piece in pieces), pieces
+
+
+HISTORY_WORDS = ["the guide", "blog post", "seed", "Oz tutorial", "four engines", "the paper"]
+
+
+@pytest.mark.parametrize("command", sorted(cli.commands))
+def test_every_command_has_examples_and_speaks_the_users_words(command: str) -> None:
+    text = invoke(command, "--help").stdout
+    assert "Examples:" in text
+    examples = text.split("Examples:")[1].split("\n\n")[0].splitlines()
+    assert all(line.strip().startswith("nqueens ") for line in examples if line.strip())
+    lowered = text.lower().replace("--seed", "")
+    assert not [word for word in HISTORY_WORDS if word.lower() in lowered]
+    if command in ("solve", "count", "first"):
+        assert "-q, --quiet" in text  # every search command can be told to be quiet
+
+
+def test_bare_nqueens_shows_help_and_succeeds_and_a_bare_size_gets_a_hint() -> None:
+    bare = invoke()
+    assert bare.exit_code == 0 and "Examples:" in bare.stdout
+    sized = invoke("8")
+    assert sized.exit_code == 2
+    assert "nqueens solve 8, nqueens count 8 or nqueens first 8" in sized.stderr
+
+
+def test_errors_name_the_argument_one_way() -> None:
+    assert "Invalid value for 'N':" in invoke("solve", "x").stderr
+    assert "Invalid value for 'N':" in invoke("explain", "11").stderr
+    assert "Invalid value for 'FILE':" in invoke("verify", "/nonexistent/boards").stderr
+    assert "N = 10,001 is larger than 10,000" in invoke("solve", "10001").stderr
+
+
+def test_verify_on_a_terminal_says_it_is_waiting_for_boards() -> None:
+    code, screen = run_on_terminal(
+        [sys.executable, "-m", "nqueens", "verify"], process_env(), typed=b"\x04"
+    )
+    assert "Reading from the terminal" in screen and "Ctrl-D" in screen
+    assert code == 2 and "no board found" in screen

@@ -32,6 +32,7 @@ from nqueens.options import (
     BoardSizes,
     Names,
     QueensCommand,
+    QueensContext,
     Seconds,
     TextFile,
     WholeNumber,
@@ -72,6 +73,7 @@ class QueensGroup(click.Group):
     """Ends quietly on a closed pipe and with exit code 130 on Ctrl-C, never with a traceback."""
 
     command_class = QueensCommand
+    context_class = QueensContext
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]
@@ -143,12 +145,12 @@ def cli(ctx: click.Context) -> None:
 
 
 @cli.command(epilog=EXIT_CODES_HELP)
-@click.argument("n", callback=board_size, required=False)
+@click.argument("n", callback=board_size, required=False, metavar="N")
 @click.option("-n", "--limit", type=WholeNumber(1), metavar="K", help="Stop after K solutions.")
 @click.option(
     "--unique",
     is_flag=True,
-    help="One solution per class under rotation and reflection (its lexicographically smallest).",
+    help="Only one of each set of solutions that are turns or mirror images of each other.",
 )
 @puzzle_options
 @engine_options("cp-sat")
@@ -169,12 +171,19 @@ def solve(
     output_format: str,
     show_stats: bool,
     time_limit: float | None,
+    quiet: bool,
 ) -> None:
-    """Print every solution for an N x N board as it is found.
+    """List every solution for an N x N board, as each is found.
 
-    Boards are numbered and streamed in lexicographic order of their rows (the guide's search);
-    boards above N = 18, which need --limit, come in the order CP-SAT's automatic search finds
-    them. A summary follows on stderr; in JSON, a status record ends the stream.
+    Solutions are numbered and come in order of their rows; above N = 18 give --limit, as there
+    are too many to list. A summary follows on stderr; in JSON a status record ends the list.
+
+    \b
+    Examples:
+      nqueens solve 8                      all 92 solutions, drawn
+      nqueens solve 12 --limit 3 --style compact
+      nqueens solve 8 --queen 1,1          those with a queen in the top left
+      nqueens solve 10 --format json > solutions.jsonl
     """
     output = Output(output_format, style, ascii_only=ascii_only, puzzle=puzzle)
     n = puzzle.n
@@ -217,42 +226,41 @@ def solve(
 
 
 @cli.command(epilog=EXIT_CODES_HELP)
-@click.argument("n", callback=board_size, required=False)
+@click.argument("n", callback=board_size, required=False, metavar="N")
 @click.option(
     "--unique",
     is_flag=True,
-    help="Also count the solutions up to rotation and reflection (OEIS A002562); refused "
-    "with --queen, --block or --board, whose squares break the symmetry.",
+    help="Also count the solutions that differ by more than a turn or a mirror image (not "
+    "with --queen, --block or --board, which make the board lopsided).",
 )
 @click.option(
     "-j",
     "--workers",
     type=WholeNumber(0),
     metavar="K",
-    help=f"Processes that share the search ({registry.describe('splits')}). "
-    "[default and 0: every core; 1 = in this process]",
+    help=f"How many processes share the count, e.g. -j 2 ({registry.describe('splits')}). "
+    "[default and 0: every core]",
 )
 @click.option(
     "--symmetry/--no-symmetry",
     default=True,
     show_default=True,
-    help="Search one solution per symmetry class, weighted by its size (about 8x less work; "
-    f"{registry.describe('unique')}).",
+    help="Count each set of turned and mirrored solutions once and multiply: about 8 times "
+    f"less work, same answer ({registry.describe('unique')}).",
 )
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no estimate.")
 @click.option(
     "--checkpoint",
     "checkpoint_path",
     metavar="FILE",
     type=click.Path(dir_okay=False),
-    help="Keep every finished subproblem's count in FILE; the same count run again with it "
-    "resumes where it stopped. Allows N > 18 without a time limit.",
+    help="Save progress in FILE as the count goes; run the same command again to go on where "
+    "it stopped (after Ctrl-C, a crash, a full disk). Allows N > 18 without a time limit.",
 )
 @click.option(
     "--cluster",
     metavar="ADDRESS",
-    help="Count on a Dask cluster: a scheduler's address (tcp://host:8786), or local:K for K "
-    "worker processes here (needs pip install 'nqueens[cluster]'). Allows N > 18 without a "
+    help="Count on many machines through a Dask scheduler (tcp://host:8786), or local:K for K "
+    "worker processes here; needs pip install 'nqueens[cluster]'. Allows N > 18 without a "
     "time limit.",
 )
 @puzzle_options
@@ -265,7 +273,6 @@ def count(
     unique: bool,
     workers: int | None,
     symmetry: bool,
-    quiet: bool,
     checkpoint_path: str | None,
     cluster: str | None,
     engine: str,
@@ -274,12 +281,20 @@ def count(
     output_format: str,
     show_stats: bool,
     time_limit: float | None,
+    quiet: bool,
 ) -> None:
     """Count the solutions for an N x N board, exactly.
 
-    Prints the number alone (a sentence on a terminal), with --unique the number of unique
-    solutions on a second line, or one JSON object. A progress bar shows on a terminal while a
+    Prints the number (a sentence on a terminal); with --unique the number of distinct
+    solutions on a second line; or one JSON object. A progress bar shows on a terminal while a
     large board is counted.
+
+    \b
+    Examples:
+      nqueens count 12                     14200
+      nqueens count 16 --unique            the total and the distinct ones
+      nqueens count 14 --stats             with the time and the search's figures
+      nqueens count 19 --checkpoint n19.ckpt   minutes of work, resumable
     """
     output = Output(output_format)
     n = puzzle.n
@@ -334,12 +349,12 @@ def count(
 
 
 @cli.command(epilog=EXIT_CODES_HELP)
-@click.argument("n", callback=board_size, required=False)
+@click.argument("n", callback=board_size, required=False, metavar="N")
 @click.option(
     "--seed",
     type=WholeNumber(0),
-    help="Seed the randomised searches (CP-SAT's, the cp engine's auto); CP-SAT's parallel "
-    "workers still race, so its runs may differ.",
+    help="Start the random choices of local search, CP-SAT and the cp engine's auto from this "
+    "number, to get the same solution again (CP-SAT's parallel workers may still differ).",
 )
 @puzzle_options
 @engine_options(AUTO, "the engines measured fastest to a first solution, in turn")
@@ -359,13 +374,22 @@ def first(
     output_format: str,
     show_stats: bool,
     time_limit: float | None,
+    quiet: bool,
 ) -> None:
-    """Find one solution for an N x N board, fast, and show it with the time taken."""
+    """Find one solution for an N x N board, fast, and show it with the time taken.
+
+    \b
+    Examples:
+      nqueens first 8
+      nqueens first 1000000 --style compact > million.txt
+      nqueens first 20 --queen 1,1 --queen 2,5
+      nqueens first 8 --svg eight.svg     also save a picture
+    """
     output = Output(output_format, style, ascii_only=ascii_only, puzzle=puzzle)
     n = puzzle.n
     _check_drawable(n, style, svg_path)
     try:
-        with usage_errors(), spinner(output, f"Searching N = {n}"):
+        with usage_errors(), spinner(output, f"Searching N = {n}", enabled=not quiet):
             result = api.first(
                 n,
                 queens=puzzle.queens,
@@ -404,42 +428,48 @@ def first(
 
 
 @cli.command(epilog=EXIT_CODES_HELP)
-@click.argument("n", callback=board_size, required=False)
+@click.argument("n", callback=board_size, required=False, metavar="N")
 @click.option(
     "--strategy",
     type=click.Choice([FIRST_MIN, FIRST_FAIL_MID]),
     default=FIRST_MIN,
     show_default=True,
-    help="first-min: columns left to right, lowest row first (the guide's); "
-    "first-fail-mid: smallest domain first, middle value first (the Oz tutorial's).",
+    metavar="NAME",
+    help="first-min: column by column from the left, lowest row first; first-fail-mid: the "
+    "column with fewest free squares first, middle rows first.",
 )
-@click.option("--all", "all_solutions", is_flag=True, help="Go on past the first solution.")
+@click.option("--all", "all_solutions", is_flag=True, help="Go on to the end of the search.")
 @click.option(
     "--step",
     is_flag=True,
-    help="Wait for a key between steps (only when stdin is a terminal): q or Ctrl-D stops, "
-    "Ctrl-C interrupts.",
+    help="Wait for a key between steps (on a terminal): q or Ctrl-D stops the walk, Ctrl-C "
+    "interrupts.",
 )
-@click.option("--ascii", "ascii_only", is_flag=True, help="Draw queens as Q.")
+@click.option(
+    "--ascii",
+    "ascii_only",
+    is_flag=True,
+    help="Draw queens as Q, for fonts without the chess queen.",
+)
 @click.option(
     "--svg",
     "svg_path",
     metavar="FILE",
     callback=svg_target,
-    help="Also save each step as FILE-01.svg, FILE-02.svg...",
+    help="Also save each step as a picture: --svg step.svg writes step-01.svg, step-02.svg, ...",
 )
 @click.option(
     "--tree",
     "tree_path",
     metavar="FILE",
     callback=tree_target,
-    help="Save the whole search tree instead of narrating it: FILE.svg, a picture, or "
-    "FILE.html, a page to explore it (pan, zoom, boards, stepping).",
+    help="Save the whole search as a tree instead of drawing each step: FILE.svg, a picture, "
+    "or FILE.html, a page to explore it in a browser (e.g. --tree tree.html).",
 )
 @click.option(
     "--compare",
     is_flag=True,
-    help="With --tree FILE.html: first-min and first-fail-mid side by side.",
+    help="With --tree FILE.html: both strategies' trees side by side.",
 )
 @puzzle_options
 @click.pass_context
@@ -454,12 +484,18 @@ def explain(
     tree_path: str | None,
     compare: bool,
 ) -> None:
-    """Walk through the original CP solver's search, step by step, each step drawn.
+    """Watch a constraint solver search, step by step, each step drawn.
 
-    The events come from a search monitor on OR-Tools' original CP solver running the guide's
-    model: decisions (a queen placed), what propagation removed (x) and the queens it forced,
-    dead ends (which column was wiped out), backtracks and solutions. The failures and branches
-    at the end are the solver's own counts. Boards up to 10 x 10.
+    Each step is a queen placed by a choice, the squares it rules out (x), the queens that
+    had to follow, a dead end (which column has no square left) and the step back, or a
+    solution. The counts at the end are the solver's own. Boards up to 10 x 10.
+
+    \b
+    Examples:
+      nqueens explain 5                    every step to the first solution
+      nqueens explain 6 --step             one step per key press
+      nqueens explain 8 --tree tree.html   the whole search, for a browser
+      nqueens explain 8 --tree both.html --compare
     """
     from nqueens.explain import explain as run_explanation
 
@@ -575,23 +611,28 @@ def _next_step() -> bool:
 
 
 @cli.command(epilog=EXIT_CODES_HELP)
-@click.argument("source", type=TextFile(), default="-", metavar="[FILE|-]")
+@click.argument("source", type=TextFile(), default="-", metavar="FILE")
 @click.option(
     "--format",
     "output_format",
     type=click.Choice(["text", "json"]),
     default="text",
     show_default=True,
-    help="json: one object per board, with its problems.",
+    help="json: one object per board, whether it is valid and which queens attack.",
 )
 @click.pass_context
 def verify(ctx: click.Context, source: str, output_format: str) -> None:
-    """Check boards as solve and first print them: text (with or without labels) or JSON lines.
+    """Check boards, as solve and first print them, from FILE or stdin ('-', the default).
 
-    Reports, per board, how many pairs of queens attack each other along rows, columns and
-    diagonals, naming the first few by their 1-based squares. Exits 0 when every board is a
-    solution, 1 otherwise, 2 when the input holds no board, cannot be read, or is not a board
-    (a row off the board, an empty board).
+    Says of each board which queens attack each other (the first few, by 1-based square).
+    Exits 0 when every board is a solution, 1 when one is not, 2 when the input holds no
+    board or something that is not a board (a queen off it, a line that does not parse).
+
+    \b
+    Examples:
+      nqueens first 8 | nqueens verify
+      nqueens solve 10 --format json | nqueens verify
+      nqueens verify boards.txt --format json
     """
     from nqueens.verify import read_boards
 
@@ -617,8 +658,8 @@ def verify(ctx: click.Context, source: str, output_format: str) -> None:
                 click.echo(f"board {board.number} (N = {board.n}): {problem}")
     invalid = sum(not board.valid for board in boards)
     noun = "board" if len(boards) == 1 else "boards"
-    verdict = "all valid" if not invalid else f"{invalid} not valid"
-    output.message(f"{len(boards)} {noun} checked: {verdict}.")
+    verdict = "all valid" if not invalid else f"{invalid:,} not valid"
+    output.message(f"{len(boards):,} {noun} checked: {verdict}.")
     ctx.exit(EXIT_NO_SOLUTION if invalid else EXIT_OK)
 
 
@@ -628,36 +669,35 @@ def verify(ctx: click.Context, source: str, output_format: str) -> None:
     type=BoardSizes(),
     default="4-12",
     show_default=True,
-    help="Boards for the table of time to every solution (the OR-Tools guide's), e.g. 4-12 or "
-    "8,10,12.",
+    help="Board sizes for the table of time to every solution, e.g. 4-12 or 8,10,12.",
 )
 @click.option(
     "--first-sizes",
     type=BoardSizes(),
     default="8,50,100,200,500,1000",
     show_default=True,
-    help="Boards for the table of time to a first solution.",
+    help="Board sizes for the table of time to one solution, e.g. 8,100,1000.",
 )
 @click.option(
     "--engines",
     type=Names(tuple(registry.ENGINES)),
     default=",".join(registry.ENGINES),
     show_default=True,
-    help="Engines to run.",
+    help="Which engines to measure, e.g. cp,bitboard.",
 )
 @click.option(
     "--strategies",
     type=Names(STRATEGIES),
     default=",".join(STRATEGIES),
     show_default=True,
-    help="Strategies to run.",
+    help="Which search orders to measure, e.g. first-min.",
 )
 @click.option(
     "--mip-solvers",
     type=Names(tuple(BACKENDS)),
     default=",".join(BACKENDS),
     show_default=True,
-    help="MIP solvers for the mip engine's columns.",
+    help="Which MIP solvers the mip engine is measured with, e.g. scip,glpk.",
 )
 @click.option(
     "--repeat",
@@ -673,7 +713,7 @@ def verify(ctx: click.Context, source: str, output_format: str) -> None:
     default=10.0,
     show_default=True,
     metavar="SECONDS",
-    help="Per run of a cell; a cell over it shows as '> SECONDS'.",
+    help="For each run of a cell; a run over it shows as '> SECONDS'.",
 )
 @click.option(
     "--format",
@@ -681,10 +721,10 @@ def verify(ctx: click.Context, source: str, output_format: str) -> None:
     type=click.Choice(["text", "json", "csv"]),
     default="text",
     show_default=True,
-    help="text: the two tables; json: one object per cell with its statistics; csv: one row "
-    "per cell.",
+    help="text: the two tables; json: one object per cell, with the search's figures; csv: "
+    "one row per cell.",
 )
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no estimate.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no estimate of the time.")
 def bench(
     sizes: list[int],
     first_sizes: list[int],
@@ -696,11 +736,17 @@ def bench(
     output_format: str,
     quiet: bool,
 ) -> None:
-    """Measure every engine and strategy side by side: time to every solution, and to a first.
+    """Time every engine and search order side by side: to every solution, and to one.
 
-    The first table reproduces the OR-Tools guide's (N, solutions, time to find all) with the
-    guide's published times beside it; the second times a first solution for growing N.
-    Each cell keeps the solver's own statistics (in JSON and CSV).
+    The first table times every solution for each board size, beside the times the OR-Tools
+    documentation published; the second times one solution for growing boards. JSON and CSV
+    keep each cell's figures.
+
+    \b
+    Examples:
+      nqueens bench                        both tables, every engine (minutes)
+      nqueens bench --sizes 4-10 --first-sizes 8,100 --engines cp,bitboard
+      nqueens bench --format csv > bench.csv
     """
     size_list, first_size_list, engine_list, strategy_list = sizes, first_sizes, engines, strategies
     output = Output("text")

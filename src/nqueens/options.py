@@ -74,9 +74,52 @@ def color_option() -> click.Option:
     )
 
 
+_HYPHEN_STAND_IN = "\N{NON-BREAKING HYPHEN}"
+
+
+@contextmanager
+def _whole_words() -> Iterator[None]:
+    """While help is written, click's wrapping breaks lines between words only, never at a
+    word's hyphen ("cp-" / "sat"): hyphens stand in as non-breaking ones while it wraps."""
+    from click import formatting
+
+    wrap_text = formatting.wrap_text
+
+    def wrap_whole_words(text: str, *args: Any, **kwargs: Any) -> str:
+        return wrap_text(text.replace("-", _HYPHEN_STAND_IN), *args, **kwargs).replace(
+            _HYPHEN_STAND_IN, "-"
+        )
+
+    formatting.wrap_text = wrap_whole_words
+    try:
+        yield
+    finally:
+        formatting.wrap_text = wrap_text
+
+
+class HelpFormatter(click.HelpFormatter):
+    """Help whose lines break between words only."""
+
+    def write_text(self, text: str) -> None:
+        with _whole_words():
+            super().write_text(text)
+
+    def write_dl(self, rows: Any, col_max: int = 30, col_spacing: int = 2) -> None:
+        with _whole_words():
+            super().write_dl(rows, col_max, col_spacing)
+
+
+class QueensContext(click.Context):
+    """The context of every nqueens command: help that breaks lines between words."""
+
+    formatter_class = HelpFormatter
+
+
 class QueensCommand(click.Command):
     """A command that takes --color/--no-color after its name too, and reports a negative N
     (``-3``) as a bad N rather than an unknown option."""
+
+    context_class = QueensContext
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -100,16 +143,27 @@ class QueensCommand(click.Command):
 
 
 def common_options(function: F) -> F:
-    """What every search command shares: --time-limit, --stats and --format."""
+    """What every search command shares: --time-limit, --stats, --format and --quiet."""
+    function = click.option(
+        "-q",
+        "--quiet",
+        is_flag=True,
+        help="No progress bar, spinner or estimate on stderr (results and errors still show).",
+    )(function)
     function = click.option(
         "-t",
         "--time-limit",
         type=Seconds(),
         metavar="SECONDS",
-        help="Stop the search after this many seconds; what was found is reported as partial.",
+        help="Stop after this many seconds, start-up included, and report what was found as "
+        "partial (e.g. -t 0.5; inf for no limit).",
     )(function)
     function = click.option(
-        "-s", "--stats", "show_stats", is_flag=True, help="Also show the solver's statistics."
+        "-s",
+        "--stats",
+        "show_stats",
+        is_flag=True,
+        help="Also show the search's figures: time, speed and the engine's own counters.",
     )(function)
     function = click.option(
         "--format",
@@ -117,8 +171,8 @@ def common_options(function: F) -> F:
         type=click.Choice(["text", "json"]),
         default="text",
         show_default=True,
-        help="text: boards for people (plain when not a terminal; NO_COLOR drops the colours); "
-        "json: one object per line.",
+        help="text: for people (plain when sent to a pipe or a file); json: one object per "
+        "line, for programs.",
     )(function)
     return function
 
@@ -135,21 +189,23 @@ def engine_options(default_engine: str, auto_help: str = "") -> Callable[[F], F]
             type=click.Choice(list(BACKENDS)),
             default="scip",
             show_default=True,
-            help="The MIP solver of the mip engine: SCIP, CBC or HiGHS (in ortools), or GLPK, "
-            "the blog post's.",
+            metavar="NAME",
+            help="Which MIP solver the mip engine uses: scip, cbc, highs (all in ortools) or glpk.",
         )(function)
         function = click.option(
             "--strategy",
             type=click.Choice(STRATEGIES),
-            help="first-min: columns left to right, lowest row first (the guide's); "
-            "first-fail-mid: smallest domain first, middle value first (the Oz tutorial's); "
-            "auto: the engine's own search. [default: the engine's best for the command]",
+            metavar="NAME",
+            help="The order the search tries queens in. first-min: column by column from the "
+            "left, lowest row first; first-fail-mid: the column with fewest free squares first, "
+            "middle rows first; auto: the engine's own. [default: the engine's best]",
         )(function)
         return click.option(
             "--engine",
             type=click.Choice(engines),
             default=default_engine,
             show_default=True,
+            metavar="NAME",
             help=described + (f"; auto: {auto_help}." if auto_help else "."),
         )(function)
 
@@ -191,39 +247,39 @@ def puzzle_options(function: F) -> F:
         "--diagonals",
         type=WholeNumber(0),
         metavar="D",
-        help="With an Excluded Diagonals file: exclude only its first D diagonals, the paper's "
-        "way to make the instance with D diagonals. [default: all]",
+        help="With a --board file of excluded diagonals: take only its first D (e.g. "
+        "--diagonals 20). [default: all]",
     )(function)
     function = click.option(
         "--board",
         "board_text",
         type=TextFile(),
         metavar="FILE",
-        help="A starting position ('-' for stdin): one line per row, Q a queen, # or X blocked, "
-        ". or _ free; a CSPLib problem 79 instance (letting n / letting init, 0-based); or an "
-        "Excluded Diagonals file (n / numdiags / diags). N is read from it.",
+        help="Start from a board in FILE ('-' reads stdin), and take N from it: a drawing, one "
+        "line per row (Q a queen, # blocked, . free), or a CSPLib or excluded-diagonals file "
+        "(see the README).",
     )(function)
     function = click.option(
         "--exclude-diagonal",
         "excluded_diagonals",
         multiple=True,
         metavar="ROW,COL/",
-        help="A whole diagonal no queen may take, through ROW,COL: ROW,COL/ rises to the right, "
-        "ROW,COL\\ falls (quote it; repeatable).",
+        help="Keep a whole diagonal empty: the one through ROW,COL rising to the right "
+        "(3,4/) or falling ('3,4\\', quoted). Repeatable.",
     )(function)
     function = click.option(
         "--block",
         "block_squares",
         multiple=True,
         metavar="ROW,COL",
-        help="A square that must stay empty (repeatable).",
+        help="Keep the square at ROW,COL empty (1-based, e.g. --block 1,1). Repeatable.",
     )(function)
     return click.option(
         "--queen",
         "queen_squares",
         multiple=True,
         metavar="ROW,COL",
-        help="A queen already on the board, to keep (repeatable).",
+        help="Start with a queen at ROW,COL (1-based: 1,1 is the top left). Repeatable.",
     )(function)
 
 
@@ -286,23 +342,23 @@ def board_options(function: F) -> F:
         "svg_path",
         metavar="FILE",
         callback=svg_target,
-        help="Also save the board as an SVG picture (several boards: FILE-1.svg, FILE-2.svg, "
-        "..., zero-padded to the widest number: FILE-01.svg for up to 99 boards).",
+        help="Also save each board as an SVG picture (several boards are numbered: board-01.svg, "
+        "board-02.svg, ...). e.g. --svg board.svg",
     )(function)
     function = click.option(
         "--ascii",
         "ascii_only",
         is_flag=True,
-        help="Draw queens as Q on a terminal, for fonts without the queen glyph.",
+        help="Draw queens as Q, for fonts without the chess queen.",
     )(function)
     return click.option(
         "--style",
         type=click.Choice(["auto", "board", "compact"]),
         default="auto",
         show_default=True,
-        help="board: square by square; compact: the 1-based row of each column's queen; "
-        "auto: board when it fits the terminal "
-        f"(off a terminal, up to N = {render.PLAIN_BOARD_MAX_N}).",
+        help="board: drawn square by square; compact: one line, the row of the queen in each "
+        "column (1-based); auto: a board when it fits the terminal "
+        f"(into a pipe or a file, up to N = {render.PLAIN_BOARD_MAX_N}).",
     )(function)
 
 
@@ -354,7 +410,16 @@ class TextFile(click.ParamType):  # type: ignore[type-arg]
         path = str(value)
         try:
             if path == "-":
-                data = self._contents(sys.stdin.buffer, "standard input", param, ctx)
+                stdin = sys.stdin
+                if stdin is None or stdin.closed:
+                    self.fail("standard input is closed: give a FILE, or pipe the boards in")
+                if stdin.isatty():  # a person at the keyboard: say what is awaited
+                    click.echo(
+                        "Reading from the terminal: type or paste, then press Ctrl-D on a line "
+                        "of its own (or give a FILE).",
+                        err=True,
+                    )
+                data = self._contents(stdin.buffer, "standard input", param, ctx)
             else:
                 with open(path, "rb") as stream:
                     data = self._contents(stream, path, param, ctx)

@@ -351,13 +351,13 @@ def count_display(
 
 
 @contextmanager
-def spinner(output: Output, text: str) -> Iterator[Callable[[], None]]:
+def spinner(output: Output, text: str, *, enabled: bool = True) -> Iterator[Callable[[], None]]:
     """A spinner with the elapsed time on stderr for a search that reports no progress.
 
     It appears only once the search has run ``SPINNER_DELAY_SECONDS``, so quick searches stay
     quiet, and it leaves nothing behind. The function it yields stops it early.
     """
-    if not output.err.is_terminal:
+    if not (enabled and output.err.is_terminal):
         yield lambda: None
         return
     progress = Progress(

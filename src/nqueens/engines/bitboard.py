@@ -79,7 +79,7 @@ class BitboardEngine(Engine):
     """Bitmask backtracking, line by line, lowest row first; every core, all 8 symmetries."""
 
     name = NAME
-    summary = "bitmask backtracking compiled with numba, the fastest exact counter"
+    summary = "a compiled bitmask search, the fastest way to count (boards up to 64)"
     unique = True
     strategies = (FIRST_MIN,)
     max_n = 64

@@ -162,7 +162,7 @@ class CpEngine(Engine):
     """The guide's second program: the same model on the original CP solver."""
 
     name = NAME
-    summary = "the original OR-Tools CP solver"
+    summary = "OR-Tools' classic constraint solver, which follows the --strategy you pick"
     strategies = (FIRST_MIN, FIRST_FAIL_MID, AUTO)
     max_n = 10_000
     max_n_reason = "builds a model too large to be useful"

@@ -481,7 +481,7 @@ class CpSatEngine(Engine):
     """The guide's CP-SAT model: lex-leader symmetry breaking and split subproblems to count."""
 
     name = NAME
-    summary = "CP-SAT on the OR-Tools guide's model"
+    summary = "Google's CP-SAT constraint solver, on every core"
     unique = True
     strategies = STRATEGIES
     max_n = 1_000

@@ -31,7 +31,7 @@ class LocalEngine(Engine):
     """Min-conflicts repair of a permutation, compiled with numba: first solutions only."""
 
     name = NAME
-    summary = "min-conflicts local search, compiled with numba (first only; boards of millions)"
+    summary = "local search that repairs a random board: first only, boards of millions"
     commands = frozenset({FIRST})
     max_n = 10_000_000
     max_n_reason = "keeps eight numbers per column"

@@ -198,7 +198,7 @@ class MipEngine(Engine):
     """The blog post's 0-1 program: one MIP solve per solution, cut off by no-goods."""
 
     name = NAME
-    summary = "the blog post's 0-1 integer program (--mip-solver)"
+    summary = "a 0-1 integer program for a MIP solver (see --mip-solver); small boards"
     max_n = 200
     max_n_reason = "builds N² binary variables"
     stat_names = ("iterations", "nodes")

@@ -158,10 +158,7 @@ class ReducedEngine(Engine):
     thousands, and the Excluded Diagonals problem; counts split over every core."""
 
     name = NAME
-    summary = (
-        "bitmask search of a puzzle's free rows and columns, for large boards and excluded "
-        "diagonals"
-    )
+    summary = "a compiled search of what given queens leave free: large puzzles, whole diagonals"
     max_n = 10_000
     max_n_reason = "reads the board square by square"
     stat_names = ("subproblems", "nodes")
