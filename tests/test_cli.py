@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import sys
@@ -485,9 +486,9 @@ def test_solve_unique_prints_one_board_per_class() -> None:
 
 
 def test_progress_bar_on_a_terminal_stderr() -> None:
-    result = invoke("count", "12", env=TERMINAL_ENV)
+    result = invoke("count", "12", env={**TERMINAL_ENV, "COLUMNS": "120"})
     assert "Counting N = 12" in strip_ansi(result.stderr)
-    assert "94/94 · 14,200 solutions" in strip_ansi(result.stderr)
+    assert "100% · 14,200 solutions · 94/94 pieces" in strip_ansi(result.stderr)
     assert strip_ansi(result.stdout).strip() == "N = 12: 14,200 solutions"
 
 
@@ -554,15 +555,39 @@ def _screen_pieces(text: str) -> list[str]:
     return [piece for piece in re.split(r"[\r\n]", plain) if piece.strip()]
 
 
-@pytest.mark.parametrize("columns", [60, 100])
-def test_the_progress_bar_fits_the_terminal_and_names_its_times(columns: int) -> None:
+@pytest.mark.parametrize("columns", [80, 120])
+def test_the_progress_bar_fits_the_terminal_and_says_what_its_numbers_are(columns: int) -> None:
     result = invoke("count", "15", env={**TERMINAL_ENV, "COLUMNS": str(columns)})
     assert result.exit_code == 0, result.stderr
     bars = [piece for piece in _screen_pieces(result.stderr) if "N = 15" in piece]
     assert bars, result.stderr
     assert all(len(piece) <= columns and "…" not in piece for piece in bars), bars
-    if columns >= 80:
-        assert any("elapsed" in piece for piece in bars)
+    # How far in per cent, and the solutions found so far, named; pieces where there is room.
+    assert all(re.search(r"\d+% .*[\d,]+ (found|solutions)", piece) for piece in bars), bars
+    assert any("pieces" in piece for piece in bars) == (columns >= 120)
+
+
+def test_the_bar_and_time_left_follow_the_solutions_where_their_number_is_known() -> None:
+    """The first pieces of a count hold most of its work: a pace in pieces made the early time
+    left twelve times too long. The known total of solutions tracks the work done."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from nqueens.output import CountDisplay, Output
+
+    clock = [0.0]
+    screen = Console(file=io.StringIO(), width=100)
+    bar = Progress(get_time=lambda: clock[0], console=screen, auto_refresh=False)
+    display = CountDisplay(Output("text"), bar, 17, lambda: None, False, known_total(17))
+    display.progress(0, 2282, 0)
+    clock[0] = 2.0
+    display.progress(119, 2282, known_total(17) // 5)  # a fifth found, 5 % of the pieces done
+    task = bar.tasks[0]
+    assert task.percentage == pytest.approx(20, abs=0.1)
+    from nqueens.output import _TimeLeftColumn
+
+    assert str(_TimeLeftColumn().render(task)) == "~0:08 left"  # not the pieces' ~0:36
+    bar.stop()
 
 
 def test_a_search_without_progress_shows_a_spinner_after_a_second() -> None:
@@ -599,8 +624,8 @@ def test_a_split_count_shows_its_total_from_the_first_frame() -> None:
     result = invoke("count", "--board", str(board), "-t", "0.8", env=TERMINAL_ENV)
     assert result.exit_code == 3
     pieces = _screen_pieces(result.stderr)
-    assert any("Counting N = 5492" in piece and "/" in piece for piece in pieces)
-    assert not any("0/?" in piece for piece in pieces), pieces
+    assert any("N = 5492" in piece and "%" in piece for piece in pieces), pieces
+    assert not any("?" in piece for piece in pieces), pieces
 
 
 HISTORY_WORDS = ["the guide", "blog post", "seed", "Oz tutorial", "four engines", "the paper"]

@@ -298,7 +298,10 @@ def count(
     """
     output = Output(output_format)
     n = puzzle.n
-    with count_display(output, n, enabled=not quiet, cluster=cluster is not None) as display:
+    known_total = None if puzzle.constrained else KNOWN_TOTALS.get(n)
+    with count_display(
+        output, n, enabled=not quiet, cluster=cluster is not None, known_total=known_total
+    ) as display:
         try:
             with usage_errors():
                 stats = api.count(

@@ -16,11 +16,11 @@ import click
 from rich.console import Console
 from rich.progress import (
     BarColumn,
-    MofNCompleteColumn,
     Progress,
     ProgressColumn,
     SpinnerColumn,
     Task,
+    TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
 )
@@ -244,14 +244,14 @@ PROGRESS_MIN_N = 12
 SPINNER_DELAY_SECONDS = 1.0
 """A search that reports no progress gets a spinner once it has run this long."""
 
-_WIDE_COLUMNS = 100  # the bar in words needs this much with a count in the billions
+_WIDE_COLUMNS = 120  # the bar in words needs this much with a count in the billions
 
 
 class _TimeLeftColumn(ProgressColumn):
     """The time left: from the estimate a long count starts with, until the count outlasts it;
     otherwise from the average pace since the start (steadier than a recent window, which jumps
-    as subproblems of very different sizes finish), counting only the subproblems done in this
-    run, not those a checkpoint had."""
+    as subproblems of very different sizes finish), counting only the work done in this run, not
+    what a checkpoint had. Nothing in the first second, when a pace means little."""
 
     def render(self, task: Task) -> Text:
         elapsed, done, total = task.elapsed, task.completed, task.total
@@ -261,11 +261,14 @@ class _TimeLeftColumn(ProgressColumn):
         counted = done - task.fields.get("resumed_from", 0)
         if expected is not None and elapsed < expected:
             left = expected - elapsed
-        elif counted > 0:
+        elif counted > 0 and elapsed >= _FIRST_PACE_SECONDS:
             left = elapsed * (total - done) / counted
         else:
             return Text("")
         return Text(f"~{_clock(left)} left", style="progress.remaining")
+
+
+_FIRST_PACE_SECONDS = 1.0
 
 
 def _clock(seconds: float) -> str:
@@ -278,15 +281,27 @@ def _clock(seconds: float) -> str:
 
 
 class CountDisplay:
-    """What a count shows on stderr while it runs: its estimate, then a progress bar."""
+    """What a count shows on stderr while it runs: its estimate, then a progress bar.
+
+    Where the board's number of solutions is known (plain boards to N = 27), the bar and the
+    time left follow the solutions found, which track the work done; the pieces of the count,
+    the first of which hold most of the work, would make the first minutes look slow.
+    """
 
     def __init__(
-        self, output: Output, bar: Progress, n: int, stop_spinner: Callable[[], None], cluster: bool
+        self,
+        output: Output,
+        bar: Progress,
+        n: int,
+        stop_spinner: Callable[[], None],
+        cluster: bool,
+        known_total: int | None,
     ) -> None:
         self._output = output
         self._bar = bar
         self._n = n
-        self._task = bar.add_task("count", total=None, n=n, solutions=0)
+        self._known_total = known_total
+        self._task = bar.add_task("count", total=None, n=n, solutions=0, done=0, pieces=0)
         self._stop_spinner = stop_spinner
         self._cluster = cluster
 
@@ -295,9 +310,18 @@ class CountDisplay:
         started = self._bar.live.is_started
         if not started and self._n < PROGRESS_MIN_N:
             return
+        known = self._known_total
+        completed, whole = (solutions, known) if known else (done, total)
         if not started:  # what a checkpoint had is not this run's pace
-            self._bar.update(self._task, resumed_from=done)
-        self._bar.update(self._task, completed=done, total=total, solutions=solutions)
+            self._bar.update(self._task, resumed_from=completed)
+        self._bar.update(
+            self._task,
+            completed=completed,
+            total=whole,
+            solutions=solutions,
+            done=done,
+            pieces=total,
+        )
         if not started:  # after the update: its first frame shows the total
             self._stop_spinner()
             self._bar.start()
@@ -310,14 +334,21 @@ class CountDisplay:
 
 @contextmanager
 def count_display(
-    output: Output, n: int, *, enabled: bool, cluster: bool = False
+    output: Output,
+    n: int,
+    *,
+    enabled: bool,
+    cluster: bool = False,
+    known_total: int | None = None,
 ) -> Iterator[CountDisplay | None]:
     """What a count shows on a terminal while it runs, on stderr (None: nothing to show, when
     stderr is not a terminal or when disabled).
 
     A spinner with the elapsed time once the count has run a second; as soon as the engine
     reports progress (splitting engines do, on boards counted in more than a moment), a
-    progress bar instead. The engine that counts decides, whichever ``auto`` picked.
+    progress bar instead: how far, the solutions so far, the time taken and the time left.
+    The engine that counts decides, whichever ``auto`` picked. ``known_total`` is the board's
+    number of solutions where it is known.
     """
     if not (enabled and output.err.is_terminal):
         yield None
@@ -326,25 +357,26 @@ def count_display(
     if output.err.width < _WIDE_COLUMNS:
         columns = (
             TextColumn("[bold]N = {task.fields[n]}"),
-            BarColumn(bar_width=10),
-            MofNCompleteColumn(),
+            BarColumn(bar_width=20),
+            TaskProgressColumn(),
+            TextColumn("{task.fields[solutions]:,} found"),
             TimeElapsedColumn(),
             _TimeLeftColumn(),
         )
     else:
         columns = (
             TextColumn("[bold]Counting N = {task.fields[n]}"),
-            BarColumn(bar_width=15),
-            MofNCompleteColumn(),
+            BarColumn(bar_width=25),
+            TaskProgressColumn(),
             TextColumn("· {task.fields[solutions]:,} solutions ·"),
+            TextColumn("{task.fields[done]:,}/{task.fields[pieces]:,} pieces ·"),
             TimeElapsedColumn(),
-            TextColumn("elapsed"),
             _TimeLeftColumn(),
         )
     bar = Progress(*columns, console=output.err, transient=True)
     with spinner(output, f"Counting N = {n}") as stop_spinner:
         try:
-            yield CountDisplay(output, bar, n, stop_spinner, cluster)
+            yield CountDisplay(output, bar, n, stop_spinner, cluster, known_total)
         finally:
             if bar.live.is_started:
                 bar.stop()
