@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -93,6 +94,94 @@ def test_a_checkpoint_of_another_count_is_refused(tmp_path: Path) -> None:
     assert other.read_text() == "shopping list\n"
     device = invoke("count", "10", "--checkpoint", "/dev/null")
     assert device.exit_code == 2
+
+
+def _with_crc(text: str) -> str:
+    """A line as a checkpoint writes it: its text and the CRC-32 of that text."""
+    return f"{text} {zlib.crc32(text.encode()):08x}\n"
+
+
+def _damaged(lines: list[str], how: str) -> tuple[str, int]:
+    """The file's text damaged ``how``, and the line a reader must name."""
+    body = "".join(lines)
+    wrong = {
+        "four fields": "3 10 - 1",
+        "six fields": "3 10 - 1 2 7",
+        "text": "three ten none one two",
+        "a float": "3 10.5 - 1 2",
+        "a negative count": "3 -10 - 1 2",
+        "a place past the end": "99999 10 - 1 2",
+    }
+    if how == "joined to itself":  # cat f f > g
+        return body + body, len(lines) + 1
+    if how == "two headers":  # two counts started on one file
+        return body + lines[0], len(lines) + 1
+    if how == "recorded twice":
+        return body + lines[3], len(lines) + 1
+    if how in wrong:
+        return body + _with_crc(wrong[how]), len(lines) + 1
+    header = {"a JSON list": "[1, 2, 3]", "nested JSON": "[" * 100_000 + "]" * 100_000}[how]
+    return _with_crc(f"nqueens checkpoint 1 {header}") + "".join(lines[1:]), 1
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        "joined to itself",
+        "two headers",
+        "recorded twice",
+        "four fields",
+        "six fields",
+        "text",
+        "a float",
+        "a negative count",
+        "a place past the end",
+        "a JSON list",
+        "nested JSON",
+    ],
+)
+def test_a_checkpoint_that_cannot_be_trusted_is_refused_and_left_as_it_is(
+    tmp_path: Path, how: str
+) -> None:
+    path = tmp_path / "count.ckpt"
+    nqueens.count(12, checkpoint=path, workers=1)
+    text, line = _damaged(_lines(path), how)
+    path.write_text(text)
+    result = invoke("count", "12", "--checkpoint", str(path))
+    assert result.exit_code == 2, result.stderr
+    assert f"{path}, line {line}:" in " ".join(result.stderr.split()), result.stderr
+    assert "cannot be trusted" in result.stderr
+    assert path.read_text() == text
+
+
+def test_two_counts_on_one_checkpoint_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "count.ckpt"
+    first = subprocess.Popen(
+        [sys.executable, "-m", "nqueens", "count", "17", "--checkpoint", str(path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=process_env(),
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not path.exists() or path.stat().st_size == 0:
+            assert time.monotonic() < deadline and first.poll() is None
+            time.sleep(0.02)
+        before = path.read_bytes()
+        second = invoke("count", "17", "--checkpoint", str(path))
+        assert second.exit_code == 2
+        assert "is in use by another count" in second.stderr
+        assert path.read_bytes().startswith(before)  # the first count's lines, untouched
+    finally:
+        first.send_signal(signal.SIGINT)
+        first.wait(timeout=60)
+
+
+def test_a_checkpoint_that_is_not_a_file_or_cannot_be_made_is_refused(tmp_path: Path) -> None:
+    for where in ("/dev/full", "/dev/zero", str(tmp_path), str(tmp_path / "no" / "c.ckpt")):
+        result = invoke("count", "8", "--checkpoint", where)
+        assert result.exit_code == 2, result.stderr
+        assert where in result.stderr
 
 
 def test_an_engine_that_counts_in_one_piece_has_no_checkpoint(tmp_path: Path) -> None:

@@ -9,12 +9,14 @@ SIGKILL, a full disk): it is dropped, and the file cut back to the last whole li
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
+import re
 import zlib
 from collections.abc import Sequence
 from contextlib import suppress
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO
 
@@ -54,31 +56,119 @@ def finished(path: Path, engine: str, request: Request) -> list[Subcount] | None
     read without cutting the board again (which loads the compiled search). None otherwise,
     for the ordinary reading to resume it or to say what is wrong with it."""
     try:
-        with path.open("r", encoding="utf-8", newline="") as existing:
-            lines = existing.readlines()
-    except (OSError, UnicodeDecodeError):
+        contents = _read(path)
+    except InputError:
         return None
-    first = _checked(lines[0]) if lines else None
-    if first is None or not first.startswith(_MAGIC):
+    if contents is None or contents.header is None:
         return None
-    try:
-        theirs = json.loads(first.removeprefix(_MAGIC))
-        wanted = _count_identity(engine, request)
-        if not isinstance(theirs, dict) or {k: theirs.get(k) for k in wanted} != wanted:
+    wanted = _count_identity(engine, request)
+    if {key: contents.header.get(key) for key in wanted} != wanted:
+        return None
+    if sorted(contents.done) != list(range(_subproblems(contents.header))):
+        return None
+    return list(contents.done.values())
+
+
+@dataclass
+class _Contents:
+    """What a checkpoint file holds: its header (None: an empty file), the subproblems it
+    finished, and how many bytes of it are whole, checked lines."""
+
+    header: dict[str, object] | None
+    done: dict[int, Subcount]
+    kept: int
+
+
+def _read(path: Path, stream: IO[bytes] | None = None) -> _Contents | None:
+    """The checkpoint at ``path`` (read from ``stream`` when given): None if there is no such
+    file. InputError, naming the file and the line, for a file that is not a checkpoint or one
+    that cannot be trusted: a count never goes on from a file it would have to guess about.
+
+    A last line without its newline was cut short (a SIGKILL, a full disk) and one whose
+    checksum fails was damaged: from there on nothing is counted, and the count does that work
+    again. A line whose checksum holds but whose content is wrong, a second header (two counts
+    on one file, or a file joined to a copy of itself) or a subproblem recorded twice are
+    refused.
+    """
+    if stream is None:
+        if not path.exists():
             return None
-        done = dict(_subcount(_checked(line)) for line in lines[1:])
-    except (ValueError, TypeError):  # a line cut short or damaged: not finished
-        return None
-    if sorted(done) != list(range(theirs.get("subproblems", -1))):
-        return None
-    return list(done.values())
+        if not path.is_file():
+            raise InputError(f"{path} is not a regular file: a checkpoint is one")
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise InputError(f"cannot read the checkpoint {path}: {error.strerror}") from None
+    else:
+        stream.seek(0)
+        data = stream.read()
+    try:
+        lines = data.decode("utf-8").splitlines(keepends=True)
+    except UnicodeDecodeError:
+        raise InputError(f"{path} is not an nqueens checkpoint; give another file") from None
+    if not lines:
+        return _Contents(None, {}, 0)
+    header = _header(path, lines[0])
+    subproblems = _subproblems(header)
+    done: dict[int, Subcount] = {}
+    kept = len(lines[0].encode())
+    for number, line in enumerate(lines[1:], start=2):
+        text = _checked(line)
+        if text is None:
+            break  # cut short or damaged: this line and anything after it never counted
+        if text.startswith(_MAGIC):
+            raise _untrusted(path, number, "a second header (two counts wrote to this file?)")
+        try:
+            place, found = _subcount(text)
+        except ValueError:
+            raise _untrusted(path, number, "not a finished subproblem") from None
+        if not 0 <= place < subproblems:
+            raise _untrusted(path, number, f"subproblem {place} of {subproblems}")
+        if place in done:
+            raise _untrusted(path, number, f"subproblem {place} recorded a second time")
+        done[place] = found
+        kept += len(line.encode())
+    return _Contents(header, done, kept)
 
 
-def _subcount(text: str | None) -> tuple[int, Subcount]:
+def _header(path: Path, line: str) -> dict[str, object]:
+    """The first line's record of the count, checked."""
+    text = _checked(line)
+    if text is None or not text.startswith(_MAGIC + " "):
+        raise InputError(f"{path} is not an nqueens checkpoint; give another file")
+    try:
+        header = json.loads(text.removeprefix(_MAGIC))
+    except (ValueError, RecursionError):
+        header = None
+    if not isinstance(header, dict) or not isinstance(header.get("subproblems"), int):
+        raise _untrusted(path, 1, "not the record of a count")
+    return header
+
+
+def _subproblems(header: dict[str, object]) -> int:
+    subproblems = header.get("subproblems")
+    return subproblems if isinstance(subproblems, int) else -1
+
+
+def _untrusted(path: Path, line: int, what: str) -> InputError:
+    return InputError(
+        f"{path}, line {line}: {what}. This checkpoint cannot be trusted, and was left as it "
+        "is: give another file, or delete this one to count again from the start"
+    )
+
+
+_WHOLE = re.compile(r"[0-9]+")
+
+
+def _subcount(text: str) -> tuple[int, Subcount]:
     """A finished subproblem's line: its place and its count; ValueError if it is not one."""
-    if text is None:
-        raise ValueError("a line cut short or damaged")
-    place, solutions, unique, first_stat, second = text.split()
+    fields = text.split(" ")
+    if len(fields) != 5:
+        raise ValueError("not a finished subproblem")
+    place, solutions, unique, first_stat, second = fields
+    numbers = [place, solutions, first_stat, second] + ([] if unique == "-" else [unique])
+    if not all(_WHOLE.fullmatch(number) for number in numbers):
+        raise ValueError("not a finished subproblem")
     found = Subcount(
         int(solutions), None if unique == "-" else int(unique), int(first_stat), int(second), True
     )
@@ -100,51 +190,54 @@ def _checked(line: str) -> str | None:
 
 
 class Checkpoint:
-    """An open checkpoint file: ``done`` holds the subproblems finished in earlier runs."""
+    """An open checkpoint file, locked against a second count: ``done`` holds the subproblems
+    finished in earlier runs."""
 
     def __init__(self, path: Path, belongs_to: dict[str, object]) -> None:
         self.path = path
-        self.done: dict[int, Subcount] = {}
-        header = _line(f"{_MAGIC} {json.dumps(belongs_to, sort_keys=True)}")
-        kept = 0  # bytes of whole, checked lines
         if path.exists() and not path.is_file():
             raise InputError(f"{path} is not a regular file: a checkpoint is one")
         try:
-            with path.open("r", encoding="utf-8", newline="") as existing:
-                lines = existing.readlines()
-        except FileNotFoundError:
-            lines = []
-        except (OSError, UnicodeDecodeError) as error:
-            raise InputError(f"cannot read the checkpoint {path}: {error}") from None
-        if lines:
-            first = _checked(lines[0])
-            if first is None or not first.startswith(_MAGIC):
-                raise InputError(f"{path} is not an nqueens checkpoint; give another file")
-            theirs = json.loads(first.removeprefix(_MAGIC))
-            if theirs != belongs_to:
+            self._file: IO[bytes] = path.open("a+b")
+        except OSError as error:
+            raise InputError(f"cannot open the checkpoint {path}: {error.strerror}") from None
+        try:
+            self._lock()
+            contents = _read(path, self._file)
+            assert contents is not None
+            if contents.header is not None and contents.header != belongs_to:
                 raise InputError(
-                    f"{path} is the checkpoint of another count ({_describe(theirs)}); this one "
-                    f"is {_describe(belongs_to)}: give another file, or delete that one"
+                    f"{path} is the checkpoint of another count ({_describe(contents.header)}); "
+                    f"this one is {_describe(belongs_to)}: give another file, or delete that one"
                 )
-            kept = len(lines[0].encode())
-            for line in lines[1:]:
-                text = _checked(line)
-                if text is None:
-                    break  # cut short: this line and anything after it never counted
-                place, found = _subcount(text)
-                self.done[place] = found
-                kept += len(line.encode())
-        self._file: IO[str] = path.open("a+", encoding="utf-8", newline="")
-        self._file.truncate(kept)
-        self._file.seek(kept)
-        if not lines:
-            self._file.write(header)
-            self._flush()
+            self.done = contents.done
+            self._file.truncate(contents.kept)
+            self._file.seek(contents.kept)
+            if contents.header is None:
+                self._file.write(
+                    _line(f"{_MAGIC} {json.dumps(belongs_to, sort_keys=True)}").encode()
+                )
+                self._flush()
+        except BaseException:
+            self._file.close()
+            raise
+
+    def _lock(self) -> None:
+        """Hold the file for this count alone (released when it closes, or the process ends)."""
+        try:
+            fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise InputError(
+                f"{self.path} is in use by another count; wait for it to end, or give another file"
+            ) from None
+        except OSError:  # a filesystem without locks: go on unlocked, as before
+            pass
 
     def record(self, place: int, found: Subcount) -> None:
         """Append one finished subproblem, flushed to the operating system at once."""
         unique = "-" if found.unique is None else str(found.unique)
-        self._file.write(_line(f"{place} {found.solutions} {unique} {found.first} {found.second}"))
+        text = f"{place} {found.solutions} {unique} {found.first} {found.second}"
+        self._file.write(_line(text).encode())
         self._flush()
         self.done[place] = found
 
