@@ -101,9 +101,11 @@ class OrToolsProgram:
     def solve(self, seconds: float | None) -> list[Square] | bool:
         from ortools.linear_solver import pywraplp
 
+        deadline = None
         if seconds is not None:
             self._solver.SetTimeLimit(max(1, round(seconds * 1000)))
-        status = self._solve_interruptibly()
+            deadline = time.monotonic() + seconds
+        status = self._solve_interruptibly(deadline)
         self.iterations += self._solver.iterations()
         self.nodes += self._solver.nodes()
         if status == pywraplp.Solver.INFEASIBLE:
@@ -117,14 +119,17 @@ class OrToolsProgram:
             if self._squares[r][c].solution_value() > 0.5
         ]
 
-    def _solve_interruptibly(self) -> int:
-        """One solve in a helper thread, so that a stop signal can interrupt it at once."""
+    def _solve_interruptibly(self, deadline: float | None) -> int:
+        """One solve in a helper thread, so that a stop signal can interrupt it at once, and so
+        can its deadline (SCIP's own time limit does not cover its presolve on large boards)."""
         outcome: list[int] = []
         worker = threading.Thread(target=lambda: outcome.append(self._solver.Solve()), daemon=True)
         worker.start()
         try:
             while worker.is_alive():
                 worker.join(_POLL_SECONDS)
+                if deadline is not None and time.monotonic() > deadline:
+                    self._solver.InterruptSolve()
         except KeyboardInterrupt:
             while worker.is_alive():  # a backend that cannot be interrupted finishes its solve
                 self._solver.InterruptSolve()
@@ -152,6 +157,7 @@ class MipSolutionStream(EngineStream):
         self._backend = backend
         self._limit = limit
         self._time_limit = time_limit
+        self._started = time.monotonic()  # building the program counts against the time limit
         self._program: Program
         if backend == "glpk":
             from nqueens.engines.glpk import GlpkProgram
@@ -159,7 +165,6 @@ class MipSolutionStream(EngineStream):
             self._program = GlpkProgram(n, constraints(n, puzzle))
         else:
             self._program = OrToolsProgram(n, backend, puzzle)
-        self._started = time.monotonic()
 
     def _next_solution(self) -> Solution | None:
         remaining = None
