@@ -175,21 +175,68 @@ def test_a_dead_worker_changes_nothing_and_a_lost_scheduler_keeps_the_checkpoint
 
 @pytest.mark.parametrize(
     ("address", "message"),
-    [("nowhere", "is not a cluster"), ("local:0", "at least one worker")],
+    [
+        ("nowhere", "has no port"),
+        ("tcp://127.0.0.1", "has no port"),
+        ("tcp://[::1]:x", "is not a cluster"),
+        ("inproc://nothing", "not inproc"),
+        ("tcp://127.0.0.1:8786/path", "is not a cluster"),
+        ("tcp://127.0.0.1:0", "from 1 to 65535"),
+        ("tcp://127.0.0.1:65536", "from 1 to 65535"),
+        ("x" * 130 + ":1:2", "is not a cluster"),
+        ("local:0", "1 to 1,024 worker processes"),
+        ("local:" + "9" * 40, "a number of 40 digits"),
+        ("local:x", "takes a number"),
+        ("tcp://caf\u00e9:8786", "is not a cluster"),
+    ],
 )
-def test_a_bad_cluster_address_exits_2(address: str, message: str) -> None:
+def test_a_malformed_cluster_address_exits_2_at_once(address: str, message: str) -> None:
     result = invoke("count", "10", "--cluster", address)
-    assert result.exit_code == 2
+    assert result.exit_code == 2, result.stderr
     assert message in result.stderr
+    assert "Traceback" not in result.stderr
 
 
-def test_an_unreachable_scheduler_exits_2(monkeypatch: pytest.MonkeyPatch) -> None:
-    from nqueens.engines import cluster
+def _ends_within(seconds: float, *arguments: str) -> subprocess.CompletedProcess[str]:
+    started = time.monotonic()
+    process = subprocess.run(
+        [sys.executable, "-m", "nqueens", *arguments],
+        capture_output=True,
+        text=True,
+        env=process_env(),
+        timeout=60,
+    )
+    took = time.monotonic() - started
+    assert took < seconds, f"{' '.join(arguments)} took {took:.1f} s"
+    return process
 
-    monkeypatch.setattr(cluster, "_CONNECT_SECONDS", 0.5)  # not the 5 s a real network gets
-    result = invoke("count", "10", "--cluster", f"tcp://127.0.0.1:{_free_port()}")
-    assert result.exit_code == 2
-    assert "cannot reach the cluster" in result.stderr
+
+def test_an_unreachable_scheduler_exits_1_within_the_connect_timeout() -> None:
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    process = _ends_within(4, "count", "10", "--cluster", address, "--connect-timeout", "0.3")
+    assert process.returncode == 1, process.stderr
+    assert process.stderr.strip() == (
+        f"Error: cannot reach the cluster at {address}: no Dask scheduler answered within 0.3 s"
+    )
+
+
+def test_a_server_that_is_not_dask_is_given_up_on_within_the_connect_timeout() -> None:
+    """A port that accepts and never answers (as a web server waits for a request): Dask's own
+    timeout stops at the accept, and would wait for the greeting forever."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+        process = _ends_within(4, "count", "10", "--cluster", address, "--connect-timeout", "0.3")
+    assert process.returncode == 1, process.stderr
+    assert "cannot reach the cluster" in process.stderr
+    assert "Traceback" not in process.stderr
+
+
+def test_a_time_limit_shortens_the_wait_for_a_scheduler() -> None:
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    process = _ends_within(4, "count", "10", "--cluster", address, "-t", "0.5")
+    assert process.returncode == 1, process.stderr
 
 
 def _session(leader: int) -> list[int]:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from nqueens.api import MAX_N, count, first, solve
     from nqueens.checkpoint import CheckpointUnwritable
-    from nqueens.engines.cluster import ClusterLost
+    from nqueens.engines.cluster import ClusterLost, ClusterUnreachable
     from nqueens.results import (
         FirstResult,
         InputError,
@@ -37,6 +37,7 @@ _HOMES = {
     "solve": "nqueens.api",
     "CheckpointUnwritable": "nqueens.checkpoint",
     "ClusterLost": "nqueens.engines.cluster",
+    "ClusterUnreachable": "nqueens.engines.cluster",
     "FirstResult": "nqueens.results",
     "InputError": "nqueens.results",
     "SearchInterrupted": "nqueens.results",
@@ -49,6 +50,7 @@ __all__ = [
     "MAX_N",
     "CheckpointUnwritable",
     "ClusterLost",
+    "ClusterUnreachable",
     "FirstResult",
     "InputError",
     "SearchInterrupted",

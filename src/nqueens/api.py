@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from nqueens import registry, validation
 from nqueens.engines import bitboard
-from nqueens.engines.base import COUNT, FIRST, SOLVE, Engine, Request
+from nqueens.engines.base import COUNT, FIRST, MAX_SEED, SOLVE, Engine, Request
 from nqueens.engines.mip import BACKENDS
 from nqueens.engines.reduced import MAX_FREE
 from nqueens.engines.streams import EngineStream
@@ -73,7 +73,7 @@ def _request(
         limit = validation.whole_number(limit, "the solution limit", minimum=1)
     time_limit = validation.seconds(time_limit)
     if seed is not None:
-        seed = validation.whole_number(seed, "the seed", minimum=0)
+        seed = validation.whole_number(seed, "the seed", minimum=0, maximum=MAX_SEED)
     if strategy is not None and strategy not in STRATEGIES:
         raise InputError(
             f"unknown strategy {validation.shown(strategy)}; choose from {', '.join(STRATEGIES)}"
@@ -190,6 +190,7 @@ def count(
     excluded: Iterable[tuple[str, int]] = (),
     checkpoint: str | os.PathLike[str] | None = None,
     cluster: str | None = None,
+    connect_timeout: float | None = 10.0,
 ) -> Stats:
     """Count the solutions for an n x n board exactly; ``stats.solutions`` is the count.
 
@@ -206,17 +207,23 @@ def count(
     ``checkpoint`` names a file that keeps every finished subproblem's count: the same count run
     again with it resumes, and a finished one answers at once; when it cannot be written (a full
     disk), the count stops with ``CheckpointUnwritable``, an OSError. ``cluster`` counts on a Dask
-    cluster: a scheduler's address, or ``"local:K"`` for K worker processes here; a scheduler
-    that goes away stops the count with ``ClusterLost``. With either, counts beyond N = 18 are
+    cluster: a scheduler's address (``"tcp://host:8786"``), or ``"local:K"`` for K worker
+    processes here; a scheduler that does not answer within ``connect_timeout`` seconds (or the
+    time limit, if sooner) raises ``ClusterUnreachable``, and one that goes away in the middle
+    stops the count with ``ClusterLost``. With either, counts beyond N = 18 are
     allowed without a time limit: the work can be resumed or shared.
     Such a long count first times a random sample of its subproblems for about a second, and
     passes the estimate to ``on_estimate(estimate, workers)``: ``estimate.seconds_on(workers)``
     is the time it expects.
     """
+    where = None
     if cluster is not None:
         from nqueens.engines.cluster import check_address
 
-        cluster = check_address(validation.text(cluster, "cluster"))
+        where = check_address(
+            validation.text(cluster, "cluster"),
+            validation.seconds(connect_timeout, "the connect timeout"),
+        )
     resumable = checkpoint is not None or cluster is not None
     request = _request(
         COUNT,
@@ -260,7 +267,7 @@ def count(
         on_progress=on_progress,
         on_estimate=on_estimate,
         checkpoint=Path(checkpoint) if checkpoint is not None else None,
-        cluster=cluster,
+        cluster=where,
     )
 
 
@@ -314,7 +321,7 @@ def first(
             break  # the time limit is spent: the previous attempt's result stands
         if attempt.seconds is not None:
             budget = attempt.seconds if budget is None else min(budget, attempt.seconds)
-        tried = replace(request, strategy=attempt.strategy, time_limit=budget)
+        tried = replace(request, strategy=attempt.strategy, time_limit=budget, deadline=None)
         chosen = registry.engine_named(attempt.engine)
         # The plan is checked like any engine choice (memory above all): the first attempt must
         # fit, a later one that cannot leaves the previous attempt's result standing.

@@ -24,7 +24,8 @@ from rich.progress import (
 
 from nqueens import api, clock, registry, render, signals
 from nqueens.checkpoint import CheckpointUnwritable
-from nqueens.engines.cluster import ClusterLost
+from nqueens.engines.base import MAX_SEED
+from nqueens.engines.cluster import CONNECT_SECONDS, ClusterLost, ClusterUnreachable
 from nqueens.engines.mip import BACKENDS
 from nqueens.known_counts import KNOWN_TOTALS
 from nqueens.options import (
@@ -263,6 +264,15 @@ def solve(
     "worker processes here; needs pip install 'nqueens[cluster]'. Allows N > 18 without a "
     "time limit.",
 )
+@click.option(
+    "--connect-timeout",
+    type=Seconds(),
+    default=CONNECT_SECONDS,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long --cluster waits for the scheduler to answer before giving up, e.g. "
+    "--connect-timeout 30 on a slow network.",
+)
 @puzzle_options
 @engine_options(AUTO, "the fastest exact engine that can take the board")
 @common_options
@@ -275,6 +285,7 @@ def count(
     symmetry: bool,
     checkpoint_path: str | None,
     cluster: str | None,
+    connect_timeout: float,
     engine: str,
     strategy: str | None,
     mip_solver: str,
@@ -320,6 +331,7 @@ def count(
                     mip_solver=mip_solver,
                     checkpoint=checkpoint_path,
                     cluster=cluster,
+                    connect_timeout=connect_timeout,
                 )
         except SearchInterrupted as interrupted:
             stats = interrupted.stats
@@ -330,6 +342,9 @@ def count(
                 "command resumes from them once it can write again."
             )
             ctx.exit(EXIT_IO_ERROR)
+        except ClusterUnreachable as unreachable:
+            output.message(f"Error: cannot reach the cluster at {cluster}: {unreachable}")
+            ctx.exit(EXIT_CLUSTER_LOST)
         except ClusterLost as lost:
             output.message(
                 f"Error: the cluster's scheduler went away ({lost}); the count stopped"
@@ -355,7 +370,7 @@ def count(
 @click.argument("n", callback=board_size, required=False, metavar="N")
 @click.option(
     "--seed",
-    type=WholeNumber(0),
+    type=WholeNumber(0, MAX_SEED),
     help="Start the random choices of local search, CP-SAT and the cp engine's auto from this "
     "number, to get the same solution again (CP-SAT's parallel workers may still differ).",
 )

@@ -498,7 +498,7 @@ class Seconds(click.ParamType):  # type: ignore[type-arg]
             self.fail(f"{text!r} is not a number of seconds", param, ctx)
         seconds = float(text)
         if seconds <= 0:
-            self.fail(f"the time limit must be positive, not {text}", param, ctx)
+            self.fail(f"a number of seconds must be positive, not {text}", param, ctx)
         return seconds
 
 

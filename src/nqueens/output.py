@@ -39,7 +39,7 @@ COLOR_KEY = "nqueens.color"
 
 EXIT_OK = 0
 EXIT_NO_SOLUTION = 1
-EXIT_CLUSTER_LOST = 1  # no answer either: the count's cluster went away
+EXIT_CLUSTER_LOST = 1  # no answer either: the count's cluster is out of reach or went away
 EXIT_TIME_LIMIT = 3
 EXIT_IO_ERROR = 74  # EX_IOERR of sysexits.h
 

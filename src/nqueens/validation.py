@@ -46,23 +46,26 @@ def shown(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def whole_number(value: object, what: str, *, minimum: int) -> int:
-    """``value`` as a whole number of at least ``minimum`` (True and 2.0 are not whole numbers)."""
+def whole_number(value: object, what: str, *, minimum: int, maximum: int | None = None) -> int:
+    """``value`` as a whole number from ``minimum`` to ``maximum`` (True and 2.0 are not whole
+    numbers)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise InputError(f"{what} must be a whole number, not {shown(value)}")
     if value < minimum:
         raise InputError(f"{what} must be at least {minimum}, not {shown(value)}")
+    if maximum is not None and value > maximum:
+        raise InputError(f"{what} must be at most {maximum:,}, not {shown(value)}")
     return value
 
 
-def seconds(value: object) -> float | None:
+def seconds(value: object, what: str = "the time limit") -> float | None:
     """A time limit in seconds: positive, not NaN; infinite or beyond a billion seconds is none."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InputError(f"the time limit must be a number of seconds, not {shown(value)}")
+        raise InputError(f"{what} must be a number of seconds, not {shown(value)}")
     if math.isnan(value) or value <= 0:
-        raise InputError(f"the time limit must be a positive number of seconds, not {value}")
+        raise InputError(f"{what} must be a positive number of seconds, not {value}")
     return None if value > NO_TIME_LIMIT_BEYOND else float(value)
 
 

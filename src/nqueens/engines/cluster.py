@@ -16,15 +16,26 @@ import re
 import time
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, replace
 from multiprocessing import resource_tracker
 from typing import Any
 
 from nqueens import signals
 from nqueens.engines.executors import Counted, Numbered, batches_of, count_batch
 from nqueens.results import InputError
+from nqueens.validation import read_whole, shown
 
-_LOCAL = re.compile(r"local:([0-9]{1,4})")
-_CONNECT_SECONDS = 5
+MAX_LOCAL_WORKERS = 1024
+CONNECT_SECONDS = 10.0
+"""How long a count waits for a scheduler to answer, unless told otherwise."""
+
+_SCHEMES = ("tcp", "tls", "ws", "wss")
+_ADDRESS = re.compile(
+    r"(?:(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]*)://)?"
+    r"(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_][A-Za-z0-9_.\-]*)"
+    r"(?::(?P<port>[0-9]+))?(?P<rest>.*)",
+    re.DOTALL,
+)
 _RECONNECT_SECONDS = 5  # how long the client may look for its lost scheduler
 _POLL_SECONDS = 0.2
 _AHEAD_PER_THREAD = 4
@@ -35,19 +46,48 @@ class ClusterLost(RuntimeError):
     """The scheduler went away in the middle of a count."""
 
 
-def check_address(address: str) -> str:
-    """``address`` if it names a cluster: ``local:K`` or a scheduler address."""
-    local = _LOCAL.fullmatch(address)
-    if local is not None:
-        if int(local.group(1)) < 1:
-            raise InputError("a local cluster needs at least one worker: local:1 or more")
-        return address
-    if not re.fullmatch(r"(tcp|tls|ws|wss|inproc)://\S+|[A-Za-z0-9.\-\[\]:]+:[0-9]+", address):
+class ClusterUnreachable(RuntimeError):
+    """No scheduler answered at the address within the connect timeout."""
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """Where a count runs: the scheduler at ``address``, or a cluster of ``local_workers``
+    processes started here; ``connect_seconds`` is how long a scheduler has to answer."""
+
+    address: str
+    local_workers: int | None = None
+    connect_seconds: float | None = CONNECT_SECONDS
+
+
+def check_address(address: str, connect_seconds: float | None = CONNECT_SECONDS) -> Cluster:
+    """The cluster ``address`` names, ``local:K`` or ``[scheme://]host:port``, checked whole
+    before anything is started or reached; a malformed one is an InputError."""
+    usage = "give a scheduler's address (tcp://host:8786) or local:K for K worker processes here"
+    if address.startswith("local:"):
+        workers = address.removeprefix("local:")
+        if not workers.isascii() or not workers.isdigit():
+            raise InputError(f"{shown(address)} is not a cluster: local:K takes a number, local:2")
+        local_workers = read_whole(workers)
+        if not 1 <= local_workers <= MAX_LOCAL_WORKERS:
+            raise InputError(
+                f"a local cluster takes 1 to {MAX_LOCAL_WORKERS:,} worker processes, "
+                f"not {shown(local_workers)}"
+            )
+        return Cluster(address, local_workers, connect_seconds)
+    parts = _ADDRESS.fullmatch(address) if address.isascii() else None
+    if parts is None or parts["rest"]:
+        raise InputError(f"{shown(address)} is not a cluster: {usage}")
+    scheme, port = parts["scheme"], parts["port"]
+    if scheme is not None and scheme.lower() not in _SCHEMES:
         raise InputError(
-            f"{address!r} is not a cluster: give a scheduler's address (tcp://host:8786) or "
-            "local:K for K worker processes here"
+            f"{shown(address)}: a cluster is reached over {', '.join(_SCHEMES)}, not {scheme}"
         )
-    return address
+    if port is None:
+        raise InputError(f"{shown(address)} has no port: {usage}")
+    if not 1 <= read_whole(port) <= 65535:
+        raise InputError(f"{shown(address)}: a port is a number from 1 to 65535")
+    return Cluster(address, None, connect_seconds)
 
 
 def dask() -> Any:
@@ -62,19 +102,26 @@ def dask() -> Any:
 
 
 @contextmanager
-def connected(address: str) -> Iterator[Any]:
-    """A client of the cluster at ``address`` (``local:K``: a local cluster started for it),
-    closed when the block ends."""
+def connected(cluster: Cluster, deadline: float | None) -> Iterator[Any]:
+    """A client of ``cluster`` (a local one is started for it), closed when the block ends;
+    ClusterUnreachable if its scheduler does not answer in time (by the ``deadline`` at the
+    latest, a time.time())."""
     distributed = dask()
     _quiet_logs()
+    if deadline is not None:
+        left = max(0.001, deadline - time.time())
+        seconds = cluster.connect_seconds
+        cluster = replace(cluster, connect_seconds=left if seconds is None else min(seconds, left))
+    if cluster.local_workers is None:
+        _reach(distributed, cluster)
     with ExitStack() as stack:
         with signals.held():
-            if _LOCAL.fullmatch(address):
+            if cluster.local_workers is not None:
                 # Started before the mask below: Python, starting it, unblocks SIGINT in the
                 # thread that does, which would let a Ctrl-C reach the local cluster's workers.
                 resource_tracker.ensure_running()
             with signals.blocked(signals.GROUP_SIGNALS):  # the local workers leave it to us
-                client = _connect(distributed, address, stack)
+                client = _connect(distributed, cluster, stack)
         yield client
 
 
@@ -158,22 +205,51 @@ def _quiet_logs() -> None:
             logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
-def _connect(distributed: Any, address: str, stack: ExitStack) -> Any:
-    local = _LOCAL.fullmatch(address)
+def _reach(distributed: Any, cluster: Cluster) -> None:
+    """Greet the scheduler, or raise ClusterUnreachable: Dask's own timeout covers reaching the
+    port but not the greeting, which a server that is not Dask's never answers."""
+
+    import asyncio
+
+    async def greet() -> None:
+        security = distributed.Security()  # TLS settings from Dask's configuration, as Client's
+        comm = await distributed.comm.connect(
+            cluster.address,
+            timeout=cluster.connect_seconds,
+            **security.get_connection_args("client"),
+        )
+        await comm.close()
+
+    started = time.monotonic()
     try:
-        if local is not None:
-            cluster = distributed.LocalCluster(
-                n_workers=int(local.group(1)),
+        asyncio.run(asyncio.wait_for(greet(), cluster.connect_seconds))
+    except (OSError, asyncio.TimeoutError) as error:
+        seconds = cluster.connect_seconds
+        if seconds is not None and time.monotonic() - started >= seconds:  # Dask retried till then
+            raise ClusterUnreachable(f"no Dask scheduler answered within {seconds:.3g} s") from None
+        raise ClusterUnreachable(str(error) or type(error).__name__) from None
+    except MemoryError:  # a length read from a stream that is not Dask's
+        raise ClusterUnreachable("what answered there is not a Dask scheduler") from None
+    except Exception as error:  # whatever the reason, the count cannot go on there
+        raise ClusterUnreachable(str(error) or type(error).__name__) from None
+
+
+def _connect(distributed: Any, cluster: Cluster, stack: ExitStack) -> Any:
+    address = cluster.address
+    try:
+        if cluster.local_workers is not None:
+            local = distributed.LocalCluster(
+                n_workers=cluster.local_workers,
                 threads_per_worker=1,
                 processes=True,
                 host="127.0.0.1",  # this machine only
                 dashboard_address=":0",  # any free port: never in the way of another cluster
                 silence_logs=logging.CRITICAL,
             )
-            stack.callback(cluster.close)
-            address = cluster.scheduler_address
-        client = distributed.Client(address, timeout=_CONNECT_SECONDS, set_as_default=False)
+            stack.callback(local.close)
+            address = local.scheduler_address
+        client = distributed.Client(address, timeout=cluster.connect_seconds, set_as_default=False)
     except (OSError, TimeoutError) as error:
-        raise InputError(f"cannot reach the cluster at {address}: {error}") from None
+        raise ClusterUnreachable(str(error) or type(error).__name__) from None
     stack.callback(client.close)
     return client

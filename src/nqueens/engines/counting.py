@@ -13,6 +13,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from nqueens.clock import seconds_until
 from nqueens.engines.base import Engine, Request, Subcount, Subproblem, SubproblemInterrupted
 from nqueens.engines.estimate import Estimate, estimate
 from nqueens.engines.executors import in_process, process_pool
@@ -21,6 +22,7 @@ from nqueens.strategies import MAX_UNBOUNDED_ENUMERATION_N
 
 if TYPE_CHECKING:
     from nqueens.checkpoint import Checkpoint
+    from nqueens.engines.cluster import Cluster
 
 ProgressCallback = Callable[[int, int, int], None]
 """Called as ``on_progress(subproblems_done, subproblems_total, solutions_so_far)``."""
@@ -39,10 +41,10 @@ def count_split(
     on_progress: ProgressCallback | None = None,
     on_estimate: EstimateCallback | None = None,
     checkpoint: Path | None = None,
-    cluster: str | None = None,
+    cluster: Cluster | None = None,
 ) -> Stats:
     """Count every solution of ``request`` exactly, on ``workers`` processes (1: this one), or
-    on a Dask ``cluster`` (an address, or ``local:K``).
+    on a Dask ``cluster``.
 
     With a ``checkpoint`` file, every finished subproblem is written to it as it arrives, and
     those already there are not counted again. A long count without a time limit first times a
@@ -56,7 +58,8 @@ def count_split(
         done = finished(checkpoint, engine.name, request)
         if done is not None:  # the answer is in the file: no need to cut or load anything
             return _added_up(engine, request, done, started, Status.COMPLETE)
-    deadline = time.time() + request.time_limit if request.time_limit is not None else None
+    left = seconds_until(request.deadline)
+    deadline = None if left is None else time.time() + left  # comparable across processes
     tasks = engine.subproblems(request, deadline)
     saved = None
     if checkpoint is not None:
@@ -129,7 +132,7 @@ class _Counting:
         self,
         deadline: float | None,
         workers: int,
-        cluster: str | None,
+        cluster: Cluster | None,
         on_progress: ProgressCallback | None,
         on_estimate: EstimateCallback | None,
     ) -> Stats:
@@ -144,7 +147,7 @@ class _Counting:
                 if cluster is not None:
                     from nqueens.engines import cluster as dask_cluster
 
-                    client = stack.enter_context(dask_cluster.connected(cluster))
+                    client = stack.enter_context(dask_cluster.connected(cluster, deadline))
                     workers = dask_cluster.threads(client)
                 workers = max(1, min(workers, len(todo)))
                 seconds_each = self.estimate(workers, on_estimate)
