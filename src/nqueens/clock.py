@@ -31,6 +31,12 @@ def remaining(limit: float | None) -> float | None:
     return max(limit - (time.monotonic() - _started), LEAST_SECONDS)
 
 
+def seconds_until(deadline: float | None) -> float | None:
+    """The seconds left until ``deadline``, a time.monotonic() (None: no deadline), for a
+    solver's own limit: a little, never nothing, once it has passed, since some read 0 as none."""
+    return None if deadline is None else max(deadline - time.monotonic(), LEAST_SECONDS)
+
+
 def _process_start() -> float:
     """This process's start on the time.monotonic() scale: /proc gives it in clock ticks since
     boot, which CLOCK_BOOTTIME measures too; now where either is missing."""

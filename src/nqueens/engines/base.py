@@ -11,8 +11,9 @@ business (:mod:`nqueens.engines.executors`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from nqueens.engines.streams import EngineStream, count_all, first_of
@@ -22,6 +23,10 @@ from nqueens.results import FirstResult, Stats
 SOLVE = "solve"
 COUNT = "count"
 FIRST = "first"
+
+
+MAX_SEED = 2**31 - 1
+"""The largest random seed: CP-SAT takes a 32-bit one."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,17 @@ class Request:
     symmetry: bool = True  # count: let the engine use the board's symmetry
     mip_solver: str = "scip"
     seed: int | None = None  # the random seed of a randomised search (None: the engine's own)
+    deadline: float | None = field(default=None, compare=False)
+    """When the time limit ends, on the time.monotonic() scale: counted from the request's
+    making unless given, so that what an engine does before its search (loading, compiling,
+    building the model) counts against the limit too."""
+
+    def __post_init__(self) -> None:
+        if self.time_limit is not None and self.deadline is None:
+            object.__setattr__(self, "deadline", time.monotonic() + self.time_limit)
+
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
 
 
 @dataclass(frozen=True)

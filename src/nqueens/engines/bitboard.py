@@ -301,16 +301,14 @@ class BitboardStream(EngineStream):
         self._search = BoardSearch(task)
         self._limit = request.limit
         self._unique = request.unique
-        self._deadline = None
-        if request.time_limit is not None:
-            self._deadline = time.monotonic() + request.time_limit
+        self._request = request
         self._started = time.monotonic()
         self._nodes = 0
 
     def _next_solution(self) -> Solution | None:
         search = self._search
         while not search.done:
-            if self._deadline is not None and time.monotonic() >= self._deadline:
+            if self._request.out_of_time():
                 self._end(Status.TIME_LIMIT)
                 return None
             solutions, _, _, nodes = search.advance(_SLICE, bitkernel.STOP_AT_SOLUTION)

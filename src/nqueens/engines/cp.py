@@ -39,14 +39,14 @@ class CpSearch:
         n: int,
         *,
         strategy: str,
-        time_limit: float | None,
+        deadline: float | None,
         puzzle: Puzzle | None,
         seed: int | None = None,
     ) -> None:
         from ortools.constraint_solver import pywrapcp
 
         self.n = n
-        self.time_limit = time_limit
+        self.deadline = deadline
         self.solver = pywrapcp.Solver(f"{n}-queens")
         solver = self.solver
         self.queens = [solver.IntVar(0, n - 1, f"queen_col_{col}") for col in range(n)]
@@ -68,10 +68,15 @@ class CpSearch:
         self.strategy = strategy
         self._builder = self._decision_builder(strategy, seed)
         self._stop = threading.Event()
-        self._monitors = [solver.CustomLimit(self._stop.is_set)]
-        if time_limit is not None:
-            self._monitors.append(solver.TimeLimit(max(1, round(time_limit * 1000))))
+        # One limit for Ctrl-C and the deadline, read on the clock that end_status reads: the
+        # solver's own TimeLimit keeps time its own way, and may stop a hair before the deadline.
+        self._monitors = [solver.CustomLimit(self._should_stop)]
         self._started = time.monotonic()
+
+    def _should_stop(self) -> bool:
+        return self._stop.is_set() or (
+            self.deadline is not None and time.monotonic() >= self.deadline
+        )
 
     def _decision_builder(self, strategy: str, seed: int | None) -> pywrapcp.DecisionBuilder:
         solver = self.solver
@@ -109,7 +114,7 @@ class CpSearch:
 
     def end_status(self) -> Status:
         """Once NextSolution has returned False: the tree was exhausted, or the time ran out."""
-        if self.time_limit is not None and self.wall_time >= self.time_limit:
+        if self.deadline is not None and time.monotonic() >= self.deadline:
             return Status.TIME_LIMIT
         return Status.COMPLETE
 
@@ -135,15 +140,13 @@ class CpSolutionStream(EngineStream):
         *,
         strategy: str,
         limit: int | None,
-        time_limit: float | None,
+        deadline: float | None,
         puzzle: Puzzle | None = None,
         seed: int | None = None,
     ) -> None:
         self.n = n
         self._limit = limit
-        self._search = CpSearch(
-            n, strategy=strategy, time_limit=time_limit, puzzle=puzzle, seed=seed
-        )
+        self._search = CpSearch(n, strategy=strategy, deadline=deadline, puzzle=puzzle, seed=seed)
         self._solutions = self._search.solutions()
 
     def _next_solution(self) -> Solution | None:
@@ -201,7 +204,7 @@ class CpEngine(Engine):
             request.n,
             strategy=self.strategy_for(request) or FIRST_FAIL_MID,
             limit=request.limit,
-            time_limit=request.time_limit,
+            deadline=request.deadline,
             puzzle=request.puzzle,
             seed=request.seed,
         )

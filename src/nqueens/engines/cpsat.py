@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from nqueens.clock import seconds_until
 from nqueens.engines.base import (
     FIRST,
     SOLVE,
@@ -235,17 +236,18 @@ def find_first(
     n: int,
     *,
     strategy: str = AUTO,
-    time_limit: float | None = None,
+    deadline: float | None = None,
     puzzle: Puzzle | None = None,
     seed: int | None = None,
 ) -> FirstResult:
-    """Look for one solution; ``auto`` is CP-SAT's default (parallel) search."""
+    """Look for one solution by the ``deadline`` (time.monotonic()); ``auto`` is CP-SAT's
+    default (parallel) search."""
     from ortools.sat.python import cp_model
 
     from nqueens.model import build_model
 
     queens_model = build_model(n, strategy=strategy, puzzle=puzzle)
-    solver = first_solution_solver(time_limit, seed)
+    solver = first_solution_solver(seconds_until(deadline), seed)
     if strategy != AUTO:
         solver.parameters.search_branching = cp_model.FIXED_SEARCH
     search = BackgroundSearch(solver, queens_model.model)
@@ -321,7 +323,7 @@ class CpSatSolutionStream(EngineStream):
         n: int,
         *,
         limit: int | None = None,
-        time_limit: float | None = None,
+        deadline: float | None = None,
         unique: bool = False,
         strategy: str = FIRST_MIN,
         puzzle: Puzzle | None = None,
@@ -333,7 +335,7 @@ class CpSatSolutionStream(EngineStream):
         self._unique = unique
         self._strategy = strategy
         queens_model = build_model(n, strategy=strategy, break_symmetry=unique, puzzle=puzzle)
-        self._solver = enumeration_solver(time_limit, strategy=strategy)
+        self._solver = enumeration_solver(seconds_until(deadline), strategy=strategy)
         # The search thread sees only the channel, never the stream: a stream its consumer drops
         # (``for s in solve(12): break``) can then be collected, and its finalizer stops the
         # search and joins the thread. A solver thread still running when the interpreter exits
@@ -514,7 +516,7 @@ class CpSatEngine(Engine):
         return CpSatSolutionStream(
             request.n,
             limit=request.limit,
-            time_limit=request.time_limit,
+            deadline=request.deadline,
             unique=request.unique,
             strategy=self.strategy_for(request) or AUTO,
             puzzle=request.puzzle,
@@ -524,7 +526,7 @@ class CpSatEngine(Engine):
         return find_first(
             request.n,
             strategy=self.strategy_for(request) or AUTO,
-            time_limit=request.time_limit,
+            deadline=request.deadline,
             puzzle=request.puzzle,
             seed=request.seed,
         )

@@ -103,16 +103,12 @@ def local_first(request: Request) -> FirstResult:
             engine=NAME,
         )
 
-    def out_of_time() -> bool:
-        limit = request.time_limit
-        return limit is not None and time.monotonic() - started >= limit
-
     try:
         while True:
             state[:] = 0
             left = localkernel.UNFINISHED
             while left == localkernel.UNFINISHED:
-                if out_of_time():
+                if request.out_of_time():
                     return FirstResult(None, stats(0, Status.TIME_LIMIT))
                 left = kernel(
                     n,

@@ -262,15 +262,12 @@ class ReducedStream(EngineStream):
 
     def __init__(self, request: Request) -> None:
         self.n = request.n
-        self._time_limit = request.time_limit
+        self._request = request
         self._started = time.monotonic()
         # The search pauses when its list is full: after one solution for first, after a batch.
         batch = 1 if request.command == FIRST else min(_BATCH, request.limit or _BATCH)
         self._search = Search(reduce(request), listing=batch)
         self._ready: list[Solution] = []
-
-    def _out_of_time(self) -> bool:
-        return self._time_limit is not None and time.monotonic() - self._started >= self._time_limit
 
     def _next_solution(self) -> Solution | None:
         search = self._search
@@ -278,7 +275,7 @@ class ReducedStream(EngineStream):
             if search.done:
                 self._end(Status.COMPLETE)
                 return None
-            if self._out_of_time():
+            if self._request.out_of_time():
                 self._end(Status.TIME_LIMIT)
                 return None
             found = search.advance()
