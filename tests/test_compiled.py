@@ -53,6 +53,7 @@ FAKE_NUMBA = {
 }
 
 
+@pytest.mark.slow  # N = 14, the smallest board the compiled search takes: seconds in Python
 @pytest.mark.parametrize("problem", list(FAKE_NUMBA))
 def test_without_compiled_code_the_count_is_exact_with_one_warning(
     problem: str, tmp_path: Path

@@ -1,0 +1,472 @@
+"""Conformance: every command, on every engine it offers, with every option at its hostile values.
+
+The walk is read from the command line as it is registered (each command's click parameters, the
+engines its ``--engine`` offers), not from a list kept here: a new engine joins by being in the
+registry, and a new option by having a type (or, for a plain string, a name) that
+:func:`hostile_values` knows; an option it does not know fails
+:func:`test_every_option_has_hostile_values` until its values are written down.
+
+Whatever the input, a command ends with a documented exit code and no traceback, keeps usage
+errors off stdout, writes no terminal codes into piped data, and, when it succeeds, prints what
+the tests' own checkers accept. The default run walks every option and value on each command's
+default engine, and every engine with its defaults, time limits and colour settings; ``-m slow``
+walks the whole product, and the largest board every engine takes under a time limit.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+import pytest
+from helpers import (
+    ANSI_ESCAPE,
+    PLAIN_ENV,
+    assert_valid_board,
+    invoke,
+    json_lines,
+    known_total,
+    process_env,
+)
+
+from nqueens import options, registry
+from nqueens.cli import cli
+from nqueens.engines.base import Request
+
+DOCUMENTED_EXIT_CODES = {0, 1, 2, 3, 74}
+"""What a command may end with when no signal stops it (the README's table of exit codes)."""
+
+BOARD = Path(__file__).parent / "data" / "completion-12-12-5.param"
+
+BASE: dict[str, list[str]] = {
+    "solve": ["solve", "6"],
+    "count": ["count", "6"],
+    "first": ["first", "8"],
+    "explain": ["explain", "5"],
+    "verify": ["verify", "{valid}"],
+    "bench": ["bench", "--sizes", "4", "--first-sizes", "8", "--engines", "bitboard"],
+}
+"""Each command on a small board: quick on every engine, so the walk stays in seconds."""
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Files the hostile values name: {name} in a value is replaced by its path."""
+    folder = tmp_path_factory.mktemp("conformance")
+    (folder / "valid.txt").write_text("2 4 1 3\n")
+    (folder / "drawing.txt").write_text("Q . . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n")
+    (folder / "binary.bin").write_bytes(bytes(range(256)) * 4)
+    (folder / "latin1.txt").write_bytes("caf\xe9\n".encode("latin-1"))
+    (folder / "empty.txt").write_text("")
+    (folder / "directory").mkdir()
+    return {
+        "valid": str(folder / "valid.txt"),
+        "drawing": str(folder / "drawing.txt"),
+        "binary": str(folder / "binary.bin"),
+        "latin1": str(folder / "latin1.txt"),
+        "empty": str(folder / "empty.txt"),
+        "directory": str(folder / "directory"),
+        "missing": str(folder / "missing" / "nothing.txt"),
+        "new": str(folder / "new-{case}"),
+        "csplib": str(BOARD),
+    }
+
+
+HUGE = "9" * 40
+"""A number no machine word holds."""
+
+STRING_VALUES: dict[str, list[str]] = {
+    "n": ["0", "1", "2", "3", "-1", "x", HUGE, "1e3", "8.0", "٣", "10001", "10000001", ""],
+    "queen_squares": ["1,1", "0,0", "9,9", "a,b", "1", f"{HUGE},1", "1,1,1", ""],
+    "block_squares": ["1,1", "0,0", "9,9", "a,b", f"1,{HUGE}", ""],
+    "excluded_diagonals": ["1,1/", "1,1\\", "1,1", "0,0/", "9,9/", f"{HUGE},1/", "x"],
+    "svg_path": ["{new}.svg", "{new}", "{directory}", "/dev/full", "{missing}"],
+    "tree_path": ["{new}.svg", "{new}", "{directory}", "/dev/full", "{missing}"],
+    "cluster": ["nonsense", "local:0", "local:x", f"local:{HUGE}", "inproc://x", "h:99999", ""],
+}
+"""Hostile values of the options whose type is a plain string, by parameter name."""
+
+FILE_VALUES = [
+    "{valid}",
+    "{drawing}",
+    "{csplib}",
+    "{binary}",
+    "{latin1}",
+    "{empty}",
+    "{directory}",
+    "{missing}",
+    "/dev/null",
+]
+
+SECONDS_VALUES = ["0", "-1", "nan", "x", "1e-320", "0.001", "0.3", "1e308", "inf", "-inf", HUGE]
+
+
+def hostile_values(param: click.Parameter) -> list[str] | None:
+    """The values to try for ``param`` (None: none known for its kind, which the suite reports)."""
+    kind = param.type
+    if isinstance(param, click.Option) and param.is_flag:
+        return [""]  # the flag itself (and its --no- form: see tokens())
+    if isinstance(kind, options.WholeNumber):
+        values = ["0", "1", "-1", HUGE, "1.5", "x", "٣", ""]
+        if kind.maximum is not None:
+            values += [str(kind.maximum), str(kind.maximum + 1)]
+        return values
+    if isinstance(kind, options.Seconds):
+        return SECONDS_VALUES
+    if isinstance(kind, click.Choice):
+        return [*kind.choices, "nonsense"]
+    if isinstance(kind, options.TextFile):
+        return FILE_VALUES
+    if isinstance(kind, click.Path):
+        return ["{new}", "{directory}", "{binary}", "/dev/null", "/dev/full", "{missing}"]
+    if isinstance(kind, options.BoardSizes):
+        return ["4", "0", "4-3", "x", "10001", "1-3", ""]
+    if isinstance(kind, options.Names):
+        return ["", ",", "nonsense", "bitboard,bitboard"]
+    if param.name in STRING_VALUES:
+        return STRING_VALUES[param.name]
+    return None
+
+
+def tokens(param: click.Parameter, value: str) -> list[list[str]]:
+    """The command-line words that give ``param`` the ``value`` (both forms of a flag)."""
+    if isinstance(param, click.Argument):
+        return [[value]]
+    assert isinstance(param, click.Option)
+    if param.is_flag:
+        return [[param.opts[-1]]] + [[name] for name in param.secondary_opts]
+    return [[param.opts[-1], value]]
+
+
+def engines_of(command: str) -> list[str]:
+    """The engines ``command`` offers (none: it has no --engine)."""
+    param = next((p for p in cli.commands[command].params if p.name == "engine"), None)
+    if param is None:
+        return [""]
+    assert isinstance(param.type, click.Choice)
+    return [str(choice) for choice in param.type.choices]
+
+
+def default_engine(command: str) -> str:
+    param = next((p for p in cli.commands[command].params if p.name == "engine"), None)
+    return "" if param is None else str(param.default)
+
+
+def option_cases(all_engines: bool) -> Iterator[object]:
+    """(command, engine, parameter, words) for every hostile value of every parameter."""
+    for command in BASE:
+        engines = engines_of(command) if all_engines else [default_engine(command)]
+        for engine in engines:
+            for param in cli.commands[command].params:
+                for value in hostile_values(param) or []:
+                    for words in tokens(param, value):
+                        yield pytest.param(
+                            command,
+                            engine,
+                            param.name,
+                            words,
+                            id=f"{command}-{engine or 'none'}-{param.name}-{' '.join(words)}",
+                        )
+
+
+def command_line(command: str, engine: str, param_name: str, words: list[str]) -> list[str]:
+    """The base command with ``words`` in place of the parameter's base value, on ``engine``."""
+    base = list(BASE[command])
+    if param_name in ("n", "source"):  # the argument: replace it
+        base[1:2] = words
+        words = []
+    elif words and words[0] in base:  # an option the base gives: replace its value
+        at = base.index(words[0])
+        del base[at : at + 2]
+    engine_words = ["--engine", engine] if engine and param_name != "engine" else []
+    return [*base, *engine_words, *words]
+
+
+def run_case(arguments: list[str], files: dict[str, str], case: str) -> click.testing.Result:
+    names = {**files, "new": files["new"].replace("{case}", case)}
+    filled = [word.format(**names) if "{" in word else word for word in arguments]
+    return invoke(*filled)
+
+
+def assert_conforms(arguments: list[str], result: click.testing.Result) -> None:
+    """What every run must be, whatever its input (see the module's docstring)."""
+    code, stdout, stderr = result.exit_code, result.stdout, result.stderr
+    assert code in DOCUMENTED_EXIT_CODES, f"exit {code}: {stderr}"
+    assert "Traceback" not in stdout + stderr, stderr
+    assert not ANSI_ESCAPE.search(stdout), "terminal codes in piped data"
+    if code == 2:
+        assert "Error" in stderr, stderr
+        assert stdout == "", f"data on stdout after a usage error: {stdout!r}"
+        return
+    if code == 74:
+        assert stderr.strip().splitlines()[-1].startswith("Error:"), stderr
+        return
+    command = arguments[0]
+    if "json" in arguments and command in ("solve", "first", "count", "verify"):
+        _assert_json(command, arguments, code, stdout)
+    plain = not any(word.startswith("--") and word in PUZZLE_OPTIONS for word in arguments)
+    if command == "count" and code == 0 and plain and "json" not in arguments:
+        n = int(arguments[1])
+        if n >= 1:
+            assert stdout.split()[0] == str(known_total(n)), stdout
+
+
+PUZZLE_OPTIONS = {"--queen", "--block", "--exclude-diagonal", "--board", "--diagonals"}
+
+
+def _assert_json(command: str, arguments: list[str], code: int, stdout: str) -> None:
+    records = json_lines(stdout)
+    if command == "verify":
+        return
+    if command == "count":
+        (record,) = records
+        assert record["complete"] is (code == 0), record
+        return
+    *solutions, status = records
+    assert status["type"] == "status", status
+    assert status["complete"] is (code in (0, 1)), status
+    for record in solutions:
+        assert record["type"] == "solution"
+        assert_valid_board(record["rows"], len(record["rows"]))
+
+
+def test_every_option_has_hostile_values() -> None:
+    unknown = [
+        f"{name} {param.name}"
+        for name, command in cli.commands.items()
+        for param in command.params
+        if hostile_values(param) is None
+    ]
+    assert not unknown, f"give these parameters hostile values in this file: {unknown}"
+    assert set(BASE) == set(cli.commands), "every command needs a base case here"
+
+
+@pytest.mark.parametrize(("command", "engine", "param_name", "words"), list(option_cases(False)))
+def test_every_option_value_on_the_default_engine(
+    command: str, engine: str, param_name: str, words: list[str], files: dict[str, str]
+) -> None:
+    arguments = command_line(command, engine, param_name, words)
+    result = run_case(arguments, files, f"{command}-{param_name}")
+    assert_conforms(arguments, result)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("command", "engine", "param_name", "words"), list(option_cases(True)))
+def test_every_option_value_on_every_engine(
+    command: str, engine: str, param_name: str, words: list[str], files: dict[str, str]
+) -> None:
+    arguments = command_line(command, engine, param_name, words)
+    result = run_case(arguments, files, f"{command}-{engine}-{param_name}")
+    assert_conforms(arguments, result)
+
+
+ENGINE_COMMANDS = [
+    (command, engine) for command in ("solve", "count", "first") for engine in engines_of(command)
+]
+
+
+def _takes(engine: str, command: str, n: int) -> bool:
+    return registry.refusal(registry.ENGINES[engine], Request(command, n)) is None
+
+
+ENGINE_OPTIONS = [
+    [],
+    ["--format", "json"],
+    ["--time-limit", "0.001"],
+    ["--time-limit", "inf"],
+    ["--time-limit", "1e308", "--format", "json", "--stats"],
+    ["--queen", "1,2"],
+    ["--block", "1,1", "--format", "json"],
+]
+
+
+@pytest.mark.parametrize("extra", ENGINE_OPTIONS, ids=" ".join)
+@pytest.mark.parametrize(("command", "engine"), ENGINE_COMMANDS)
+def test_every_engine_conforms_with_defaults_and_time_limits(
+    command: str, engine: str, extra: list[str], files: dict[str, str]
+) -> None:
+    arguments = [*BASE[command], "--engine", engine, *extra]
+    result = run_case(arguments, files, f"{command}-{engine}")
+    assert_conforms(arguments, result)
+    unlimited = not any(word.startswith("0.0") for word in extra)
+    if unlimited and "--queen" not in extra and "--block" not in extra:
+        able = engine == "auto" or _takes(engine, command, int(BASE[command][1]))
+        assert result.exit_code == (0 if able else 2), result.stderr
+
+
+COLOUR_SETTINGS: list[tuple[dict[str, str | None], list[str]]] = [
+    (PLAIN_ENV, []),
+    ({**PLAIN_ENV, "FORCE_COLOR": "1"}, []),
+    ({**PLAIN_ENV, "NO_COLOR": "1"}, []),
+    ({**PLAIN_ENV, "TERM": "dumb"}, []),
+    (PLAIN_ENV, ["--color"]),
+    (PLAIN_ENV, ["--no-color"]),
+    ({**PLAIN_ENV, "FORCE_COLOR": "1", "COLUMNS": "20"}, ["--color"]),
+]
+
+
+@pytest.mark.parametrize("output_format", ["text", "json"])
+@pytest.mark.parametrize(
+    ("command", "engine"),
+    [
+        (command, engine)
+        for command, engine in ENGINE_COMMANDS
+        if engine == "auto" or _takes(engine, command, int(BASE[command][1]))
+    ],
+)
+def test_colour_settings_never_change_piped_data(
+    command: str, engine: str, output_format: str
+) -> None:
+    # A first solution may differ from run to run on a randomised or multi-threaded engine:
+    # ask for one the engine finds the same way every time.
+    steady = ["--seed", "1"] if command == "first" else []
+    if command == "first" and engine in ("cp-sat", "auto"):
+        steady = ["--engine", "cp", "--strategy", "first-min"]
+    arguments = [*BASE[command], "--engine", engine, *steady, "--format", output_format]
+    outputs = {invoke(*arguments, *flags, env=env).stdout for env, flags in COLOUR_SETTINGS}
+    assert len(outputs) == 1, outputs
+    (stdout,) = outputs
+    assert stdout and not ANSI_ESCAPE.search(stdout)
+
+
+def _largest_board(engine: str, command: str, cap: int) -> int:
+    """The largest board up to ``cap`` that ``engine`` takes for ``command`` under a time limit."""
+    for n in (10_000_000, 1_000_000, 10_000, 1_000, 200, 64, 18, 10):
+        request = Request(command, n, time_limit=1.0)
+        if n <= cap and registry.refusal(registry.ENGINES[engine], request) is None:
+            return n
+    raise AssertionError(f"the {engine} engine takes no board for {command}")
+
+
+TIME_LIMIT = 1.0
+SLACK = 1.0
+"""What a busy 2-core machine may add to a time limit; the README quotes the quiet figures."""
+
+
+def _limit_cases(cap: int) -> list[tuple[str, str, int]]:
+    """Each engine, on each command it declares, on its largest board up to ``cap``."""
+    return [
+        (command, engine, _largest_board(engine, command, cap))
+        for command, engine in ENGINE_COMMANDS
+        if engine in registry.ENGINES and command in registry.ENGINES[engine].commands
+    ]
+
+
+def _assert_ends_on_time(command: str, engine: str, n: int) -> None:
+    arguments = [command, str(n), "--engine", engine, "-t", str(TIME_LIMIT), "--format", "json"]
+    started = time.monotonic()
+    process = subprocess.run(
+        [sys.executable, "-m", "nqueens", *arguments],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=process_env(),
+        timeout=60,
+    )
+    took = time.monotonic() - started
+    assert process.returncode in (0, 1, 3), process.stderr
+    assert "Traceback" not in process.stderr
+    assert took < TIME_LIMIT + SLACK, f"{' '.join(arguments)} took {took:.2f} s"
+
+
+def _one_per_engine(cases: list[tuple[str, str, int]]) -> list[tuple[str, str, int]]:
+    """A sample of ``cases`` for the default run: each engine once, on a command taken in turn,
+    so that every engine and every command is walked."""
+    by_engine: dict[str, list[tuple[str, str, int]]] = {}
+    for case in cases:
+        by_engine.setdefault(case[1], []).append(case)
+    return [mine[turn % len(mine)] for turn, mine in enumerate(by_engine.values())]
+
+
+LIMIT_CASES = _limit_cases(cap=1_000)
+
+
+@pytest.mark.parametrize(("command", "engine", "n"), _one_per_engine(LIMIT_CASES))
+def test_a_time_limit_covers_the_whole_command_on_every_engine(
+    command: str, engine: str, n: int
+) -> None:
+    _assert_ends_on_time(command, engine, n)
+
+
+def test_a_first_solution_of_ten_million_queens_stops_at_its_time_limit() -> None:
+    _assert_ends_on_time("first", "auto", 10_000_000)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("command", "engine", "n"), _limit_cases(cap=10_000_000))
+def test_a_time_limit_covers_the_whole_command_on_every_command_and_the_largest_boards(
+    command: str, engine: str, n: int
+) -> None:
+    _assert_ends_on_time(command, engine, n)
+
+
+SIGNAL_SLACK = 1.0
+"""What a busy 2-core machine may add to the 0.5 s a Ctrl-C must take on a quiet one."""
+
+STOP_DELAYS = (0.0, 0.4)
+"""When Ctrl-C comes: as the command has set up its handling (still loading), and mid-search."""
+
+
+@pytest.mark.parametrize(
+    ("command", "engine", "n", "delay"),
+    [
+        (*case, STOP_DELAYS[turn % len(STOP_DELAYS)])
+        for turn, case in enumerate(_one_per_engine(LIMIT_CASES))
+    ],
+)
+def test_ctrl_c_stops_every_engine_at_once(command: str, engine: str, n: int, delay: float) -> None:
+    _assert_stops_at_once(command, engine, n, delay)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("delay", STOP_DELAYS)
+@pytest.mark.parametrize(("command", "engine", "n"), LIMIT_CASES)
+def test_ctrl_c_stops_every_command_on_every_engine_at_once(
+    command: str, engine: str, n: int, delay: float
+) -> None:
+    _assert_stops_at_once(command, engine, n, delay)
+
+
+def _assert_stops_at_once(command: str, engine: str, n: int, delay: float) -> None:
+    """SIGINT ``delay`` s after the command catches it: exit 130, no traceback, at once."""
+    arguments = [command, str(n), "--engine", engine, "-t", "30", "--format", "json"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nqueens", *arguments],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=process_env(),
+        start_new_session=True,
+    )
+    try:
+        _wait_for_handlers(process.pid)
+        time.sleep(delay)
+        sent = time.monotonic()
+        os.killpg(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=60)
+        took = time.monotonic() - sent
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr, stderr
+    assert took < SIGNAL_SLACK, f"{' '.join(arguments)} took {took:.2f} s to stop"
+
+
+def _wait_for_handlers(pid: int) -> None:
+    """Wait until the process catches SIGINT: nqueens' handling is in place."""
+    status = Path(f"/proc/{pid}/status")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        fields = dict(line.split(":", 1) for line in status.read_text().splitlines())
+        if int(fields["SigCgt"], 16) & (1 << (signal.SIGTERM - 1)):
+            return
+        time.sleep(0.005)
+    pytest.fail("the process never set up its signal handlers")
