@@ -22,6 +22,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 import pytest
@@ -311,18 +312,43 @@ COLOUR_SETTINGS: list[tuple[dict[str, str | None], list[str]]] = [
 ]
 
 
+COLOUR_CASES = [
+    (command, engine)
+    for command, engine in ENGINE_COMMANDS
+    if engine == "auto" or _takes(engine, command, int(BASE[command][1]))
+]
+
+
+Case = TypeVar("Case", bound=tuple[Any, ...])
+
+
+def _one_per_engine(cases: list[Case]) -> list[Case]:
+    """The default run's sample of ``cases`` (command, engine, ...): each engine once, on a
+    command taken in turn, so that every engine and every command is walked."""
+    by_engine: dict[str, list[Case]] = {}
+    for case in cases:
+        by_engine.setdefault(case[1], []).append(case)
+    return [mine[turn % len(mine)] for turn, mine in enumerate(by_engine.values())]
+
+
 @pytest.mark.parametrize("output_format", ["text", "json"])
-@pytest.mark.parametrize(
-    ("command", "engine"),
-    [
-        (command, engine)
-        for command, engine in ENGINE_COMMANDS
-        if engine == "auto" or _takes(engine, command, int(BASE[command][1]))
-    ],
-)
+@pytest.mark.parametrize(("command", "engine"), _one_per_engine(COLOUR_CASES))
 def test_colour_settings_never_change_piped_data(
     command: str, engine: str, output_format: str
 ) -> None:
+    _assert_colour_never_changes_data(command, engine, output_format)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("output_format", ["text", "json"])
+@pytest.mark.parametrize(("command", "engine"), COLOUR_CASES)
+def test_colour_settings_never_change_piped_data_on_every_command(
+    command: str, engine: str, output_format: str
+) -> None:
+    _assert_colour_never_changes_data(command, engine, output_format)
+
+
+def _assert_colour_never_changes_data(command: str, engine: str, output_format: str) -> None:
     # A first solution may differ from run to run on a randomised or multi-threaded engine:
     # ask for one the engine finds the same way every time.
     steady = ["--seed", "1"] if command == "first" else []
@@ -373,15 +399,6 @@ def _assert_ends_on_time(command: str, engine: str, n: int) -> None:
     assert process.returncode in (0, 1, 3), process.stderr
     assert "Traceback" not in process.stderr
     assert took < TIME_LIMIT + SLACK, f"{' '.join(arguments)} took {took:.2f} s"
-
-
-def _one_per_engine(cases: list[tuple[str, str, int]]) -> list[tuple[str, str, int]]:
-    """A sample of ``cases`` for the default run: each engine once, on a command taken in turn,
-    so that every engine and every command is walked."""
-    by_engine: dict[str, list[tuple[str, str, int]]] = {}
-    for case in cases:
-        by_engine.setdefault(case[1], []).append(case)
-    return [mine[turn % len(mine)] for turn, mine in enumerate(by_engine.values())]
 
 
 LIMIT_CASES = _limit_cases(cap=1_000)

@@ -53,6 +53,10 @@ _POLL_SECONDS = 0.05
 _STREAM_BUFFER = 256  # solutions the solver may run ahead of a slow consumer
 
 
+WORKERS_FROM_OPEN_COLUMNS = 10
+"""Where counting on every core starts to pay for its worker processes (N = 10: even)."""
+
+
 def first_solution_solver(time_limit: float | None, seed: int | None = None) -> cp_model.CpSolver:
     """A CP-SAT solver for one solution: default parallel search, quiet, Ctrl-C left to Python.
 
@@ -492,6 +496,11 @@ class CpSatEngine(Engine):
     max_n_reason = "runs out of memory"
     stat_names = ("conflicts", "branches")
     splits = True
+
+    def wants_workers(self, request: Request) -> bool:
+        # Below ten open columns, starting the worker processes costs more than they save.
+        given = len(request.puzzle.queens) if request.puzzle is not None else 0
+        return request.n - given >= WORKERS_FROM_OPEN_COLUMNS
 
     def memory_needed(self, request: Request) -> int:
         # OR-Tools maps 0.3 to 0.7 GB once loaded; CP-SAT's parallel workers took 2.2 GB at
