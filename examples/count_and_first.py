@@ -11,7 +11,8 @@ import nqueens
 def main() -> None:
     for n in range(1, 11):
         stats = nqueens.count(n)
-        print(f"N = {n:2}: {stats.solutions:5} solutions ({stats.branches:,} branches)")
+        figures = ", ".join(f"{value:,} {name}" for name, value in stats.figures.items())
+        print(f"N = {n:2}: {stats.solutions:5} solutions ({figures}, {stats.engine} engine)")
 
     with nqueens.solve(8, limit=3) as stream:
         for solution in stream:

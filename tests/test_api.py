@@ -211,3 +211,16 @@ def test_api_errors_speak_the_apis_language_and_the_command_line_its_own() -> No
         nqueens.count(19)
     assert "time_limit=" in str(refused.value) and "--time-limit" not in str(refused.value)
     assert "--time-limit" in refused.value.command_line
+
+
+@pytest.mark.parametrize(
+    ("engine", "names"),
+    [("bitboard", ("subproblems", "nodes")), ("cp", ("failures", "branches"))],
+)
+def test_stats_name_their_counters_as_the_engine_does(engine: str, names: tuple[str, str]) -> None:
+    stats = nqueens.count(6, engine=engine)
+    assert list(stats.figures) == list(names)
+    assert tuple(stats.figures.values()) == (stats.conflicts, stats.branches)
+    shown = repr(stats)
+    assert all(f"{name}=" in shown for name in names)
+    assert "conflicts=" not in shown or "conflicts" in names

@@ -123,3 +123,10 @@ def test_bench_tables_fit_the_terminal(columns: int) -> None:
     assert max(len(line) for line in lines) <= columns
     sizes = [word for line in lines if line.strip().startswith("N ") for word in line.split()[1:]]
     assert sizes == [str(n) for n in range(4, 13)] + ["8", "50", "100", "200", "500", "1,000"]
+
+
+def test_the_solutions_row_gives_the_known_count_where_no_engine_finished() -> None:
+    result = bench("--sizes", "9", "--first-sizes", "8", "--engines", "mip", "-t", "0.01", "-q")
+    assert result.exit_code == 0, result.stderr
+    rows = [line.split() for line in result.stdout.splitlines()]
+    assert ["solutions", f"{known_total(9)}"] in rows

@@ -17,12 +17,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from rich import box
+from rich.console import Group
 from rich.table import Table
+from rich.text import Text
 
 from nqueens import api, registry
 from nqueens.engines.base import COUNT, Request
 from nqueens.engines.base import FIRST as FIRST_COMMAND
 from nqueens.engines.mip import NAME as MIP
+from nqueens.known_counts import KNOWN_TOTALS
 from nqueens.results import InputError, Stats
 
 SEED_PUBLISHED_MS: dict[int, int] = {
@@ -206,7 +209,7 @@ _CELL_WIDTH = 7  # "14,200", "11.628", "> 10", "n/a"
 _PADDING = 2  # rich's padding around each column, with a simple box
 
 
-def tables(cells: list[Cell], *, time_limit: float, width: int | None = None) -> list[Table]:
+def tables(cells: list[Cell], *, time_limit: float, width: int | None = None) -> list[Group]:
     """The seed's table (time to every solution, with its published times) and time to a first:
     a row per engine and strategy, a column per board size; cut into several tables of fewer
     sizes where ``width`` (a terminal's columns) cannot take them all."""
@@ -228,11 +231,8 @@ def tables(cells: list[Cell], *, time_limit: float, width: int | None = None) ->
             per_table = max(1, (width - label_width - _PADDING) // (_CELL_WIDTH + _PADDING))
         for start in range(0, len(sizes), per_table):
             part = sizes[start : start + per_table]
-            table = Table(
-                title=title if start == 0 else f"{title}, continued",
-                title_justify="left",
-                box=box.SIMPLE_HEAD,
-            )
+            caption = title if start == 0 else f"{title}, continued"
+            table = Table(box=box.SIMPLE_HEAD)
             table.add_column("N", justify="left", no_wrap=True)
             for n in part:
                 table.add_column(f"{n:,}", justify="right", no_wrap=True)
@@ -245,17 +245,21 @@ def tables(cells: list[Cell], *, time_limit: float, width: int | None = None) ->
                 )
             if table_name == ALL:
                 table.add_row(heading, *(_published_text(n) for n in part), style="dim")
-            shown.append(table)
+            # The title above the table, not in it: a narrow table would wrap it.
+            shown.append(Group(Text(caption, style="table.title"), table))
     return shown
 
 
 def _solutions_text(cells: list[Cell], n: int) -> str:
-    """The count the finished cells of a size agree on (all of them, should they differ)."""
+    """The count the finished cells of a size agree on (all of them, should they differ); the
+    known count where none finished."""
     counts = {
         cell.stats.solutions
         for cell in cells
         if cell.n == n and cell.outcome == FINISHED and cell.stats is not None
     }
+    if not counts and n in KNOWN_TOTALS:
+        return f"{KNOWN_TOTALS[n]:,}"
     return ", ".join(f"{count:,}" for count in sorted(counts)) or "?"
 
 

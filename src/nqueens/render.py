@@ -16,7 +16,6 @@ from rich.text import Text
 
 from nqueens.glyphs import QUEEN
 from nqueens.puzzle import SUM, Puzzle
-from nqueens.registry import engine_named
 from nqueens.results import Solution, Square, Stats, Status
 
 if TYPE_CHECKING:
@@ -215,10 +214,8 @@ def solution_record_pieces(solution: Solution, number: int | None = None) -> Ite
 
 def stats_record(stats: Stats) -> dict[str, object]:
     """The statistics as JSON-ready values, named as the engine names them."""
-    first_name, second_name = engine_named(stats.engine).stat_names
     return {
-        first_name: stats.conflicts,
-        second_name: stats.branches,
+        **stats.figures,
         "wall_time": round(stats.wall_time, 6),
         "solutions_per_second": round(stats.solutions_per_second, 1),
     }
@@ -275,15 +272,14 @@ def stats_table(stats: Stats, *, enumeration: bool) -> Table:
     table = Table(title="Statistics", show_header=False, title_justify="left")
     table.add_column("statistic", style="bold")
     table.add_column("value", justify="right")
-    first_name, second_name = engine_named(stats.engine).stat_names
     table.add_row("board", f"{stats.n} x {stats.n}")
     detail = stats.backend or stats.strategy
     table.add_row("engine", stats.engine + (f" ({detail})" if detail else ""))
     table.add_row("solutions", f"{stats.solutions:,}")
     if stats.unique is not None:
         table.add_row("unique up to symmetry", f"{stats.unique:,}")
-    table.add_row(first_name, f"{stats.conflicts:,}")
-    table.add_row(second_name, f"{stats.branches:,}")
+    for name, value in stats.figures.items():
+        table.add_row(name, f"{value:,}")
     table.add_row("wall time", f"{stats.wall_time:.3f} s")
     if enumeration:
         table.add_row("solutions per second", f"{stats.solutions_per_second:,.0f}")

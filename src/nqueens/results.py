@@ -84,6 +84,31 @@ class Stats:
         """Solutions found per second of wall time (0 when no time was measured)."""
         return self.solutions / self.wall_time if self.wall_time > 0 else 0.0
 
+    @property
+    def figures(self) -> dict[str, int]:
+        """The engine's two counters under the engine's names for them, e.g. ``{"subproblems":
+        94, "nodes": 198511}`` for the bitboard engine: what ``--stats`` prints."""
+        from nqueens.registry import engine_named
+
+        first_name, second_name = engine_named(self.engine).stat_names
+        return {first_name: self.conflicts, second_name: self.branches}
+
+    def __repr__(self) -> str:
+        """The fields, with the engine's two counters under its names for them."""
+        named = {
+            "n": self.n,
+            "solutions": self.solutions,
+            **self.figures,
+            "wall_time": round(self.wall_time, 6),
+            "status": self.status.value,
+            "unique": self.unique,
+            "engine": self.engine,
+            "strategy": self.strategy,
+            "backend": self.backend,
+        }
+        shown = ", ".join(f"{name}={value!r}" for name, value in named.items() if value is not None)
+        return f"Stats({shown})"
+
 
 @dataclass(frozen=True)
 class FirstResult:
