@@ -664,3 +664,17 @@ def test_verify_on_a_terminal_says_it_is_waiting_for_boards() -> None:
     )
     assert "Reading from the terminal" in screen and "Ctrl-D" in screen
     assert code == 2 and "no board found" in screen
+
+
+def test_messages_wrap_between_words_on_a_narrow_terminal() -> None:
+    """A terminal cuts a long line anywhere, in the middle of a word: rich wraps it first."""
+    long_line = (
+        "first-min: 1 solution in 10 steps: 2 failures, 5 branches (the solver's own counts)."
+    )
+    result = invoke("explain", "4", env={**TERMINAL_ENV, "COLUMNS": "40"})
+    lines = strip_ansi(result.stderr).splitlines()
+    summary = lines[lines.index(next(line for line in lines if line.startswith("first-min:"))) :]
+    assert all(len(line) <= 40 for line in summary)
+    assert " ".join(line.strip() for line in summary[:3]) == long_line
+    piped = invoke("explain", "4", env={**PLAIN_ENV, "COLUMNS": "40"})
+    assert long_line in piped.stderr.splitlines()  # whole off a terminal

@@ -169,8 +169,9 @@ class Output:
             click.echo(render.status_record(stats, with_stats=with_stats, none_is_an_answer=False))
 
     def message(self, text: str) -> None:
-        """A line for people, on stderr."""
-        self.err.print(text, markup=False, soft_wrap=True)
+        """A line for people, on stderr: wrapped between words on a terminal (which would cut
+        it anywhere), kept whole in a file or pipe."""
+        self.err.print(text, markup=False, soft_wrap=not self.err.is_terminal)
 
     def stats(self, stats: Stats, *, enumeration: bool = True) -> None:
         """The statistics table, on stderr."""
