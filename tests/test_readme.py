@@ -11,7 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import PLAIN_ENV, TERMINAL_ENV, process_env, run_on_terminal
+from helpers import PLAIN_ENV, TERMINAL_ENV, known_total, process_env, run_on_terminal
+
+from nqueens import bench, registry
+from nqueens.engines.mip import BACKENDS
+from nqueens.strategies import STRATEGIES
 
 ROOT = Path(__file__).parent.parent
 
@@ -120,3 +124,41 @@ def test_readme_outputs_come_from_real_runs(
     while got and not got[0]:
         got.pop(0)
     assert got == [normal(line, vague=vague) for line in shown]
+
+
+def _bench_tables(readme: str) -> list[tuple[str, list[list[str]]]]:
+    """Each table `nqueens bench` printed into the README: its title and its rows, split where
+    two spaces or more part the cells."""
+    tables = []
+    for block in re.findall(r"```\n(Time to .*?)```", readme, flags=re.DOTALL):
+        title = ""
+        for line in block.splitlines():
+            if line.startswith("Time to "):
+                title = line
+                tables.append((title, []))
+            elif line.strip() and not line.strip().startswith("─"):
+                tables[-1][1].append(re.split(r"\s{2,}", line.strip()))
+    return tables
+
+
+def test_the_readme_bench_tables_are_what_bench_prints_now() -> None:
+    """Rows of engines the registry has, sizes as a header, and the known counts: a layout or an
+    engine that changed since the tables were measured shows here."""
+    tables = _bench_tables((ROOT / "README.md").read_text())
+    assert len(tables) == 4
+    for title, rows in tables:
+        header, *body = rows
+        assert header[0] == "N"
+        sizes = [int(size.replace(",", "")) for size in header[1:]]
+        table = bench.ALL if title.startswith("Time to find every") else bench.FIRST
+        engines = [name for name in registry.ENGINES if name != "local" or table == bench.FIRST]
+        known = {
+            column.label.replace("\n", " ")
+            for column in bench.columns(engines, STRATEGIES, table, BACKENDS)
+        }
+        for row in body:
+            assert len(row) == len(sizes) + 1, row
+            if row[0] == "solutions":
+                assert row[1:] == [f"{known_total(n):,}" for n in sizes]
+            elif row[0] != "guide published":
+                assert row[0] in known, row

@@ -1,0 +1,119 @@
+"""How closely whole processes keep a time limit, and how fast Ctrl-C stops them.
+
+Every engine, on every command it declares, on the largest board it takes under a time limit
+(as the conformance suite walks them): ``--time-limit LIMIT`` timed from the process's start to
+its end, and SIGINT sent once the process handles it (``--delay`` seconds later) timed to its
+end. Medians over --repeat runs; the README quotes them, and the tests hold a looser bound that
+a busy machine keeps.
+
+    python benchmarks/time_limits.py                 # the README's table
+    python benchmarks/time_limits.py --limit 0.5 --repeat 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from compare_seed import machine
+
+from nqueens import registry
+from nqueens.engines.base import Request
+
+NQUEENS = [sys.executable, "-m", "nqueens"]
+BOARDS = (10_000_000, 1_000_000, 10_000, 1_000, 200, 64, 18, 10)
+
+
+def largest_board(engine: str, command: str) -> int:
+    """The largest board ``engine`` takes for ``command`` under a time limit."""
+    for n in BOARDS:
+        if registry.refusal(registry.ENGINES[engine], Request(command, n, time_limit=1.0)) is None:
+            return n
+    raise SystemExit(f"the {engine} engine takes no board for {command}")
+
+
+def limited(arguments: list[str], limit: float) -> float:
+    """Seconds from start to end of ``nqueens ARGUMENTS -t LIMIT``."""
+    started = time.monotonic()
+    done = subprocess.run(
+        [*NQUEENS, *arguments, "-t", str(limit), "--format", "json"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+    )
+    took = time.monotonic() - started
+    if done.returncode not in (0, 1, 3):
+        raise SystemExit(f"{' '.join(arguments)}: exit {done.returncode}: {done.stderr}")
+    return took
+
+
+def stopped(arguments: list[str], delay: float) -> float:
+    """Seconds from SIGINT, ``delay`` s after the process handles it, to the process's end."""
+    process = subprocess.Popen(
+        [*NQUEENS, *arguments, "-t", "60", "--format", "json"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        status = Path(f"/proc/{process.pid}/status")
+        while not int(_field(status, "SigCgt"), 16) & (1 << (signal.SIGINT - 1)):
+            time.sleep(0.002)
+        time.sleep(delay)
+        sent = time.monotonic()
+        os.killpg(process.pid, signal.SIGINT)
+        code = process.wait(timeout=60)
+        took = time.monotonic() - sent
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    if code != 130:
+        raise SystemExit(f"{' '.join(arguments)}: exit {code} after SIGINT")
+    return took
+
+
+def _field(status: Path, name: str) -> str:
+    for line in status.read_text().splitlines():
+        if line.startswith(f"{name}:"):
+            return line.split(":", 1)[1].strip()
+    raise SystemExit(f"no {name} in {status}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--limit", type=float, default=1.0, help="the time limit (s)")
+    parser.add_argument("--delay", type=float, default=0.4, help="SIGINT after this (s)")
+    parser.add_argument("--repeat", type=int, default=3)
+    options = parser.parse_args()
+    print(f"Machine: {machine()}; --time-limit {options.limit:g}, medians of {options.repeat}\n")
+    print("| command | engine | N | ends after (s) | over the limit (s) | Ctrl-C at start (s) "
+          f"| Ctrl-C after {options.delay:g} s (s) |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|")
+    for name, engine in registry.ENGINES.items():
+        for command in sorted(engine.commands):
+            n = largest_board(name, command)
+            arguments = [command, str(n), "--engine", name]
+            ends = statistics.median(
+                limited(arguments, options.limit) for _ in range(options.repeat)
+            )
+            at_start = statistics.median(stopped(arguments, 0.0) for _ in range(options.repeat))
+            later = statistics.median(
+                stopped(arguments, options.delay) for _ in range(options.repeat)
+            )
+            print(
+                f"| {command} | {name} | {n:,} | {ends:.2f} | {ends - options.limit:+.2f} "
+                f"| {at_start:.2f} | {later:.2f} |",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
