@@ -127,16 +127,26 @@ def test_bad_usage_stays_exit_2_when_stderr_is_full() -> None:
     assert (done.returncode, done.stdout) == (2, "")
 
 
-def test_a_closed_stdout_is_said_and_exit_74() -> None:
+@pytest.mark.parametrize(
+    ("arguments", "code"),
+    [("count 8", 74), ("solve 6 --format json", 74), ("count -1", 2), ("solve 8 --nonsense", 2)],
+)
+def test_a_closed_stdout_is_said_and_exit_74_unless_the_usage_is_bad(
+    arguments: str, code: int
+) -> None:
     done = subprocess.run(
-        ["bash", "-c", f'"{sys.executable}" -m nqueens count 8 >&-'],
+        ["bash", "-c", f'"{sys.executable}" -m nqueens {arguments} >&-'],
         capture_output=True,
         text=True,
         env=process_env(),
         timeout=60,
     )
-    assert done.returncode == 74
-    assert "standard output is closed" in done.stderr
+    assert done.returncode == code, done.stderr
+    assert "Traceback" not in done.stderr
+    if code == 74:
+        assert done.stderr.strip() == (
+            "Error: the output could not be written: standard output is closed."
+        )
 
 
 def test_a_search_that_cannot_fit_in_memory_is_refused_at_once() -> None:

@@ -294,6 +294,9 @@ def test_bad_squares_exit_2_naming_them(command: str, args: list[str], message: 
         ("letting n = 8\nletting init = [[0, 0], [1, 1]]\n", "[0, 0] and [1, 1] share a diag"),
         ("letting n = 8\nletting init = [[0, 0], [0, 0]]\n", "queen [0, 0] is given twice"),
         ("letting n = 8\nletting init = [[0, 1] [2, 3]]\n", "not a list of [row, col] pairs"),
+        ("letting n = 8\nletting init = [[0,0]]]]\n", "line 2: the CSPLib instance's 'letting"),
+        ("letting n = 8\n\nletting init = [[0,0]], 7\n", "line 3: the CSPLib instance's"),
+        ("letting n = 8\nletting init = " + "[" * 5000 + "\n", "line 2: the CSPLib"),
     ],
 )
 def test_bad_board_files_exit_2(text: str, message: str) -> None:
@@ -333,6 +336,26 @@ def test_compact_and_labelled_boards_verify() -> None:
     result = invoke("verify", stdin=compact + "\n" + labelled)
     assert result.exit_code == 0, result.stdout
     assert "353 boards checked: all valid" in result.stderr
+
+
+LABELLED_4 = "   1  2  3  4\n1  .  Q  .  .\n2  .  .  .  Q\n3  Q  .  .  .\n4  .  .  Q  .\n"
+
+
+@pytest.mark.parametrize(
+    ("drawn", "code"),
+    [
+        (LABELLED_4, 0),
+        # The queens moved to the 5th to 7th columns' places, past the header's four.
+        ("   1  2  3  4\n1  .  .  .  .  Q\n2  .  .  .  .  .  Q\n3  .  .  .  .  .  .  Q\n"
+         "4  .  .  Q  .\n", 2),
+        (LABELLED_4.replace("2  .  .  .  Q", "2  .  .  .  .  Q"), 2),  # one queen past the last
+    ],
+)  # fmt: skip
+def test_a_labelled_board_with_a_queen_off_it_is_never_valid(drawn: str, code: int) -> None:
+    result = invoke("verify", stdin=drawn)
+    assert result.exit_code == code, result.stderr
+    if code:
+        assert "drawn past the board's 4 columns" in result.stderr
 
 
 def test_verify_reports_every_attacking_pair() -> None:

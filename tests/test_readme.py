@@ -129,7 +129,7 @@ def test_readme_outputs_come_from_real_runs(
 def _bench_tables(readme: str) -> list[tuple[str, list[list[str]]]]:
     """Each table `nqueens bench` printed into the README: its title and its rows, split where
     two spaces or more part the cells."""
-    tables = []
+    tables: list[tuple[str, list[list[str]]]] = []
     for block in re.findall(r"```\n(Time to .*?)```", readme, flags=re.DOTALL):
         title = ""
         for line in block.splitlines():

@@ -5,6 +5,8 @@ Data for programs goes to stdout; summaries, statistics and messages go to stder
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import re
 import sys
@@ -878,9 +880,8 @@ def main() -> None:
     partial result ends with 128 plus its number.
     """
     warnings.showwarning = _show_warning
-    if sys.stdout is None:  # started with stdout closed (``>&-``): nothing could reach it
-        _say_on_stderr("Error: standard output is closed, so no result could be written.")
-        sys.exit(EXIT_IO_ERROR)
+    if sys.stdout is None:  # started with stdout closed (``>&-``)
+        sys.stdout = _ClosedStdout()
     try:
         code = cli.main(prog_name="nqueens", standalone_mode=False)
     except click.ClickException as error:
@@ -895,6 +896,17 @@ def main() -> None:
         _say_on_stderr(f"Error: the output could not be written: {error.strerror or error}.")
         code = EXIT_IO_ERROR
     sys.exit(code if isinstance(code, int) else EXIT_OK)
+
+
+class _ClosedStdout(io.TextIOBase):
+    """The stdout of a process started without one: bad usage still exits 2, and the first
+    result written fails as a write to a closed file does (exit 74)."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
 
 
 def _say_on_stderr(text: str) -> None:

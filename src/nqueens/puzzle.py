@@ -291,16 +291,23 @@ def _read_csplib(text: str) -> Puzzle:
     if size is None:
         raise InputError("the CSPLib instance has no 'letting n = ...' (a whole number)")
     n = read_whole(size.group(1))
-    init = re.search(r"letting\s+init\s*(?:=|be)\s*(\[.*?\]\s*\])", text, flags=re.DOTALL)
-    empty = re.search(r"letting\s+init\s*(?:=|be)\s*\[\s*\]", text)
-    if init is None and empty is None and re.search(r"letting\s+init\b", text):
-        raise InputError(_NOT_PAIRS)
     queens: list[Square] = []
-    if init is not None and empty is None:
+    init = re.search(r"letting\s+init\s*(?:=|be)\s*", text)
+    if init is None and re.search(r"letting\s+init\b", text):
+        raise InputError(_NOT_PAIRS)
+    if init is not None:
+        # The value runs to the next statement or the end, and must parse whole: a list read
+        # up to its first "]]" would take [[0,0]]]] for [[0,0]].
+        after = re.search(r"\bletting\b", text[init.end() :])
+        value = text[init.end() : init.end() + after.start() if after else len(text)]
+        value = re.sub(r"\$[^\n]*", "", value).strip()  # Essence' comments start with $
+        line = text.count("\n", 0, init.start()) + 1
         try:
-            pairs = json.loads(init.group(1))
-        except ValueError:
-            raise InputError(_NOT_PAIRS) from None
+            pairs = json.loads(value)
+        except (ValueError, RecursionError):
+            raise InputError(f"line {line}: {_NOT_PAIRS}") from None
+        if not isinstance(pairs, list):
+            raise InputError(f"line {line}: {_NOT_PAIRS}")
         for index, pair in enumerate(pairs, start=1):
             if not (
                 isinstance(pair, list)
@@ -308,8 +315,8 @@ def _read_csplib(text: str) -> Puzzle:
                 and all(isinstance(v, int) and not isinstance(v, bool) for v in pair)
             ):
                 raise InputError(
-                    f"pair {index} of 'letting init', {json.dumps(pair)}, is not [row, col] "
-                    f"({_CSPLIB_BASE})"
+                    f"line {line}: pair {index} of 'letting init', {json.dumps(pair)}, is not "
+                    f"[row, col] ({_CSPLIB_BASE})"
                 )
             queens.append((pair[0], pair[1]))
     found = problems(n, queens, (), _as_written)

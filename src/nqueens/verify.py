@@ -239,6 +239,10 @@ def _labelled_board(number: int, n: int, lines: list[str], index: int) -> tuple[
         if line[:label_width].strip() != str(row + 1):
             raise InputError(f"line {index + row + 1}: expected the row labelled {row + 1}")
         squares = line[label_width + 1 :]
+        if squares[3 * n :].strip():  # a queen there would be off the board: not a board drawn
+            raise InputError(
+                f"line {index + row + 1}: row {row + 1} is drawn past the board's {n} columns"
+            )
         cols = [position // 3 for position, mark in enumerate(squares) if mark in _QUEEN_MARKS]
         if len(set(cols)) != len(cols):
             raise InputError(
