@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import process_env
+from helpers import invoke, process_env
 
 COMMAND = [sys.executable, "-m", "nqueens"]
 
@@ -179,3 +182,64 @@ def test_a_search_that_cannot_fit_in_memory_is_refused_at_once() -> None:
     done = run_limited("first", "1000", "--engine", "cp-sat")
     assert done.returncode == 2, done.stderr
     assert "the cp-sat engine needs about" in done.stderr and "engines that can: cp" in done.stderr
+
+
+def _on_a_full_filesystem(shell: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``shell`` with $FULL a 64 KB tmpfs filled to the brim, in a mount namespace of its
+    own, so the mount goes with the process."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("mounting a tmpfs needs root and unshare")
+    full = tmp_path / "full"
+    full.mkdir()
+    script = (
+        f'mount -t tmpfs -o size=64k tmpfs "{full}" || exit 99; '
+        f'head -c 1000000 /dev/zero > "{full}/filler" 2>/dev/null; FULL="{full}"; {shell}'
+    )
+    done = subprocess.run(
+        ["unshare", "-m", "sh", "-c", script],
+        capture_output=True,
+        text=True,
+        env=process_env(),
+        timeout=60,
+    )
+    if done.returncode == 99:
+        pytest.skip(f"this machine does not allow a tmpfs mount: {done.stderr.strip()}")
+    return done
+
+
+NQ = f'"{sys.executable}" -m nqueens'
+
+
+@pytest.mark.parametrize(
+    ("shell", "message"),
+    [
+        (f'{NQ} solve 8 --limit 1 --svg "$FULL/b.svg" > /dev/null', "cannot write"),
+        (f'{NQ} explain 5 --tree "$FULL/t.svg" > /dev/null', "cannot write"),
+        (f'{NQ} solve 8 > "$FULL/out.txt"', "the output could not be written"),
+        (f'{NQ} count 14 --checkpoint "$FULL/c.ckpt"', "cannot write the checkpoint"),
+    ],
+    ids=["svg", "tree", "stdout", "checkpoint"],
+)
+def test_every_write_on_a_full_filesystem_is_exit_74_in_one_line(
+    shell: str, message: str, tmp_path: Path
+) -> None:
+    done = _on_a_full_filesystem(f"{shell}; echo $? > {tmp_path}/code; ls $FULL", tmp_path)
+    assert (tmp_path / "code").read_text().strip() == "74", done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("Error")]
+    assert len(errors) == 1 and message in errors[0], done.stderr
+    assert "Traceback" not in done.stderr
+    assert not {"b-1.svg", "t.svg"} & set(done.stdout.split())  # no picture cut short is left
+
+
+def test_pictures_on_a_device_are_written_to_it_not_numbered_beside_it(tmp_path: Path) -> None:
+    before = set(os.listdir("/dev"))
+    written = invoke("solve", "8", "--limit", "2", "--svg", "/dev/null")
+    assert written.exit_code == 0, written.stderr
+    assert "Wrote 2 pictures to /dev/null." in written.stderr
+    full = invoke("solve", "8", "--limit", "2", "--svg", "/dev/full")
+    assert full.exit_code == 74
+    assert (
+        full.stderr.strip().splitlines()[-1]
+        == "Error: cannot write /dev/full: No space left on device"
+    )
+    assert set(os.listdir("/dev")) == before

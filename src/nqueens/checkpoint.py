@@ -219,7 +219,7 @@ class Checkpoint:
                 )
                 self._flush()
         except BaseException:
-            self._file.close()
+            self.close()  # never in place of the error: closing flushes, and may fail as well
             raise
 
     def _lock(self) -> None:

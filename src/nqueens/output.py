@@ -9,7 +9,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING
 
 import click
@@ -211,11 +211,19 @@ class Pictures:
         """Write one picture: to the path, or numbered (``board-07.svg``) as one of several."""
         if self.path is None:
             return
-        path = self.path if number is None else numbered_path(self.path, number, width)
+        # A device (/dev/null, /dev/stdout) takes every picture as it is: board-1.svg beside
+        # it would be a new file in /dev.
+        device = os.path.exists(self.path) and not os.path.isfile(self.path)
+        path = self.path
+        if number is not None and not device:
+            path = numbered_path(self.path, number, width)
         try:
             with open(path, "w", encoding="utf-8") as file:  # closed here: a late error counts
                 file.write(document)
         except OSError as error:
+            if os.path.isfile(path):  # a picture cut short is no picture (a device stays)
+                with suppress(OSError):
+                    os.remove(path)
             raise Unwritable(f"cannot write {path}: {error.strerror or error}") from None
         self.saved.append(path)
 
@@ -223,6 +231,8 @@ class Pictures:
         """Say on stderr what was saved, if anything."""
         if len(self.saved) == 1:
             output.message(f"Saved the {self.what} in {self.saved[0]}.")
+        elif self.saved and self.saved[0] == self.saved[-1]:
+            output.message(f"Wrote {len(self.saved):,} {self.what}s to {self.saved[0]}.")
         elif self.saved:
             output.message(
                 f"Saved {len(self.saved):,} {self.what}s: {self.saved[0]} to {self.saved[-1]}."
