@@ -110,7 +110,7 @@ def test_bench_prepares_each_engine_whatever_the_largest_size() -> None:
     assert ["reduced", "n/a", "n/a"] in rows
 
 
-@pytest.mark.parametrize("columns", [80, 100])
+@pytest.mark.parametrize("columns", [80, pytest.param(100, marks=pytest.mark.slow)])
 def test_bench_tables_fit_the_terminal(columns: int) -> None:
     env = {**TERMINAL_ENV, "COLUMNS": str(columns)}
     result = invoke(

@@ -384,18 +384,6 @@ def _limit_cases(cap: int) -> list[tuple[str, str, int]]:
     ]
 
 
-@pytest.fixture(scope="session")
-def compiled_searches() -> None:
-    """The compiled searches, compiled and cached before anything is timed: a fresh install
-    compiles them on its first run, once, for seconds that no time limit can cut short (the
-    README says so); what is timed here is every run after that."""
-    from nqueens.engines import bitkernel, localkernel, reducedkernel
-
-    bitkernel.compiled()
-    localkernel.compiled()
-    reducedkernel.compiled()
-
-
 def _assert_ends_on_time(command: str, engine: str, n: int, limit: float = TIME_LIMIT) -> None:
     arguments = [command, str(n), "--engine", engine, "-t", str(limit), "--format", "json"]
     started = time.monotonic()
@@ -416,7 +404,6 @@ def _assert_ends_on_time(command: str, engine: str, n: int, limit: float = TIME_
 LIMIT_CASES = _limit_cases(cap=1_000)
 
 
-@pytest.mark.usefixtures("compiled_searches")
 @pytest.mark.parametrize(("command", "engine", "n"), _one_per_engine(LIMIT_CASES))
 def test_a_time_limit_covers_the_whole_command_on_every_engine(
     command: str, engine: str, n: int
@@ -424,13 +411,11 @@ def test_a_time_limit_covers_the_whole_command_on_every_engine(
     _assert_ends_on_time(command, engine, n, limit=0.5)  # -m slow: 1 s, every command
 
 
-@pytest.mark.usefixtures("compiled_searches")
 def test_a_first_solution_of_ten_million_queens_stops_at_its_time_limit() -> None:
     _assert_ends_on_time("first", "auto", 10_000_000)
 
 
 @pytest.mark.slow
-@pytest.mark.usefixtures("compiled_searches")
 @pytest.mark.parametrize(("command", "engine", "n"), _limit_cases(cap=10_000_000))
 def test_a_time_limit_covers_the_whole_command_on_every_command_and_the_largest_boards(
     command: str, engine: str, n: int
@@ -445,7 +430,6 @@ STOP_DELAYS = (0.0, 0.4)
 """When Ctrl-C comes: as the command has set up its handling (still loading), and mid-search."""
 
 
-@pytest.mark.usefixtures("compiled_searches")
 @pytest.mark.parametrize(
     ("command", "engine", "n", "delay"),
     [
@@ -458,7 +442,6 @@ def test_ctrl_c_stops_every_engine_at_once(command: str, engine: str, n: int, de
 
 
 @pytest.mark.slow
-@pytest.mark.usefixtures("compiled_searches")
 @pytest.mark.parametrize("delay", STOP_DELAYS)
 @pytest.mark.parametrize(("command", "engine", "n"), LIMIT_CASES)
 def test_ctrl_c_stops_every_command_on_every_engine_at_once(

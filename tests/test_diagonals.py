@@ -152,7 +152,9 @@ def test_diagonals_queens_and_blocked_squares_together(seed: int) -> None:
         assert (engine, stats.solutions) == (engine, expected)
 
 
-@pytest.mark.parametrize(("seed", "expected"), [(4, 9), (5, 66)])
+@pytest.mark.parametrize(
+    ("seed", "expected"), [pytest.param(4, 9, marks=pytest.mark.slow), (5, 66)]
+)
 def test_a_split_reduced_count_adds_up_on_every_core(seed: int, expected: int) -> None:
     n = 14
     chooser = random.Random(seed)

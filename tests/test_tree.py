@@ -22,6 +22,7 @@ from helpers import TERMINAL_ENV, invoke, process_env, strip_ansi
 import nqueens
 from nqueens.explain import explain
 from nqueens.puzzle import Puzzle
+from nqueens.treeview import statistics_line
 
 SVG = "{http://www.w3.org/2000/svg}"
 KINDS = {"choice", "failure", "solution", "collapsed"}
@@ -111,6 +112,19 @@ def test_the_page_is_one_file_with_no_network(tmp_path: Path) -> None:
         for s in ("first-min", "first-fail-mid")
     ]
     assert all(len(node["board"]) == 36 for node in data[0]["nodes"].values())
+
+
+def test_the_page_shows_each_tree_s_title_once(tmp_path: Path) -> None:
+    """The panel's heading names the search; the picture under it no longer says it again."""
+    path = tmp_path / "tree.html"
+    assert invoke("explain", "5", "--tree", str(path)).exit_code == 0
+    body = path.read_text().split("<body>", 1)[1]
+    shown = re.sub(r"<title>.*?</title>", "", body)  # tooltips, not on the page
+    line = statistics_line(explain(5))
+    assert shown.count(line) == 1
+    picture = tmp_path / "tree.svg"
+    assert invoke("explain", "5", "--tree", str(picture)).exit_code == 0
+    assert line in re.sub(r"<title>.*?</title>", "", picture.read_text())  # a picture alone: once
 
 
 @pytest.mark.parametrize(

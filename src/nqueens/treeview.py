@@ -123,7 +123,8 @@ def _shift(placed: Placed, by: float) -> Placed:
 
 def _legend(svg: ET.Element, explanation: Explanation, *, interactive: bool) -> None:
     legend = ET.SubElement(svg, "g", attrib={"class": "legend"})
-    _text(legend, 12, 22, statistics_line(explanation), size=14, weight="bold")
+    if not interactive:  # the page heads each panel with it, where panning cannot hide it
+        _text(legend, 12, 22, statistics_line(explanation), size=14, weight="bold")
     keys = [
         (CHOICE, "choice"),
         (FAILURE, "failure"),

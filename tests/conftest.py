@@ -1,0 +1,35 @@
+"""What every test run sets up once."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile the compiled searches into numba's cache once, before the test processes start.
+
+    On a fresh clone, every test process and every nqueens it runs would otherwise compile them
+    at the same time, seconds each, and a time limit measured meanwhile would count the compile
+    (the README says a fresh install's first run compiles them, once). A warm cache is left as
+    it is: loading it here would only add a second before every run.
+    """
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker: its controller did it
+        return
+    from nqueens.engines import bitkernel, localkernel, reducedkernel
+
+    for kernel in (bitkernel, localkernel, reducedkernel):
+        if not _cached(kernel):
+            kernel.compiled()
+
+
+def _cached(module: ModuleType) -> bool:
+    """Whether numba's cache beside ``module`` was written since its source changed."""
+    source = Path(str(module.__file__))
+    tag = f"py{sys.version_info.major}{sys.version_info.minor}"
+    indexes = list((source.parent / "__pycache__").glob(f"{source.stem}.*.{tag}.nbi"))
+    newest_source = source.stat().st_mtime
+    return bool(indexes) and max(index.stat().st_mtime for index in indexes) >= newest_source
