@@ -371,7 +371,7 @@ def _largest_board(engine: str, command: str, cap: int) -> int:
 
 
 TIME_LIMIT = 1.0
-SLACK = 1.0
+SLACK = 1.5
 """What a busy 2-core machine may add to a time limit; the README quotes the quiet figures."""
 
 
