@@ -237,3 +237,78 @@ def test_the_keyboard_steps_through_the_search(page: tuple[Browser, Path]) -> No
         text = browser.evaluate("document.getElementById('board-text').textContent")
         steps.append(int(text.split("Step ")[1].split(":")[0]))
     assert steps == sorted(steps) and len(set(steps)) == 3
+
+
+def test_the_first_view_keeps_labels_readable(page: tuple[Browser, Path]) -> None:
+    """Two trees side by side, in a window as low as a laptop's, once opened zoomed out to
+    their full height: 6-pixel labels."""
+    browser, _ = page
+    low = {"width": 1200, "height": 420, "deviceScaleFactor": 1, "mobile": False}
+    browser.call("Emulation.setDeviceMetricsOverride", **low)
+    try:
+        _reload(browser)
+        heights = browser.evaluate(
+            "[0, 1].map(i => document.querySelector(`#tree-${i} .decision`)"
+            ".getBoundingClientRect().height)"
+        )
+    finally:
+        browser.call("Emulation.clearDeviceMetricsOverride")
+        _reload(browser)
+    assert min(heights) >= 8, heights
+
+
+def _reload(browser: Browser) -> None:
+    browser.evaluate("window.beforeReload = true")  # gone once the new page is there
+    browser.call("Page.reload")
+    deadline = time.monotonic() + 30
+    while browser.evaluate("window.beforeReload || document.readyState !== 'complete'"):
+        assert time.monotonic() < deadline, "the page did not load again"
+        time.sleep(0.05)
+
+
+_OVERLAPS = """
+(() => {
+  const boxes = [...document.querySelectorAll(
+    '#tree-0 > .tree > .edges > .decision, #tree-0 > .tree > .node > text')]
+    .map(e => e.getBoundingClientRect());
+  const pairs = [];
+  boxes.forEach((a, i) => boxes.slice(i + 1).forEach(b => {
+    if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height
+        && b.y < a.y + a.height) pairs.push([a.x, a.y, b.x, b.y]);
+  }));
+  return [boxes.length, pairs];
+})()
+"""
+
+
+def test_no_two_labels_of_the_tree_overlap(page: tuple[Browser, Path]) -> None:
+    """Edge labels ("not 4,3queen 5,2" ran together) and the triangles' counts."""
+    browser, _ = page
+    labels, overlapping = browser.evaluate(_OVERLAPS)
+    assert labels > 20
+    assert overlapping == []
+
+
+def test_stepping_into_a_subtree_keeps_it_in_view_and_0_fits_it(
+    page: tuple[Browser, Path],
+) -> None:
+    browser, _ = page
+    browser.click("#tree-0 .tree > .node[data-id='0']")
+    inside = "document.querySelector('#tree-0 .node.current')?.closest('.subtree') != null"
+    for _ in range(400):
+        browser.key("ArrowRight", 39)
+        if browser.evaluate(inside):
+            break
+    else:
+        pytest.skip("no step of this tree leads into a collapsed subtree")
+    within = """((selector) => {
+      const outer = document.querySelector('#tree-0').getBoundingClientRect();
+      const r = document.querySelector(selector).getBoundingClientRect();
+      return r.left >= outer.left - 1 && r.right <= outer.right + 1
+        && r.top >= outer.top - 1 && r.bottom <= outer.bottom + 1;
+    })"""
+    assert browser.evaluate(f"{within}('#tree-0 .node.current')")
+    browser.key("0", 48)
+    assert browser.evaluate(f"{within}('#tree-0 .subtree:not([display])')"), (
+        "0 left the opened subtree out of view"
+    )

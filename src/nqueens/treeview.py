@@ -171,9 +171,11 @@ def _draw(
                 "class": "edge",
             },
         )
-        # A decision's label left of its edge, its refutation's right of it: siblings apart.
+        # A decision's label left of its edge and high, its refutation's right of it and low:
+        # the labels of neighbouring edges, which run close together, never share a line.
         left = p.node.label.startswith("queen")
-        x, y = x1 + (x2 - x1) * 0.45 + (-4 if left else 4), y1 + (y2 - y1) * 0.45
+        along = 0.3 if left else 0.62
+        x, y = x1 + (x2 - x1) * along + (-4 if left else 4), y1 + (y2 - y1) * along
         label = _text(edges, x, y, p.node.label, size=8)
         label.set("text-anchor", "end" if left else "start")
         label.set("class", "decision")
@@ -195,7 +197,9 @@ def _draw(
         title = f"{p.node.label or 'root'} (step {p.node.first_step:,})"
         if p.kind == COLLAPSED:
             group.set("data-hidden", str(p.hidden))
-            _text(group, 0, 22, f"{p.hidden:,}", size=9).set("fill", RED)
+            count = _text(group, 0, 23, f"{p.hidden:,}", size=9)  # under it, centred
+            count.set("fill", RED)
+            count.set("text-anchor", "middle")
             title = f"{p.hidden:,} nodes of a failed subtree, under node {p.node.id}"
         ET.SubElement(group, "title").text = title
 
