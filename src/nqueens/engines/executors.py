@@ -9,8 +9,10 @@ only needs this package installed.
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.pool
 import os
 import sys
+import threading
 import time
 from collections.abc import Generator, Sequence
 
@@ -22,6 +24,7 @@ Counted = tuple[int, Subcount]
 
 _POLL_SECONDS = 0.05
 _GRACE_SECONDS = 0.1  # after a deadline, for subproblems under way to report what they found
+_STOP_SECONDS = 2.0  # how long stopping a pool may take before it is left to the process's end
 _BATCHES_PER_WORKER = 64  # subproblems go in batches: few round trips, a smooth progress bar
 _BATCH_SECONDS = 1.0
 """At most this long a batch, where the pieces' time is known: all that Ctrl-C or a lost worker
@@ -99,5 +102,22 @@ def process_pool(
     finally:
         with signals.held():
             for pool in pools:
-                pool.terminate()
-                pool.join()
+                _stop(pool)
+
+
+def _stop(pool: multiprocessing.pool.Pool) -> None:
+    """Terminate the pool's workers and wait for its threads, but not forever.
+
+    CPython's terminate kills the workers, then joins the thread that feeds them tasks; when
+    that thread is blocked writing into a pipe that no worker reads any more (a count stopped
+    early with many batches left), the join never returns. The workers are gone by then, and
+    the thread ends with the process.
+    """
+
+    def terminate_and_join() -> None:
+        pool.terminate()
+        pool.join()
+
+    stopper = threading.Thread(target=terminate_and_join, daemon=True)
+    stopper.start()
+    stopper.join(_STOP_SECONDS)
