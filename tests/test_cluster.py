@@ -260,8 +260,9 @@ def _session(leader: int) -> list[int]:
         (signal.SIGINT, 130, "counting"),  # to every process of the group, as a terminal does
         (signal.SIGTERM, 143, "counting"),
         (signal.SIGTERM, 143, "starting"),  # while Dask is imported and the cluster started
+        (signal.SIGTERM, 143, "nannies"),  # to the group as the nannies start: they die first
     ],
-    ids=["Ctrl-C-counting", "SIGTERM-counting", "SIGTERM-starting"],
+    ids=["Ctrl-C-counting", "SIGTERM-counting", "SIGTERM-starting", "SIGTERM-to-starting-nannies"],
 )
 def test_a_stopped_cluster_count_leaves_no_process_and_resumes(
     tmp_path: Path, stop: signal.Signals, code: int, when: str
@@ -279,10 +280,14 @@ def test_a_stopped_cluster_count_leaves_no_process_and_resumes(
     try:
         if when == "counting":
             _wait_for_lines(path, counting, 3)
+        elif when == "nannies":  # this process, the resource tracker, a nanny at least
+            deadline = time.monotonic() + 60
+            while len(_session(counting.pid)) < 3 and time.monotonic() < deadline:
+                time.sleep(0.01)
         else:
             time.sleep(0.5)
         assert len(_session(counting.pid)) >= 1
-        if stop == signal.SIGINT:
+        if stop == signal.SIGINT or when == "nannies":
             os.killpg(counting.pid, stop)  # the local cluster's workers get it too
         else:
             counting.send_signal(stop)

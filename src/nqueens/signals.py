@@ -121,9 +121,10 @@ def redirected(stop: Callable[[], None]) -> Iterator[None]:
 
 
 @contextmanager
-def held(*, end_now_if_idle: bool = False) -> Iterator[None]:
+def held(*, end_now_if_idle: bool = False) -> Iterator[list[int]]:
     """Hold stop signals back while worker processes start or stop, or code compiles, then act
-    on them; with ``end_now_if_idle``, end the process at once where that loses nothing.
+    on them; with ``end_now_if_idle``, end the process at once where that loses nothing. The
+    block is given the list of the signals that arrived so far.
 
     A KeyboardInterrupt in the middle of starting or terminating a process pool can leave it
     waiting forever for a worker that was never told what to do.
@@ -138,7 +139,7 @@ def held(*, end_now_if_idle: bool = False) -> Iterator[None]:
         arrived.append(signum)
 
     with _handled_by(handler):
-        yield
+        yield arrived
     if arrived:
         raise KeyboardInterrupt
 

@@ -115,13 +115,24 @@ def connected(cluster: Cluster, deadline: float | None) -> Iterator[Any]:
     if cluster.local_workers is None:
         _reach(distributed, cluster)
     with ExitStack() as stack:
-        with signals.held():
+        client = None
+        with signals.held() as arrived:
             if cluster.local_workers is not None:
                 # Started before the mask below: Python, starting it, unblocks SIGINT in the
                 # thread that does, which would let a Ctrl-C reach the local cluster's workers.
                 resource_tracker.ensure_running()
             with signals.blocked(signals.GROUP_SIGNALS):  # the local workers leave it to us
-                client = _connect(distributed, cluster, stack)
+                try:
+                    client = _connect(distributed, cluster, stack)
+                except ClusterUnreachable:
+                    raise
+                except Exception as error:
+                    # A stop signal sent to the group while the local cluster starts kills its
+                    # nannies ("Nanny failed to start"): the stop is what happened, and the
+                    # held signal ends the block with it.
+                    if not arrived:
+                        raise ClusterUnreachable(f"the cluster did not start: {error}") from None
+        assert client is not None  # held() raised KeyboardInterrupt otherwise
         yield client
 
 
