@@ -261,8 +261,15 @@ def _session(leader: int) -> list[int]:
         (signal.SIGTERM, 143, "counting"),
         (signal.SIGTERM, 143, "starting"),  # while Dask is imported and the cluster started
         (signal.SIGTERM, 143, "nannies"),  # to the group as the nannies start: they die first
+        (signal.SIGHUP, 129, "nannies"),  # and Python's resource tracker with them, unless kept
     ],
-    ids=["Ctrl-C-counting", "SIGTERM-counting", "SIGTERM-starting", "SIGTERM-to-starting-nannies"],
+    ids=[
+        "Ctrl-C-counting",
+        "SIGTERM-counting",
+        "SIGTERM-starting",
+        "SIGTERM-to-starting-nannies",
+        "SIGHUP-to-starting-nannies",
+    ],
 )
 def test_a_stopped_cluster_count_leaves_no_process_and_resumes(
     tmp_path: Path, stop: signal.Signals, code: int, when: str

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+import signal
 import time
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -38,6 +39,7 @@ _ADDRESS = re.compile(
 )
 _RECONNECT_SECONDS = 5  # how long the client may look for its lost scheduler
 _POLL_SECONDS = 0.2
+_HANG_UP = (signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()
 _AHEAD_PER_THREAD = 4
 _THREADS_CHECK_SECONDS = 5.0
 
@@ -120,7 +122,10 @@ def connected(cluster: Cluster, deadline: float | None) -> Iterator[Any]:
             if cluster.local_workers is not None:
                 # Started before the mask below: Python, starting it, unblocks SIGINT in the
                 # thread that does, which would let a Ctrl-C reach the local cluster's workers.
-                resource_tracker.ensure_running()
+                # It ignores SIGINT and SIGTERM, not SIGHUP: started with SIGHUP blocked, it
+                # outlives a hang-up sent to the group, and so knows what the workers unregister.
+                with signals.blocked(_HANG_UP):
+                    resource_tracker.ensure_running()
             with signals.blocked(signals.GROUP_SIGNALS):  # the local workers leave it to us
                 try:
                     client = _connect(distributed, cluster, stack)
