@@ -122,7 +122,7 @@ def hostile_values(param: click.Parameter) -> list[str] | None:
         return SECONDS_VALUES
     if isinstance(kind, click.Choice):
         return [*kind.choices, "nonsense"]
-    if isinstance(kind, options.TextFile):
+    if isinstance(kind, (options.TextFile, options.TextLines)):
         return FILE_VALUES
     if isinstance(kind, click.Path):
         return ["{new}", "{directory}", "{binary}", "/dev/null", "/dev/full", "{missing}"]

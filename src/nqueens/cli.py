@@ -37,7 +37,7 @@ from nqueens.options import (
     QueensCommand,
     QueensContext,
     Seconds,
-    TextFile,
+    TextLines,
     WholeNumber,
     board_options,
     board_size,
@@ -631,7 +631,7 @@ def _next_step() -> bool:
 
 
 @cli.command(epilog=EXIT_CODES_HELP)
-@click.argument("source", type=TextFile(), default="-", metavar="FILE")
+@click.argument("source", type=TextLines(), default="-", metavar="FILE")
 @click.option(
     "--format",
     "output_format",
@@ -647,6 +647,8 @@ def verify(ctx: click.Context, source: str, output_format: str) -> None:
     Says of each board which queens attack each other (the first few, by 1-based square).
     Exits 0 when every board is a solution, 1 when one is not, 2 when the input holds no
     board or something that is not a board (a queen off it, a line that does not parse).
+    Boards are checked as they arrive, so a stream of any length can be piped in; a line
+    that is not a board stops the check there, after reporting the boards before it.
 
     \b
     Examples:
@@ -657,30 +659,36 @@ def verify(ctx: click.Context, source: str, output_format: str) -> None:
     from nqueens.verify import read_boards
 
     output = Output(output_format)
+    checked = invalid = 0
     try:
-        boards = read_boards(source)
+        for board in read_boards(source):
+            checked += 1
+            invalid += not board.valid
+            if output_format == "json":
+                record = {
+                    "board": board.number,
+                    "n": board.n,
+                    "valid": board.valid,
+                    "conflicts": board.conflicts,
+                    "problems": board.problems,
+                }
+                click.echo(json.dumps(record))
+            elif not board.valid:
+                for problem in board.problems:
+                    click.echo(f"board {board.number} (N = {board.n}): {problem}")
     except InputError as error:
-        raise click.BadParameter(error.command_line, param_hint="'FILE'") from None
-    if not boards:
+        so_far = f" ({_checked(checked, invalid)} before it)" if checked else ""
+        raise click.BadParameter(error.command_line + so_far, param_hint="'FILE'") from None
+    if not checked:
         raise click.BadParameter("no board found in the input", param_hint="'FILE'")
-    for board in boards:
-        if output_format == "json":
-            record = {
-                "board": board.number,
-                "n": board.n,
-                "valid": board.valid,
-                "conflicts": board.conflicts,
-                "problems": board.problems,
-            }
-            click.echo(json.dumps(record))
-        elif not board.valid:
-            for problem in board.problems:
-                click.echo(f"board {board.number} (N = {board.n}): {problem}")
-    invalid = sum(not board.valid for board in boards)
-    noun = "board" if len(boards) == 1 else "boards"
-    verdict = "all valid" if not invalid else f"{invalid:,} not valid"
-    output.message(f"{len(boards):,} {noun} checked: {verdict}.")
+    output.message(f"{_checked(checked, invalid)}.")
     ctx.exit(EXIT_NO_SOLUTION if invalid else EXIT_OK)
+
+
+def _checked(checked: int, invalid: int) -> str:
+    noun = "board" if checked == 1 else "boards"
+    verdict = "all valid" if not invalid else f"{invalid:,} not valid"
+    return f"{checked:,} {noun} checked: {verdict}"
 
 
 @cli.command(epilog=EXIT_CODES_HELP)

@@ -6,13 +6,15 @@ is a click usage error (exit 2) that names the option.
 
 from __future__ import annotations
 
+import codecs
 import functools
+import io
 import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, BinaryIO, TypeVar, cast
+from typing import Any, BinaryIO, NoReturn, TypeVar, cast
 
 import click
 
@@ -393,6 +395,41 @@ def usage_errors() -> Iterator[None]:
         raise click.UsageError(error.command_line) from None
 
 
+def _open_source(path: str, what: str) -> BinaryIO:
+    """The bytes of ``path``, or of stdin for '-', saying on stderr what is awaited when a
+    person is at the keyboard; InputError when stdin is closed."""
+    if path != "-":
+        return open(path, "rb")
+    stdin = sys.stdin
+    if stdin is None or stdin.closed:
+        raise InputError(f"standard input is closed: give a FILE, or pipe the {what} in")
+    if stdin.isatty():  # a person at the keyboard: say what is awaited
+        click.echo(
+            "Reading from the terminal: type or paste, then press Ctrl-D on a line "
+            "of its own (or give a FILE).",
+            err=True,
+        )
+    return stdin.buffer
+
+
+def _text(data: bytes, name: str, offset: int = 0, *, final: bool = True) -> str:
+    """``data`` as UTF-8 (a byte-order mark kept for the reader to drop); InputError for a
+    binary file or another encoding, naming the byte."""
+    if b"\0" in data:
+        raise InputError(f"{name} is a binary file, not text")
+    try:
+        return data.decode("utf-8") if final else _UTF8().decode(data, final=False)
+    except UnicodeDecodeError as error:
+        raise InputError(
+            f"{name} is not UTF-8 text (byte 0x{data[error.start]:02x} at offset "
+            f"{offset + error.start:,}); save it as UTF-8"
+        ) from None
+
+
+_UTF8 = codecs.getincrementaldecoder("utf-8")
+_SOURCE_NAMES = {"-": "standard input"}
+
+
 class TextFile(click.ParamType):  # type: ignore[type-arg]
     """A text file's contents ('-' for stdin): UTF-8, a byte-order mark dropped.
 
@@ -408,50 +445,98 @@ class TextFile(click.ParamType):  # type: ignore[type-arg]
         self, value: object, param: click.Parameter | None, ctx: click.Context | None
     ) -> str:
         path = str(value)
+        name = _SOURCE_NAMES.get(path, path)
         try:
-            if path == "-":
-                stdin = sys.stdin
-                if stdin is None or stdin.closed:
-                    self.fail("standard input is closed: give a FILE, or pipe the boards in")
-                if stdin.isatty():  # a person at the keyboard: say what is awaited
-                    click.echo(
-                        "Reading from the terminal: type or paste, then press Ctrl-D on a line "
-                        "of its own (or give a FILE).",
-                        err=True,
-                    )
-                data = self._contents(stdin.buffer, "standard input", param, ctx)
-            else:
-                with open(path, "rb") as stream:
-                    data = self._contents(stream, path, param, ctx)
+            stream = _open_source(path, "boards")
+            try:
+                data = self._contents(stream, name)
+            finally:
+                if path != "-":
+                    stream.close()
+            return _text(data, name).removeprefix("\ufeff")
         except OSError as error:
             self.fail(f"cannot read {path}: {error.strerror or error}", param, ctx)
-        try:
-            return data.decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            self.fail(
-                f"{path} is not UTF-8 text (byte 0x{data[error.start]:02x} at offset "
-                f"{error.start:,}); save it as UTF-8",
-                param,
-                ctx,
-            )
+        except InputError as error:
+            self.fail(error.command_line, param, ctx)
 
-    def _contents(
-        self,
-        stream: BinaryIO,
-        name: str,
-        param: click.Parameter | None,
-        ctx: click.Context | None,
-    ) -> bytes:
+    def _contents(self, stream: BinaryIO, name: str) -> bytes:
         chunks = []
         size = 0
         while chunk := stream.read(self._CHUNK):
             if b"\0" in chunk:
-                self.fail(f"{name} is a binary file, not text", param, ctx)
+                raise InputError(f"{name} is a binary file, not text")
             size += len(chunk)
             if size > self.max_bytes:
-                self.fail(f"{name} is larger than {self.max_bytes >> 20:,} MB", param, ctx)
+                raise InputError(f"{name} is larger than {self.max_bytes >> 20:,} MB")
             chunks.append(chunk)
         return b"".join(chunks)
+
+
+class TextLines(click.ParamType):  # type: ignore[type-arg]
+    """A text file's lines ('-' for stdin), read as they are used, so that a stream of any
+    length takes constant memory: UTF-8, checked as it is read.
+
+    What opens the file and its first bytes are checked at once (a missing, binary or Latin-1
+    file is a usage error before anything is done); a fault further on is an InputError raised
+    by the iteration, naming the line.
+    """
+
+    name = "FILE"
+    max_line_bytes = 1 << 30
+    """A line longer than this cannot be a board any engine draws."""
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> Iterator[str]:
+        path = str(value)
+        name = _SOURCE_NAMES.get(path, path)
+        try:
+            stream = _open_source(path, "boards")
+        except (OSError, InputError) as error:
+            self._refuse(path, error, param, ctx)
+        try:
+            start = stream.peek(1 << 16) if isinstance(stream, io.BufferedReader) else b"-"
+            if not start:  # Ctrl-D at once: a terminal would wait for more after it
+                if path != "-":
+                    stream.close()
+                return iter(())
+            _text(start, name, final=False)
+        except (OSError, InputError) as error:
+            if path != "-":
+                stream.close()
+            self._refuse(path, error, param, ctx)
+        if path != "-" and ctx is not None:
+            ctx.call_on_close(stream.close)
+        return self._lines(stream, name)
+
+    def _refuse(
+        self,
+        path: str,
+        error: OSError | InputError,
+        param: click.Parameter | None,
+        ctx: click.Context | None,
+    ) -> NoReturn:
+        if isinstance(error, InputError):
+            self.fail(error.command_line, param, ctx)
+        self.fail(f"cannot read {path}: {error.strerror or error}", param, ctx)
+
+    def _lines(self, stream: BinaryIO, name: str) -> Iterator[str]:
+        offset = 0
+        number = 0
+        while True:
+            try:
+                raw = stream.readline(self.max_line_bytes + 1)
+            except OSError as error:
+                raise InputError(f"cannot read {name}: {error.strerror or error}") from None
+            if not raw:
+                return
+            number += 1
+            if len(raw) > self.max_line_bytes:
+                raise InputError(
+                    f"line {number} of {name} is longer than {self.max_line_bytes >> 20:,} MB"
+                )
+            yield _text(raw, name, offset)
+            offset += len(raw)
 
 
 class WholeNumber(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3 on

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from nqueens.glyphs import QUEEN
@@ -30,6 +30,7 @@ _QUEEN_MARKS = {"Q", QUEEN}
 _PLAIN_CELLS = {"Q", "_", ".", QUEEN}
 _NUMBERS = re.compile(r"[0-9]+(?:\s+[0-9]+)*")
 _COLOUR_CODES = re.compile(r"\x1b\[[0-9;]*m")  # a terminal board saved with its colours
+_HEADER = re.compile(r"Solution [0-9]+")
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,10 @@ def _report(
 
 def _pairs(lines: Iterable[int]) -> int:
     """Attacking pairs among queens given by the line each is on."""
-    return sum(k * (k - 1) // 2 for k in Counter(lines).values() if k > 1)
+    on = list(lines)
+    if len(set(on)) == len(on):  # the common case, a solution's, at the speed of a set
+        return 0
+    return sum(k * (k - 1) // 2 for k in Counter(on).values() if k > 1)
 
 
 def _first_pairs(queens: list[Square]) -> list[str]:
@@ -123,44 +127,66 @@ def _pair(
     return [f"queens {square_name(earlier)} and {square_name(queen)} share a {kind}"]
 
 
-def read_boards(text: str) -> list[BoardCheck]:
-    """Every board in ``text``, checked; InputError names the first line that is not a board."""
-    lines = _COLOUR_CODES.sub("", text.removeprefix("\ufeff")).splitlines()
-    boards: list[BoardCheck] = []
+def read_boards(lines: Iterable[str]) -> Iterator[BoardCheck]:
+    """Every board in ``lines``, checked as soon as it is read, so that a stream of millions
+    of boards is checked in constant memory; InputError names the first line that is not a
+    board (the boards before it have been given by then)."""
+    reader = _Lines(lines)
+    count = 0
     grid: list[tuple[int, list[str]]] = []  # (line number, cells) of the plain board being read
-
-    def close_grid() -> None:
-        if grid:
-            boards.append(_plain_board(len(boards) + 1, grid))
-            grid.clear()
-
-    index = 0
-    while index < len(lines):
-        line = lines[index].rstrip()
+    while (line := reader.next()) is not None:
         stripped = line.strip()
-        index += 1
         cells = stripped.split()
         if cells and all(cell in _PLAIN_CELLS for cell in cells):
-            grid.append((index, cells))
+            grid.append((reader.number, cells))
             continue
-        close_grid()
-        if not stripped or re.fullmatch(r"Solution [0-9]+", stripped):
+        if grid:
+            count += 1
+            yield _plain_board(count, grid)
+            grid = []
+        if not stripped or _HEADER.fullmatch(stripped):
             continue
         if stripped.startswith("{"):
-            board = _json_board(len(boards) + 1, stripped, index)
-            if board is not None:
-                boards.append(board)
+            board = _json_board(count + 1, stripped, reader.number)
         elif _NUMBERS.fullmatch(stripped):
-            numbers = [read_whole(value) for value in cells]
-            if numbers == list(range(1, len(numbers) + 1)) and _labelled_row_follows(lines, index):
-                board, index = _labelled_board(len(boards) + 1, numbers[-1], lines, index)
-                boards.append(board)
+            numbers = [int(value) if len(value) < 19 else read_whole(value) for value in cells]
+            if numbers == list(range(1, len(numbers) + 1)) and _labelled_row_follows(reader):
+                board = _labelled_board(count + 1, numbers[-1], reader)
             else:
-                boards.append(_compact_board(len(boards) + 1, numbers, index))
+                board = _compact_board(count + 1, numbers, reader.number)
         else:
-            raise InputError(f"line {index}: {stripped[:40]!r} is not part of a board")
-    close_grid()
-    return boards
+            raise InputError(f"line {reader.number}: {stripped[:40]!r} is not part of a board")
+        if board is not None:
+            count += 1
+            yield board
+    if grid:
+        yield _plain_board(count + 1, grid)
+
+
+class _Lines:
+    """Lines read one at a time, with one line of look-ahead and the number of the last line
+    read; colour codes and a byte-order mark are dropped."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self._lines = iter(lines)
+        self._ahead: str | None = None
+        self.number = 0
+
+    def peek(self) -> str | None:
+        if self._ahead is None:
+            line = next(self._lines, None)
+            if line is not None:
+                if self.number == 0:
+                    line = line.removeprefix("\ufeff")
+                self._ahead = _COLOUR_CODES.sub("", line).rstrip("\r\n")
+        return self._ahead
+
+    def next(self) -> str | None:
+        line = self.peek()
+        if line is not None:
+            self._ahead = None
+            self.number += 1
+        return line
 
 
 def _plain_board(number: int, grid: list[tuple[int, list[str]]]) -> BoardCheck:
@@ -219,35 +245,36 @@ def _compact_board(number: int, rows: list[int], line_number: int) -> BoardCheck
     return check_rows(number, [row - 1 for row in rows])
 
 
-def _labelled_row_follows(lines: list[str], index: int) -> bool:
+def _labelled_row_follows(reader: _Lines) -> bool:
     """Whether the next line is row 1 of a board drawn with labels."""
+    line = reader.peek()
     return (
-        index < len(lines)
-        and re.match(r"\s*1\s", lines[index] + " ") is not None
-        and any(mark in lines[index] for mark in (*_QUEEN_MARKS, " "))
+        line is not None
+        and re.match(r"\s*1\s", line + " ") is not None
+        and any(mark in line for mark in (*_QUEEN_MARKS, " "))
     )
 
 
-def _labelled_board(number: int, n: int, lines: list[str], index: int) -> tuple[BoardCheck, int]:
+def _labelled_board(number: int, n: int, reader: _Lines) -> BoardCheck:
     """A board as drawn for a terminal: a row label, then squares three cells wide."""
     label_width = len(str(n))
     queens: list[Square] = []
     for row in range(n):
-        if index + row >= len(lines):
-            raise InputError(f"line {index + row + 1}: the labelled board stops after {row} rows")
-        line = lines[index + row]
+        line = reader.next()
+        if line is None:
+            raise InputError(f"line {reader.number + 1}: the labelled board stops after {row} rows")
         if line[:label_width].strip() != str(row + 1):
-            raise InputError(f"line {index + row + 1}: expected the row labelled {row + 1}")
-        squares = line[label_width + 1 :]
+            raise InputError(f"line {reader.number}: expected the row labelled {row + 1}")
+        squares = line[label_width + 1 :].rstrip()
         if squares[3 * n :].strip():  # a queen there would be off the board: not a board drawn
             raise InputError(
-                f"line {index + row + 1}: row {row + 1} is drawn past the board's {n} columns"
+                f"line {reader.number}: row {row + 1} is drawn past the board's {n} columns"
             )
         cols = [position // 3 for position, mark in enumerate(squares) if mark in _QUEEN_MARKS]
         if len(set(cols)) != len(cols):
             raise InputError(
-                f"line {index + row + 1}: two queens in one square; a labelled board's squares "
+                f"line {reader.number}: two queens in one square; a labelled board's squares "
                 "are three characters wide"
             )
         queens += [(row, col) for col in cols]
-    return check(number, n, queens), index + n
+    return check(number, n, queens)
