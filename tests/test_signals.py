@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from helpers import assert_valid_board, known_total, process_env
 
+import nqueens
+
 COMMAND = [sys.executable, "-m", "nqueens"]
 HANDLERS_TIMEOUT = 30.0  # seconds for a process to set up its handlers, however loaded the machine
 END_TIMEOUT = 60.0
@@ -159,3 +161,38 @@ def test_workers_do_not_outlive_a_killed_parent() -> None:
             os.killpg(process.pid, signal.SIGKILL)
         stderr = process.communicate()[1]
     assert "Traceback" not in stderr, stderr
+
+
+def test_a_ctrl_c_while_the_api_loads_its_search_is_the_callers_to_handle() -> None:
+    """The command line ends at once on a stop signal while numba loads a kernel, where that
+    loses nothing; a program that calls the API must get its KeyboardInterrupt instead of
+    being ended under its feet (it was, with exit 130, mid-test in pytest's workers)."""
+    program = (
+        "import _thread, time\n"
+        "from nqueens import signals\n"
+        "try:\n"
+        "    with signals.held(end_now_if_idle=True):\n"
+        "        _thread.interrupt_main()\n"
+        "        time.sleep(0.1)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('the caller handles it')\n"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, env=process_env()
+    )
+    assert (ran.returncode, ran.stdout) == (0, "the caller handles it\n"), ran.stderr
+
+
+def test_a_ctrl_c_before_anything_is_counted_is_an_interrupted_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from nqueens.engines.bitboard import ENGINE
+
+    def interrupted(request: object) -> None:
+        raise KeyboardInterrupt  # as a Ctrl-C does while the compiled search loads
+
+    monkeypatch.setattr(ENGINE, "prepare", interrupted)
+    with pytest.raises(nqueens.SearchInterrupted) as stopped:
+        nqueens.count(12, engine="bitboard", workers=1)
+    assert stopped.value.stats.status is nqueens.Status.INTERRUPTED
+    assert stopped.value.stats.solutions == 0

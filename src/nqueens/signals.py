@@ -123,8 +123,9 @@ def redirected(stop: Callable[[], None]) -> Iterator[None]:
 @contextmanager
 def held(*, end_now_if_idle: bool = False) -> Iterator[list[int]]:
     """Hold stop signals back while worker processes start or stop, or code compiles, then act
-    on them; with ``end_now_if_idle``, end the process at once where that loses nothing. The
-    block is given the list of the signals that arrived so far.
+    on them; with ``end_now_if_idle``, end the process at once where that loses nothing (in the
+    command line only: a program that calls the API gets its KeyboardInterrupt). The block is
+    given the list of the signals that arrived so far.
 
     A KeyboardInterrupt in the middle of starting or terminating a process pool can leave it
     waiting forever for a worker that was never told what to do.
@@ -134,7 +135,7 @@ def held(*, end_now_if_idle: bool = False) -> Iterator[list[int]]:
     def handler(signum: int, frame: FrameType | None) -> None:
         global _received
         _received = signum
-        if end_now_if_idle:
+        if end_now_if_idle and _installed:  # the command line's process, never a library's host
             _end_now_if_idle(signum)
         arrived.append(signum)
 

@@ -60,15 +60,23 @@ def count_split(
             return _added_up(engine, request, done, started, Status.COMPLETE)
     left = seconds_until(request.deadline)
     deadline = None if left is None else time.time() + left  # comparable across processes
-    tasks = engine.subproblems(request, deadline)
     saved = None
-    if checkpoint is not None:
-        from nqueens.checkpoint import Checkpoint, identity
+    counting = None
+    try:  # Ctrl-C while the board is cut or the search loaded: nothing counted in this run
+        tasks = engine.subproblems(request, deadline)
+        if checkpoint is not None:
+            from nqueens.checkpoint import Checkpoint, identity
 
-        saved = Checkpoint(checkpoint, identity(engine.name, request, tasks))
-    counting = _Counting(engine, request, tasks, started, saved)
-    if counting.todo:  # a finished checkpoint answers without loading the solver
-        engine.prepare(request)
+            saved = Checkpoint(checkpoint, identity(engine.name, request, tasks))
+        counting = _Counting(engine, request, tasks, started, saved)
+        if counting.todo:  # a finished checkpoint answers without loading the solver
+            engine.prepare(request)
+    except KeyboardInterrupt:
+        if saved is not None:
+            saved.close()
+        found = counting.found if counting is not None else []
+        stats = _added_up(engine, request, found, started, Status.INTERRUPTED)
+        raise SearchInterrupted(stats) from None
     try:
         return counting.run(deadline, workers, cluster, on_progress, on_estimate)
     finally:
