@@ -234,10 +234,10 @@ def project(
     sizes: list[int], budget: float, workers: list[int], measured: dict[int, float]
 ) -> None:
     """The estimate nqueens prints, with more time to sample, for each size."""
+    from nqueens.cli.render import duration
     from nqueens.engines.base import Request
     from nqueens.engines.bitboard import ENGINE
-    from nqueens.engines.estimate import estimate
-    from nqueens.render import duration
+    from nqueens.run.estimate import estimate
 
     print(f"## Projected time of `count N`, from {budget:g} s of timed samples per size\n")
     heads = " | ".join(f"{k} workers" for k in workers)

@@ -1,6 +1,6 @@
 """Time to a first solution of random completion instances, per engine and strategy.
 
-Each instance pre-places N/10 random non-attacking queens (nqueens.puzzle.random_puzzle); every
+Each instance pre-places N/10 random non-attacking queens (nqueens.core.board.random_puzzle); every
 engine gets the same instances, in one run, each with a time limit. A cell shows the median time
 over the seeds that were decided (a completion found, or proof that none exists) and how many
 were decided. The auto engine's choice for puzzles comes from this table.
@@ -15,7 +15,7 @@ import statistics
 import time
 
 import nqueens
-from nqueens.puzzle import random_puzzle
+from nqueens.core.board import random_puzzle
 
 COLUMNS = [
     ("auto", None),

@@ -25,11 +25,11 @@ from contextlib import contextmanager
 
 from compare_seed import ROOT, parse_sizes
 
-from nqueens.callbacks import CountingCallback
+from nqueens.core.strategies import FIRST_FAIL_MID, FIRST_MIN
 from nqueens.engines import cpsat
 from nqueens.engines.base import COUNT, Request
-from nqueens.model import build_model
-from nqueens.strategies import FIRST_FAIL_MID, FIRST_MIN
+from nqueens.engines.cpsat.callbacks import CountingCallback
+from nqueens.engines.cpsat.model import build_model
 
 STRATEGIES = (FIRST_MIN, FIRST_FAIL_MID)
 COUNTS = json.loads((ROOT / "tests" / "data" / "counts.json").read_text())["total"]

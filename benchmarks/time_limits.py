@@ -23,7 +23,7 @@ from pathlib import Path
 
 from compare_seed import machine
 
-from nqueens import registry
+from nqueens.engines import registry
 from nqueens.engines.base import Request
 
 NQUEENS = [sys.executable, "-m", "nqueens"]

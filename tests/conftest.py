@@ -19,7 +19,9 @@ def pytest_configure(config: pytest.Config) -> None:
     """
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: its controller did it
         return
-    from nqueens.engines import bitkernel, localkernel, reducedkernel
+    from nqueens.engines.bitboard import kernel as bitkernel
+    from nqueens.engines.local import kernel as localkernel
+    from nqueens.engines.reduced import kernel as reducedkernel
 
     for kernel in (bitkernel, localkernel, reducedkernel):
         if not _cached(kernel):

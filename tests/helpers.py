@@ -129,8 +129,7 @@ def invoke(*args: str, stdin: str | None = None, env: dict[str, str | None] = PL
     """
     from unittest import mock
 
-    from nqueens import output
-    from nqueens.cli import cli
+    from nqueens.cli import cli, output
 
     on_terminal = bool(env.get(ON_TERMINAL))
     with mock.patch.object(output, "_is_terminal", lambda stream: on_terminal):

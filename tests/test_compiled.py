@@ -120,7 +120,7 @@ def test_a_cache_that_cannot_be_written_still_gives_compiled_code(tmp_path: Path
         "import resource, signal\n"
         "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
         "resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100))\n"
-        "from nqueens.engines import bitkernel\n"
+        "from nqueens.engines.bitboard import kernel as bitkernel\n"
         "print(bitkernel.compiled().compiled)\n"
     )
     done = subprocess.run(
@@ -138,7 +138,7 @@ def test_the_compiled_search_keeps_one_signature() -> None:
     """numba compiles a new, slower (or wrong) version when an argument changes type: lines
     handed back must be words again, as the masks are."""
     import nqueens
-    from nqueens.engines import bitkernel
+    from nqueens.engines.bitboard import kernel as bitkernel
 
     assert nqueens.count(15, workers=1).solutions == known_total(15)
     with nqueens.solve(14, engine="bitboard", limit=3) as stream:

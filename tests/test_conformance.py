@@ -36,8 +36,8 @@ from helpers import (
     process_env,
 )
 
-from nqueens import options, registry
-from nqueens.cli import cli
+from nqueens.cli import cli, options
+from nqueens.engines import registry
 from nqueens.engines.base import Request
 
 DOCUMENTED_EXIT_CODES = {0, 1, 2, 3, 74}

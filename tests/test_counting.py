@@ -21,7 +21,7 @@ from helpers import (
 import nqueens
 from nqueens.engines import bitboard, cpsat
 from nqueens.engines.base import COUNT, Request
-from nqueens.engines.executors import in_process
+from nqueens.run.executors import in_process
 
 
 def _added_up(tasks: list[object]) -> tuple[int, int | None]:
@@ -134,7 +134,7 @@ def _assert_counts_puzzle(
 ) -> None:
     n = 10
     expected = count_completions(n, queens, blocked)
-    request = Request(COUNT, n, puzzle=nqueens.puzzle.Puzzle(n, tuple(queens), tuple(blocked)))
+    request = Request(COUNT, n, puzzle=nqueens.core.board.Puzzle(n, tuple(queens), tuple(blocked)))
     if engine == "cp-sat":
         for columns in cp_sat_splits:
             assert _added_up(list(cpsat.subproblems(request, None, columns=columns)))[0] == expected

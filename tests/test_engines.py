@@ -177,8 +177,8 @@ def test_no_mip_solver_writes_into_the_data(mip_solver: str) -> None:
 def test_a_stream_stopped_before_cp_sat_ran_still_reports_its_statistics() -> None:
     """A stop signal can land after the search thread started but before it called solve();
     the solver's statistics cannot be read then, and the stream reports zeros, not a crash."""
+    from nqueens.core.results import Status
     from nqueens.engines.cpsat import CpSatSolutionStream
-    from nqueens.results import Status
 
     stream = CpSatSolutionStream(8)
     stream._started = True  # as after search.start(), with the thread not yet in solve()

@@ -11,14 +11,14 @@ from helpers import TERMINAL_ENV, invoke, known_total, strip_ansi
 from rich.progress import Progress
 
 import nqueens
-from nqueens.engines import counting, executors
+from nqueens.cli.output import _TimeLeftColumn
+from nqueens.cli.render import estimate_line
+from nqueens.core.board import DIFFERENCE, SUM, Diagonal, Puzzle
 from nqueens.engines.base import Engine, Request, Subcount, Subproblem
 from nqueens.engines.bitboard import ENGINE as BITBOARD
-from nqueens.engines.estimate import Estimate, estimate
 from nqueens.engines.reduced import ENGINE as REDUCED
-from nqueens.output import _TimeLeftColumn
-from nqueens.puzzle import DIFFERENCE, SUM, Diagonal, Puzzle
-from nqueens.render import estimate_line
+from nqueens.run import counting, executors
+from nqueens.run.estimate import Estimate, estimate
 
 EXCLUDED_SUMS = frozenset({3, 11})
 EXCLUDED_DIFFERENCES = frozenset({-2, 5})

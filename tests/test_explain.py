@@ -10,7 +10,7 @@ import pytest
 from helpers import TERMINAL_ENV, assert_valid_board, invoke, strip_ansi
 
 import nqueens
-from nqueens.explain import explain
+from nqueens.explain.events import explain
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -169,7 +169,7 @@ def test_a_ctrl_c_while_the_api_loads_its_search_is_the_callers_to_handle() -> N
     being ended under its feet (it was, with exit 130, mid-test in pytest's workers)."""
     program = (
         "import _thread, time\n"
-        "from nqueens import signals\n"
+        "from nqueens.core import signals\n"
         "try:\n"
         "    with signals.held(end_now_if_idle=True):\n"
         "        _thread.interrupt_main()\n"

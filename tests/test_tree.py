@@ -20,9 +20,9 @@ import pytest
 from helpers import TERMINAL_ENV, invoke, process_env, strip_ansi
 
 import nqueens
-from nqueens.explain import explain
-from nqueens.puzzle import Puzzle
-from nqueens.treeview import statistics_line
+from nqueens.core.board import Puzzle
+from nqueens.explain.events import explain
+from nqueens.explain.page import statistics_line
 
 SVG = "{http://www.w3.org/2000/svg}"
 KINDS = {"choice", "failure", "solution", "collapsed"}

@@ -19,9 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from nqueens.api import MAX_N, count, first, solve
-    from nqueens.checkpoint import CheckpointUnwritable
-    from nqueens.engines.cluster import ClusterLost, ClusterUnreachable
-    from nqueens.results import (
+    from nqueens.core.results import (
         FirstResult,
         InputError,
         SearchInterrupted,
@@ -29,21 +27,23 @@ if TYPE_CHECKING:
         Stats,
         Status,
     )
+    from nqueens.run.checkpoint import CheckpointUnwritable
+    from nqueens.run.cluster import ClusterLost, ClusterUnreachable
 
 _HOMES = {
     "MAX_N": "nqueens.api",
     "count": "nqueens.api",
     "first": "nqueens.api",
     "solve": "nqueens.api",
-    "CheckpointUnwritable": "nqueens.checkpoint",
-    "ClusterLost": "nqueens.engines.cluster",
-    "ClusterUnreachable": "nqueens.engines.cluster",
-    "FirstResult": "nqueens.results",
-    "InputError": "nqueens.results",
-    "SearchInterrupted": "nqueens.results",
-    "Solution": "nqueens.results",
-    "Stats": "nqueens.results",
-    "Status": "nqueens.results",
+    "CheckpointUnwritable": "nqueens.run.checkpoint",
+    "ClusterLost": "nqueens.run.cluster",
+    "ClusterUnreachable": "nqueens.run.cluster",
+    "FirstResult": "nqueens.core.results",
+    "InputError": "nqueens.core.results",
+    "SearchInterrupted": "nqueens.core.results",
+    "Solution": "nqueens.core.results",
+    "Stats": "nqueens.core.results",
+    "Status": "nqueens.core.results",
 }
 
 __all__ = [

@@ -4,7 +4,7 @@ Signal handling is set up before the command line, the API and the solvers are i
 Ctrl-C, SIGTERM or SIGHUP during start-up ends cleanly too.
 """
 
-from nqueens import clock, signals
+from nqueens.core import clock, signals
 
 
 def main() -> None:

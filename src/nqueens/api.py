@@ -1,7 +1,7 @@
 """The public Python API: ``solve``, ``count`` and ``first``. The CLI is built on these.
 
-They check their arguments, pick the engine from the registry (:mod:`nqueens.registry`), and hand
-it the search; solvers are imported only when a search actually runs, so importing ``nqueens``
+They check their arguments, pick the engine from the registry (:mod:`nqueens.engines.registry`), and
+hand it the search; solvers are imported only when a search actually runs, so importing ``nqueens``
 (and ``nqueens --help``) stays fast.
 """
 
@@ -14,19 +14,19 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from nqueens import registry, validation
-from nqueens.engines import bitboard
+from nqueens.core import validation
+from nqueens.core.board import Puzzle
+from nqueens.core.known_counts import how_many
+from nqueens.core.results import FirstResult, InputError, Square, Stats
+from nqueens.core.strategies import MAX_UNBOUNDED_ENUMERATION_N, STRATEGIES
+from nqueens.engines import bitboard, registry
 from nqueens.engines.base import COUNT, FIRST, MAX_SEED, SOLVE, Engine, Request
 from nqueens.engines.mip import BACKENDS
 from nqueens.engines.reduced import MAX_FREE
 from nqueens.engines.streams import EngineStream
-from nqueens.known_counts import how_many
-from nqueens.puzzle import Puzzle
-from nqueens.results import FirstResult, InputError, Square, Stats
-from nqueens.strategies import MAX_UNBOUNDED_ENUMERATION_N, STRATEGIES
 
 if TYPE_CHECKING:
-    from nqueens.engines.counting import EstimateCallback, ProgressCallback
+    from nqueens.run.counting import EstimateCallback, ProgressCallback
 
 AUTO = registry.AUTO
 
@@ -218,7 +218,7 @@ def count(
     """
     where = None
     if cluster is not None:
-        from nqueens.engines.cluster import check_address
+        from nqueens.run.cluster import check_address
 
         where = check_address(
             validation.text(cluster, "cluster"),
@@ -255,8 +255,8 @@ def count(
                 f"workers apply to {registry.describe('splits')}"
             )
         return chosen.count(replace(request, strategy=chosen.strategy_for(request)))
-    from nqueens.engines.counting import count_split
-    from nqueens.engines.executors import default_workers
+    from nqueens.run.counting import count_split
+    from nqueens.run.executors import default_workers
 
     if workers is None:
         workers = default_workers() if chosen.wants_workers(request) else 1
@@ -291,7 +291,7 @@ def first(
     deterministic. CP-SAT's parallel workers race, so its runs may still differ.
 
     ``engine="auto"`` runs the engines and strategies measured fastest to a first solution
-    (see :mod:`nqueens.engines.auto`); ``stats.engine`` and ``stats.strategy`` say which one
+    (see :mod:`nqueens.run.plan`); ``stats.engine`` and ``stats.strategy`` say which one
     decided, and ``stats.wall_time`` covers every attempt.
     """
     request = _request(
@@ -310,7 +310,7 @@ def first(
         return chosen.first(replace(request, strategy=chosen.strategy_for(request)))
     if strategy is not None:
         raise InputError("a strategy needs an engine: the auto engine picks both")
-    from nqueens.engines.auto import first_plan
+    from nqueens.run.plan import first_plan
 
     time_limit = request.time_limit  # validated: None for no limit, inf and 1e308 included
     started = time.monotonic()

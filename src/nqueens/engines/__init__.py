@@ -1,1 +1,2 @@
-"""Search engines: each runs the N-queens model on one solver, returning nqueens.results values."""
+"""Search engines, one folder each: how a board is searched on one solver, returning
+:mod:`nqueens.core.results` values. :mod:`nqueens.engines.registry` knows them all."""

@@ -6,7 +6,7 @@ how it runs a request. Importing an engine module must not import its solver: th
 imported when a search runs, so ``nqueens --help`` stays fast. Engines that count by cutting the
 board into independent subproblems also say how they cut it (:meth:`Engine.subproblems`) and how
 they count one piece (:meth:`Engine.count_subproblem`); where the pieces run is an executor's
-business (:mod:`nqueens.engines.executors`).
+business (:mod:`nqueens.run.executors`).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from nqueens.core.board import Puzzle
+from nqueens.core.results import FirstResult, Stats
 from nqueens.engines.streams import EngineStream, count_all, first_of
-from nqueens.puzzle import Puzzle
-from nqueens.results import FirstResult, Stats
 
 SOLVE = "solve"
 COUNT = "count"

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from types import FunctionType
 from typing import Any, TypeVar, cast
 
-from nqueens import signals
+from nqueens.core import signals
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])

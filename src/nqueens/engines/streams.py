@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from nqueens.results import FirstResult, SearchInterrupted, Solution, Stats, Status
+from nqueens.core.results import FirstResult, SearchInterrupted, Solution, Stats, Status
 
 
 class EngineStream(Iterator[Solution]):

@@ -1,0 +1,641 @@
+"""The command line's options: how N, squares, engines and sizes are parsed, in one place.
+
+Decorators add the options that several commands share; parameter types parse lists; every error
+is a click usage error (exit 2) that names the option.
+"""
+
+from __future__ import annotations
+
+import codecs
+import functools
+import io
+import re
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, BinaryIO, NoReturn, TypeVar, cast
+
+import click
+
+from nqueens import api
+from nqueens.cli import render
+from nqueens.cli.output import COLOR_KEY
+from nqueens.core.board import Diagonal, Puzzle, diagonal_through, parse_square, read_puzzle
+from nqueens.core.results import InputError, Square
+from nqueens.core.strategies import AUTO, STRATEGIES
+from nqueens.core.validation import read_whole, shown
+from nqueens.engines import registry
+from nqueens.engines.base import COUNT, FIRST, SOLVE
+from nqueens.engines.mip import BACKENDS
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def board_size(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+    """Parse N: a whole number the command takes, with a message that says what was wrong.
+
+    None when N is left out, which only --board allows (it reads N from the file).
+    """
+    if value is None:
+        return None
+    text = value.strip()
+    if not re.fullmatch(r"[+-]?[0-9]+", text):
+        raise click.BadParameter(
+            f"N must be a positive whole number (digits 0-9), not {shown(text)}", ctx, param
+        )
+    number = read_whole(text)
+    command = ctx.command.name if ctx.command.name in (SOLVE, COUNT) else FIRST
+    try:
+        api.check_board_size(number, command)
+    except InputError as error:
+        raise click.BadParameter(error.command_line, ctx, param) from None
+    return number
+
+
+COLOR_HELP = (
+    "Colours on, even where the terminal or NO_COLOR would turn them off (as FORCE_COLOR=1 "
+    "does), or off (as NO_COLOR=1 does). Data sent to a pipe or a file is the same either way."
+)
+
+
+def remember_color(ctx: click.Context, param: click.Parameter, value: bool | None) -> None:
+    """Keep --color or --no-color where every command's output finds it, before or after the
+    command's name (the contexts of a group and its command share ``meta``)."""
+    if value is not None:
+        ctx.meta[COLOR_KEY] = value
+
+
+def color_option() -> click.Option:
+    """--color/--no-color, as the group and every command take it."""
+    return click.Option(
+        ["--color/--no-color"],
+        default=None,
+        expose_value=False,
+        is_eager=True,
+        callback=remember_color,
+        help=COLOR_HELP,
+    )
+
+
+_HYPHEN_STAND_IN = "\N{NON-BREAKING HYPHEN}"
+
+
+@contextmanager
+def _whole_words() -> Iterator[None]:
+    """While help is written, click's wrapping breaks lines between words only, never at a
+    word's hyphen ("cp-" / "sat"): hyphens stand in as non-breaking ones while it wraps."""
+    from click import formatting
+
+    wrap_text = formatting.wrap_text
+
+    def wrap_whole_words(text: str, *args: Any, **kwargs: Any) -> str:
+        return wrap_text(text.replace("-", _HYPHEN_STAND_IN), *args, **kwargs).replace(
+            _HYPHEN_STAND_IN, "-"
+        )
+
+    formatting.wrap_text = wrap_whole_words
+    try:
+        yield
+    finally:
+        formatting.wrap_text = wrap_text
+
+
+class HelpFormatter(click.HelpFormatter):
+    """Help whose lines break between words only."""
+
+    def write_text(self, text: str) -> None:
+        with _whole_words():
+            super().write_text(text)
+
+    def write_dl(self, rows: Any, col_max: int = 30, col_spacing: int = 2) -> None:
+        with _whole_words():
+            super().write_dl(rows, col_max, col_spacing)
+
+
+class QueensContext(click.Context):
+    """The context of every nqueens command: help that breaks lines between words."""
+
+    formatter_class = HelpFormatter
+
+
+class QueensCommand(click.Command):
+    """A command that takes --color/--no-color after its name too, and reports a negative N
+    (``-3``) as a bad N rather than an unknown option."""
+
+    context_class = QueensContext
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.params.append(color_option())
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        typed = list(args)  # click's parser consumes the list it is given
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as error:
+            if re.fullmatch(r"-[0-9]+(\.[0-9]*)?", error.option_name):
+                # click names only the part it took for an option ("-5" of "-5.5"): quote the
+                # whole argument the user typed.
+                whole = next((arg for arg in typed if arg.startswith(error.option_name)), "")
+                raise click.BadParameter(
+                    f"N must be a positive whole number, not {whole or error.option_name}",
+                    ctx=ctx,
+                    param_hint="'N'",
+                ) from None
+            raise
+
+
+def common_options(function: F) -> F:
+    """What every search command shares: --time-limit, --stats, --format and --quiet."""
+    function = click.option(
+        "-q",
+        "--quiet",
+        is_flag=True,
+        help="No progress bar, spinner or estimate on stderr (results and errors still show).",
+    )(function)
+    function = click.option(
+        "-t",
+        "--time-limit",
+        type=Seconds(),
+        metavar="SECONDS",
+        help="Stop after this many seconds, start-up included, and report what was found as "
+        "partial (e.g. -t 0.5; inf for no limit).",
+    )(function)
+    function = click.option(
+        "-s",
+        "--stats",
+        "show_stats",
+        is_flag=True,
+        help="Also show the search's figures: time, speed and the engine's own counters.",
+    )(function)
+    function = click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(["text", "json"]),
+        default="text",
+        show_default=True,
+        help="text: for people (plain when sent to a pipe or a file); json: one object per "
+        "line, for programs.",
+    )(function)
+    return function
+
+
+def engine_options(default_engine: str, auto_help: str = "") -> Callable[[F], F]:
+    """--engine, --strategy and --mip-solver, with the command's default engine (and what auto
+    means for the command, when it has auto)."""
+    engines = [*registry.ENGINES, AUTO] if auto_help else list(registry.ENGINES)
+    described = "; ".join(f"{name}: {engine.summary}" for name, engine in registry.ENGINES.items())
+
+    def decorate(function: F) -> F:
+        function = click.option(
+            "--mip-solver",
+            type=click.Choice(list(BACKENDS)),
+            default="scip",
+            show_default=True,
+            metavar="NAME",
+            help="Which MIP solver the mip engine uses: scip, cbc, highs (all in ortools) or glpk.",
+        )(function)
+        function = click.option(
+            "--strategy",
+            type=click.Choice(STRATEGIES),
+            metavar="NAME",
+            help="The order the search tries queens in. first-min: column by column from the "
+            "left, lowest row first; first-fail-mid: the column with fewest free squares first, "
+            "middle rows first; auto: the engine's own. [default: the engine's best]",
+        )(function)
+        return click.option(
+            "--engine",
+            type=click.Choice(engines),
+            default=default_engine,
+            show_default=True,
+            metavar="NAME",
+            help=described + (f"; auto: {auto_help}." if auto_help else "."),
+        )(function)
+
+    return decorate
+
+
+def puzzle_options(function: F) -> F:
+    """N, --queen, --block, --exclude-diagonal, --board and --diagonals, delivered to the
+    command as one ``puzzle`` (a Puzzle, whose ``n`` is the board size): squares are typed
+    1-based ROW,COL, held 0-based."""
+    command = function
+
+    @functools.wraps(command)
+    def with_puzzle(
+        *args: Any,
+        n: int | None,
+        queen_squares: tuple[str, ...],
+        block_squares: tuple[str, ...],
+        excluded_diagonals: tuple[str, ...],
+        board_text: str | None,
+        diagonals: int | None,
+        **kwargs: Any,
+    ) -> Any:
+        from_file = _board_file(board_text, diagonals)
+        size = _board_size(n, from_file)
+        queens = [_square(text, "--queen") for text in queen_squares]
+        blocked = [_square(text, "--block") for text in block_squares]
+        excluded = [_diagonal(text, size) for text in excluded_diagonals]
+        if from_file is not None:
+            queens[:0] = from_file.queens
+            blocked[:0] = from_file.blocked
+            excluded[:0] = from_file.excluded
+        with usage_errors():
+            puzzle = Puzzle(size, tuple(queens), tuple(blocked), tuple(dict.fromkeys(excluded)))
+        return command(*args, puzzle=puzzle, **kwargs)
+
+    function = cast(F, with_puzzle)
+    function = click.option(
+        "--diagonals",
+        type=WholeNumber(0),
+        metavar="D",
+        help="With a --board file of excluded diagonals: take only its first D (e.g. "
+        "--diagonals 20). [default: all]",
+    )(function)
+    function = click.option(
+        "--board",
+        "board_text",
+        type=TextFile(),
+        metavar="FILE",
+        help="Start from a board in FILE ('-' reads stdin), and take N from it: a drawing, one "
+        "line per row (Q a queen, # blocked, . free), or a CSPLib or excluded-diagonals file "
+        "(see the README).",
+    )(function)
+    function = click.option(
+        "--exclude-diagonal",
+        "excluded_diagonals",
+        multiple=True,
+        metavar="ROW,COL/",
+        help="Keep a whole diagonal empty: the one through ROW,COL rising to the right "
+        "(3,4/) or falling ('3,4\\', quoted). Repeatable.",
+    )(function)
+    function = click.option(
+        "--block",
+        "block_squares",
+        multiple=True,
+        metavar="ROW,COL",
+        help="Keep the square at ROW,COL empty (1-based, e.g. --block 1,1). Repeatable.",
+    )(function)
+    return click.option(
+        "--queen",
+        "queen_squares",
+        multiple=True,
+        metavar="ROW,COL",
+        help="Start with a queen at ROW,COL (1-based: 1,1 is the top left). Repeatable.",
+    )(function)
+
+
+def _board_file(board_text: str | None, diagonals: int | None) -> Puzzle | None:
+    """The puzzle a --board file holds (--diagonals taking the first D of its diagonals)."""
+    if board_text is None:
+        if diagonals is not None:
+            raise click.UsageError("--diagonals takes the first D diagonals of a --board file")
+        return None
+    try:
+        return read_puzzle(board_text, diagonals)
+    except InputError as error:
+        raise click.BadParameter(error.command_line, param_hint="'--board'") from None
+
+
+def _board_size(n: int | None, from_file: Puzzle | None) -> int:
+    """N, from the argument or the board file, which must agree when both give it."""
+    if from_file is None:
+        if n is None:
+            raise click.UsageError(
+                "Missing argument 'N' (or give a starting position with --board)."
+            )
+        return n
+    if n is not None and n != from_file.n:
+        raise click.UsageError(
+            f"N is {n}, but the board given with --board is {from_file.n} x {from_file.n}"
+        )
+    return from_file.n
+
+
+def _square(text: str, option: str) -> Square:
+    try:
+        return parse_square(text)
+    except InputError as error:
+        raise click.BadParameter(error.command_line, param_hint=f"'{option}'") from None
+
+
+def _diagonal(text: str, n: int) -> Diagonal:
+    """``3,4/`` or ``3,4\\`` (1-based, on the board) -> the diagonal through it."""
+    way = text.strip()[-1:]
+    if way not in ("/", "\\"):
+        raise click.BadParameter(
+            f"{text!r} does not say which diagonal: write ROW,COL/ for the one rising to the "
+            "right or ROW,COL\\ for the one falling",
+            param_hint="'--exclude-diagonal'",
+        )
+    square = _square(text.strip()[:-1], "--exclude-diagonal")
+    if not (square[0] < n and square[1] < n):
+        raise click.BadParameter(
+            f"square {text.strip()[:-1]} is off the {n} x {n} board",
+            param_hint="'--exclude-diagonal'",
+        )
+    return diagonal_through(square, way)
+
+
+def board_options(function: F) -> F:
+    """How boards are drawn in text format, and where pictures of them go."""
+    function = click.option(
+        "--svg",
+        "svg_path",
+        metavar="FILE",
+        callback=svg_target,
+        help="Also save each board as an SVG picture (several boards are numbered: board-01.svg, "
+        "board-02.svg, ...). e.g. --svg board.svg",
+    )(function)
+    function = click.option(
+        "--ascii",
+        "ascii_only",
+        is_flag=True,
+        help="Draw queens as Q, for fonts without the chess queen.",
+    )(function)
+    return click.option(
+        "--style",
+        type=click.Choice(["auto", "board", "compact"]),
+        default="auto",
+        show_default=True,
+        help="board: drawn square by square; compact: one line, the row of the queen in each "
+        "column (1-based); auto: a board when it fits the terminal "
+        f"(into a pipe or a file, up to N = {render.PLAIN_BOARD_MAX_N}).",
+    )(function)
+
+
+def tree_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Refuse a --tree path that is neither .svg nor .html, or whose folder does not exist."""
+    if value is not None and not value.endswith((".svg", ".html")):
+        raise click.BadParameter(
+            f"{value} should end in .svg (a picture) or .html (a page)", ctx, param
+        )
+    return svg_target(ctx, param, value)
+
+
+def svg_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """An --svg path, given .svg where it has no suffix and names no existing file (so that
+    every command names its pictures alike); refused before any search starts when its folder
+    does not exist."""
+    if value is None:
+        return None
+    if not Path(value).suffix and not Path(value).exists():
+        value += ".svg"
+    if not Path(value).resolve().parent.is_dir():
+        raise click.BadParameter(f"the folder of {value} does not exist", ctx, param)
+    return value
+
+
+@contextmanager
+def usage_errors() -> Iterator[None]:
+    """Turn an input the API refuses into a usage error (exit 2), one path for every command."""
+    try:
+        yield
+    except InputError as error:
+        raise click.UsageError(error.command_line) from None
+
+
+def _open_source(path: str, what: str) -> BinaryIO:
+    """The bytes of ``path``, or of stdin for '-', saying on stderr what is awaited when a
+    person is at the keyboard; InputError when stdin is closed."""
+    if path != "-":
+        return open(path, "rb")
+    stdin = sys.stdin
+    if stdin is None or stdin.closed:
+        raise InputError(f"standard input is closed: give a FILE, or pipe the {what} in")
+    if stdin.isatty():  # a person at the keyboard: say what is awaited
+        click.echo(
+            "Reading from the terminal: type or paste, then press Ctrl-D on a line "
+            "of its own (or give a FILE).",
+            err=True,
+        )
+    return stdin.buffer
+
+
+def _text(data: bytes, name: str, offset: int = 0, *, final: bool = True) -> str:
+    """``data`` as UTF-8 (a byte-order mark kept for the reader to drop); InputError for a
+    binary file or another encoding, naming the byte."""
+    if b"\0" in data:
+        raise InputError(f"{name} is a binary file, not text")
+    try:
+        return data.decode("utf-8") if final else _UTF8().decode(data, final=False)
+    except UnicodeDecodeError as error:
+        raise InputError(
+            f"{name} is not UTF-8 text (byte 0x{data[error.start]:02x} at offset "
+            f"{offset + error.start:,}); save it as UTF-8"
+        ) from None
+
+
+_UTF8 = codecs.getincrementaldecoder("utf-8")
+_SOURCE_NAMES = {"-": "standard input"}
+
+
+class TextFile(click.ParamType):  # type: ignore[type-arg]
+    """A text file's contents ('-' for stdin): UTF-8, a byte-order mark dropped.
+
+    A binary file, text in another encoding or a file too large to be a board is refused with a
+    message, never a decoding traceback, and never read to its end first.
+    """
+
+    name = "FILE"
+    max_bytes = 1 << 30
+    _CHUNK = 1 << 20
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> str:
+        path = str(value)
+        name = _SOURCE_NAMES.get(path, path)
+        try:
+            stream = _open_source(path, "boards")
+            try:
+                data = self._contents(stream, name)
+            finally:
+                if path != "-":
+                    stream.close()
+            return _text(data, name).removeprefix("\ufeff")
+        except OSError as error:
+            self.fail(f"cannot read {path}: {error.strerror or error}", param, ctx)
+        except InputError as error:
+            self.fail(error.command_line, param, ctx)
+
+    def _contents(self, stream: BinaryIO, name: str) -> bytes:
+        chunks = []
+        size = 0
+        while chunk := stream.read(self._CHUNK):
+            if b"\0" in chunk:
+                raise InputError(f"{name} is a binary file, not text")
+            size += len(chunk)
+            if size > self.max_bytes:
+                raise InputError(f"{name} is larger than {self.max_bytes >> 20:,} MB")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+class TextLines(click.ParamType):  # type: ignore[type-arg]
+    """A text file's lines ('-' for stdin), read as they are used, so that a stream of any
+    length takes constant memory: UTF-8, checked as it is read.
+
+    What opens the file and its first bytes are checked at once (a missing, binary or Latin-1
+    file is a usage error before anything is done); a fault further on is an InputError raised
+    by the iteration, naming the line.
+    """
+
+    name = "FILE"
+    max_line_bytes = 1 << 30
+    """A line longer than this cannot be a board any engine draws."""
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> Iterator[str]:
+        path = str(value)
+        name = _SOURCE_NAMES.get(path, path)
+        try:
+            stream = _open_source(path, "boards")
+        except (OSError, InputError) as error:
+            self._refuse(path, error, param, ctx)
+        try:
+            start = stream.peek(1 << 16) if isinstance(stream, io.BufferedReader) else b"-"
+            if not start:  # Ctrl-D at once: a terminal would wait for more after it
+                if path != "-":
+                    stream.close()
+                return iter(())
+            _text(start, name, final=False)
+        except (OSError, InputError) as error:
+            if path != "-":
+                stream.close()
+            self._refuse(path, error, param, ctx)
+        if path != "-" and ctx is not None:
+            ctx.call_on_close(stream.close)
+        return self._lines(stream, name)
+
+    def _refuse(
+        self,
+        path: str,
+        error: OSError | InputError,
+        param: click.Parameter | None,
+        ctx: click.Context | None,
+    ) -> NoReturn:
+        if isinstance(error, InputError):
+            self.fail(error.command_line, param, ctx)
+        self.fail(f"cannot read {path}: {error.strerror or error}", param, ctx)
+
+    def _lines(self, stream: BinaryIO, name: str) -> Iterator[str]:
+        offset = 0
+        number = 0
+        while True:
+            try:
+                raw = stream.readline(self.max_line_bytes + 1)
+            except OSError as error:
+                raise InputError(f"cannot read {name}: {error.strerror or error}") from None
+            if not raw:
+                return
+            number += 1
+            if len(raw) > self.max_line_bytes:
+                raise InputError(
+                    f"line {number} of {name} is longer than {self.max_line_bytes >> 20:,} MB"
+                )
+            yield _text(raw, name, offset)
+            offset += len(raw)
+
+
+class WholeNumber(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3 on
+    """A whole number in ASCII digits, at least ``minimum``: one rule for every number typed."""
+
+    name = "integer"
+
+    def __init__(self, minimum: int, maximum: int | None = None, why_maximum: str = "") -> None:
+        self.minimum = minimum
+        self.maximum = maximum
+        self.why_maximum = why_maximum
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> int:
+        if isinstance(value, int):
+            return value
+        text = str(value).strip()
+        if not re.fullmatch(r"[+-]?[0-9]+", text):
+            self.fail(f"{shown(text)} is not a whole number (digits 0-9)", param, ctx)
+        number = read_whole(text)
+        if number < self.minimum:
+            self.fail(f"{shown(number)} is less than {self.minimum}", param, ctx)
+        if self.maximum is not None and number > self.maximum:
+            self.fail(
+                f"{shown(number)} is more than {self.maximum:,}{self.why_maximum}", param, ctx
+            )
+        return number
+
+
+class Seconds(click.ParamType):  # type: ignore[type-arg]
+    """A positive number of seconds in ASCII (``30``, ``0.5``, ``1e3``, ``inf``: no limit)."""
+
+    name = "seconds"
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        if isinstance(value, float):
+            return value
+        text = str(value).strip()
+        number = r"([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?"
+        if not re.fullmatch(rf"[+-]?({number}|inf|infinity)", text, flags=re.IGNORECASE):
+            self.fail(f"{text!r} is not a number of seconds", param, ctx)
+        seconds = float(text)
+        if seconds <= 0:
+            self.fail(f"a number of seconds must be positive, not {text}", param, ctx)
+        return seconds
+
+
+class BoardSizes(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3 on
+    """Board sizes such as ``4-12`` or ``50,100,200`` (or a mix), each one nqueens accepts."""
+
+    name = "SIZES"
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> list[int]:
+        if isinstance(value, list):
+            return value
+        sizes: list[int] = []
+        for part in str(value).split(","):
+            match = re.fullmatch(r"\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?", part)
+            if match is None:
+                self.fail(f"{part.strip()!r} is not a size or a range such as 4-12", param, ctx)
+            low, high = int(match.group(1)), int(match.group(2) or match.group(1))
+            if low > high:
+                self.fail(f"the range {low}-{high} is empty", param, ctx)
+            command = FIRST if param is not None and param.name == "first_sizes" else COUNT
+            for n in (low, high):
+                try:
+                    api.check_board_size(n, command)
+                except InputError as error:
+                    self.fail(error.command_line, param, ctx)
+            sizes.extend(range(low, high + 1))
+        return sizes
+
+
+class Names(click.ParamType):  # type: ignore[type-arg]
+    """A comma-separated list of names, each one of ``allowed``."""
+
+    name = "NAMES"
+
+    def __init__(self, allowed: tuple[str, ...]) -> None:
+        self.allowed = allowed
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> list[str]:
+        if isinstance(value, list):
+            return value
+        names = [name.strip() for name in str(value).split(",") if name.strip()]
+        unknown = [name for name in names if name not in self.allowed]
+        if unknown or not names:
+            self.fail(
+                f"{', '.join(unknown) or 'nothing'}: choose from {', '.join(self.allowed)}",
+                param,
+                ctx,
+            )
+        return names

@@ -1,0 +1,342 @@
+"""Boards and statistics, for people (rich) and for programs (plain text and JSON).
+
+Conventions: data for programs uses ``rows[c]``, the 0-based row of the queen in column ``c``;
+everything a person reads is 1-based, row 1 at the top and column 1 at the left.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Collection, Iterator
+from typing import TYPE_CHECKING
+
+from rich.table import Table
+from rich.text import Text
+
+from nqueens.core.board import SUM, Puzzle
+from nqueens.core.glyphs import QUEEN
+from nqueens.core.results import Solution, Square, Stats, Status
+
+if TYPE_CHECKING:
+    from nqueens.run.estimate import Estimate
+
+_SQUARE_WIDTH = 3  # terminal cells are about twice as tall as wide: three make a squarish square
+_LIGHT_SQUARE = "black on #eeeed2"
+_DARK_SQUARE = "black on #b58863"
+_LABEL = "dim"
+
+PLAIN_BOARD_MAX_N = 100
+"""Off a terminal, boards up to this size are drawn square by square; larger ones compactly."""
+
+
+def plain_board(solution: Solution) -> str:
+    """The seeds' format: one line per row, ``Q`` for a queen, ``_`` for an empty square."""
+    return plain_grid(solution.n, set(solution.squares()))
+
+
+def plain_grid(
+    n: int,
+    queens: Collection[Square],
+    crossed: Collection[Square] = (),
+    *,
+    forced: Collection[Square] = (),
+) -> str:
+    """A board as plain text: ``Q`` a queen (``F`` one forced by propagation), ``x`` a ruled-out
+    square, ``_`` a free one."""
+    return "\n".join(
+        " ".join(
+            ("F" if (row, col) in forced else "Q")
+            if (row, col) in queens
+            else "x"
+            if (row, col) in crossed
+            else "_"
+            for col in range(n)
+        )
+        for row in range(n)
+    )
+
+
+MAX_DRAWN_N = 1_000
+"""The largest board drawn square by square; larger ones are written as rows only."""
+
+_CHUNK = 1 << 16  # numbers per piece of a long line: a huge board is written in pieces
+
+
+def compact_rows(solution: Solution) -> str:
+    """The 1-based row of the queen in each column, left to right: readable at any size."""
+    return "".join(compact_pieces(solution))
+
+
+def compact_pieces(solution: Solution) -> Iterator[str]:
+    """:func:`compact_rows` in pieces, so that a board of millions is never one giant string."""
+    rows = solution.rows
+    for start in range(0, len(rows), _CHUNK):
+        piece = " ".join(str(row + 1) for row in rows[start : start + _CHUNK])
+        yield piece if start == 0 else f" {piece}"
+
+
+def rich_board_width(n: int) -> int:
+    """How many terminal cells wide :func:`rich_board` draws an n x n board."""
+    return len(str(n)) + 1 + _SQUARE_WIDTH * n
+
+
+def rich_board(
+    solution: Solution,
+    *,
+    puzzle: Puzzle | None = None,
+    ascii_only: bool = False,
+    colour: bool = True,
+) -> Text:
+    """A checkered board with a queen glyph and 1-based row and column labels; a ``puzzle``'s
+    given queens, blocked squares and excluded diagonals are marked (see :func:`legend`)."""
+    return rich_grid(
+        solution.n,
+        set(solution.squares()),
+        given=set(puzzle.queens) if puzzle is not None else (),
+        marks=puzzle_marks(puzzle, ascii_only=ascii_only) if puzzle is not None else None,
+        ascii_only=ascii_only,
+        colour=colour,
+    )
+
+
+_GIVEN_SQUARE = "bold white on #2e5e8c"
+_FRESH_MARK = "bold white on #b22222"  # 6.7:1; black on the squares is 6.8:1 and more
+_FORCED, _FORCED_ASCII = "\N{WHITE CHESS QUEEN}", "F"
+
+
+def explain_legend(*, ascii_only: bool = False, colour: bool = True) -> str:
+    """The key to the boards ``explain`` draws, as they are drawn (with colour or without)."""
+    queen, forced = ("Q", _FORCED_ASCII) if ascii_only else (QUEEN, _FORCED)
+    fresh = "white x on red" if colour else "X"
+    return (
+        f"{queen} decided queen   {forced} queen forced by propagation   x ruled out earlier   "
+        f"{fresh}: ruled out by this step"
+    )
+
+
+_RISING = "\N{BOX DRAWINGS LIGHT DIAGONAL UPPER RIGHT TO LOWER LEFT}"
+_FALLING = "\N{BOX DRAWINGS LIGHT DIAGONAL UPPER LEFT TO LOWER RIGHT}"
+_BOTH = "\N{BOX DRAWINGS LIGHT DIAGONAL CROSS}"
+
+
+def puzzle_marks(puzzle: Puzzle, *, ascii_only: bool = False) -> dict[Square, str]:
+    """What an empty square of the puzzle shows: ``#`` blocked, a diagonal stroke on an excluded
+    diagonal (``/``, ``\\``, or a cross where two meet)."""
+    rising, falling, both = ("/", "\\", "X") if ascii_only else (_RISING, _FALLING, _BOTH)
+    marks: dict[Square, str] = {}
+    for diagonal in puzzle.excluded:
+        stroke = rising if diagonal.kind == SUM else falling
+        for square in diagonal.squares(puzzle.n):
+            marks[square] = both if marks.get(square, stroke) != stroke else stroke
+    marks.update(dict.fromkeys(puzzle.blocked, "#"))
+    return marks
+
+
+def legend(puzzle: Puzzle, *, ascii_only: bool = False) -> str:
+    """The key to a puzzle's marks on a board, naming only the marks it has."""
+    queen = "Q" if ascii_only else QUEEN
+    rising, falling = ("/", "\\") if ascii_only else (_RISING, _FALLING)
+    parts = []
+    if puzzle.queens:
+        parts.append(f"[{queen}] given queen")
+    if puzzle.blocked:
+        parts.append("# blocked square")
+    if puzzle.excluded:
+        parts.append(f"{rising} {falling} excluded diagonal")
+    return "   ".join(parts)
+
+
+def rich_grid(
+    n: int,
+    queens: Collection[Square],
+    *,
+    crossed: Collection[Square] = (),
+    fresh: Collection[Square] = (),
+    forced: Collection[Square] = (),
+    given: Collection[Square] = (),
+    marks: dict[Square, str] | None = None,
+    ascii_only: bool = False,
+    colour: bool = True,
+) -> Text:
+    """A checkered board with labels; ``crossed`` squares show an ``x`` (``fresh`` ones, ruled
+    out by the step being shown, white on red), ``forced`` queens (placed by propagation, not by
+    a decision) show as the outlined queen (``F`` in ASCII), ``given`` queens stand in brackets
+    on blue, and empty squares show their ``marks``. ``ascii_only`` draws queens as ``Q``.
+    Without ``colour`` (NO_COLOR), empty squares show a dot and fresh marks an ``X``: the same
+    layout, still readable."""
+    label_width = len(str(n))
+    queen = "Q" if ascii_only else QUEEN
+    marks = marks or {}
+    board = Text(" " * (label_width + 1), end="")
+    for col in range(1, n + 1):
+        board.append(f"{col:^{_SQUARE_WIDTH}}", style=_LABEL)
+    for row in range(n):
+        board.append(f"\n{row + 1:>{label_width}} ", style=_LABEL)
+        for col in range(n):
+            square = _LIGHT_SQUARE if (row + col) % 2 == 0 else _DARK_SQUARE
+            if (row, col) in given:
+                board.append(f"[{queen}]", style=_GIVEN_SQUARE)
+            elif (row, col) in queens:
+                glyph = (
+                    (_FORCED_ASCII if ascii_only else _FORCED) if (row, col) in forced else queen
+                )
+                board.append(f"{glyph:^{_SQUARE_WIDTH}}", style=square)
+            elif (row, col) in crossed:
+                fresh_mark = (row, col) in fresh
+                mark = "X" if fresh_mark and not colour else "x"  # no red without colour
+                board.append(
+                    f"{mark:^{_SQUARE_WIDTH}}", style=_FRESH_MARK if fresh_mark else square
+                )
+            elif (row, col) in marks:
+                board.append(f"{marks[row, col]:^{_SQUARE_WIDTH}}", style=square)
+            else:
+                board.append(f"{' ' if colour else '.':^{_SQUARE_WIDTH}}", style=square)
+    return board
+
+
+def solution_record(solution: Solution, number: int | None = None) -> str:
+    """One JSON line for a solution: ``{"type": "solution", "n": 8, "rows": [...]}``."""
+    return "".join(solution_record_pieces(solution, number))
+
+
+def solution_record_pieces(solution: Solution, number: int | None = None) -> Iterator[str]:
+    """One solution as a JSON record, in pieces, the rows a slice at a time (a board of millions
+    is megabytes); ``number`` counts the solutions of a stream (1 for first's one)."""
+    head: dict[str, object] = {"type": "solution", "n": solution.n, "solution": number or 1}
+    yield json.dumps(head)[:-1] + ', "rows": ['
+    rows = solution.rows
+    for start in range(0, len(rows), _CHUNK):
+        piece = ", ".join(str(row) for row in rows[start : start + _CHUNK])
+        yield piece if start == 0 else f", {piece}"
+    yield "]}"
+
+
+def stats_record(stats: Stats) -> dict[str, object]:
+    """The statistics as JSON-ready values, named as the engine names them."""
+    return {
+        **stats.figures,
+        "wall_time": round(stats.wall_time, 6),
+        "solutions_per_second": round(stats.solutions_per_second, 1),
+    }
+
+
+def status_record(
+    stats: Stats, *, with_stats: bool, with_unique: bool = False, none_is_an_answer: bool = True
+) -> str:
+    """The JSON line that ends every search: how it ended, what it found, and which engine.
+
+    ``status`` is ``complete``, ``limit``, ``time-limit`` or ``interrupted``, or ``no-solution``
+    when finding none is the answer, not a count of 0 (``none_is_an_answer=False``: solve,
+    first). ``with_stats`` adds the engine's statistics.
+    """
+    status = stats.status.value
+    if stats.status is Status.COMPLETE and stats.solutions == 0 and not none_is_an_answer:
+        status = "no-solution"
+    record: dict[str, object] = {"type": "status", "n": stats.n, "solutions": stats.solutions}
+    if with_unique:
+        record["unique"] = stats.unique
+    record["complete"] = stats.status is Status.COMPLETE  # a list cut at --limit is not whole
+    record["status"] = status
+    record["engine"] = stats.engine
+    if stats.backend is not None:
+        record["backend"] = stats.backend
+    record["strategy"] = stats.strategy
+    if with_stats:
+        record.update(stats_record(stats))
+    return json.dumps(record)
+
+
+def count_headline(stats: Stats, *, with_unique: bool) -> str:
+    """A count in words for a terminal, "at least" when the search was cut short.
+
+    With ``with_unique``, the unique count first and the total beside it.
+    """
+    bound = "at least " if stats.status.partial else ""
+    if with_unique:
+        line = (
+            f"N = {stats.n}: {bound}[bold]{stats.unique:,}[/bold] unique solutions "
+            f"({stats.solutions:,} in all)"
+        )
+    else:
+        noun = "solution" if stats.solutions == 1 else "solutions"
+        line = f"N = {stats.n}: {bound}[bold]{stats.solutions:,}[/bold] {noun}"
+    return line
+
+
+def stats_table(stats: Stats, *, enumeration: bool) -> Table:
+    """The solver's statistics as a two-column table, as the seed program lists them.
+
+    ``enumeration`` adds the solution rate, which means nothing for a search for one solution.
+    """
+    table = Table(title="Statistics", show_header=False, title_justify="left")
+    table.add_column("statistic", style="bold")
+    table.add_column("value", justify="right")
+    table.add_row("board", f"{stats.n} x {stats.n}")
+    detail = stats.backend or stats.strategy
+    table.add_row("engine", stats.engine + (f" ({detail})" if detail else ""))
+    table.add_row("solutions", f"{stats.solutions:,}")
+    if stats.unique is not None:
+        table.add_row("unique up to symmetry", f"{stats.unique:,}")
+    for name, value in stats.figures.items():
+        table.add_row(name, f"{value:,}")
+    table.add_row("wall time", f"{stats.wall_time:.3f} s")
+    if enumeration:
+        table.add_row("solutions per second", f"{stats.solutions_per_second:,.0f}")
+    table.add_row("search", describe_status(stats.status))
+    return table
+
+
+def duration(seconds: float) -> str:
+    """A rough duration for people: '40 s', '12 min', '3.5 h', '2.7 days', '46 days',
+    '2.1 years'."""
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    if seconds < 10 * 86400:
+        return f"{seconds / 86400:.1f} days"
+    if seconds < 365 * 86400:
+        return f"{seconds / 86400:.0f} days"
+    return f"{seconds / (365.25 * 86400):.1f} years"
+
+
+def estimate_line(estimate: Estimate, workers: int, *, cluster: bool) -> str:
+    """What a long count expects to take, said before it starts."""
+    error = estimate.error / estimate.cpu_seconds if estimate.cpu_seconds else math.inf
+    spread = f"± {error:.0%}" if math.isfinite(error) else "a rough guess"
+    where = f"{workers:,} worker{'s' if workers != 1 else ''}"
+    if cluster:
+        where += " of the cluster, if its cores are as fast as this machine's"
+    return (
+        f"Estimate: about {duration(estimate.seconds_on(workers))} on {where} "
+        f"({spread}, from {estimate.probes:,} timed samples; "
+        f"{duration(estimate.cpu_seconds)} on one core)."
+    )
+
+
+def describe_status(status: Status) -> str:
+    """How a search ended, in words, saying plainly when a result is only a lower bound."""
+    return {
+        Status.COMPLETE: "complete",
+        Status.LIMIT: "stopped at the solution limit",
+        Status.TIME_LIMIT: "stopped by the time limit; partial, a lower bound",
+        Status.INTERRUPTED: "interrupted; partial, a lower bound",
+    }[status]
+
+
+def ending(stats: Stats) -> str:
+    """How a search that was cut short ended, for a line beside a result that shows the count."""
+    cause = "Interrupted" if stats.status is Status.INTERRUPTED else "Stopped by the time limit"
+    return f"{cause} after {stats.wall_time:.2f} s: the count is a lower bound."
+
+
+def summary(stats: Stats) -> str:
+    """One line for people after a search: how many solutions, how long, and how it ended."""
+    noun = "solution" if stats.solutions == 1 else "solutions"
+    line = f"{stats.solutions:,} {noun} for N = {stats.n} in {stats.wall_time:.2f} s"
+    if stats.status is not Status.COMPLETE:
+        line += f" ({describe_status(stats.status)})"
+    return line

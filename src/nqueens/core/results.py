@@ -1,0 +1,134 @@
+"""Values every layer shares: a solution, how a search ended, and its statistics.
+
+Core code returns these; only the CLI decides how to show them.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+Square = tuple[int, int]
+"""A square as code sees it: 0-based ``(row, col)``. People read and type 1-based ROW,COL."""
+
+
+class InputError(ValueError):
+    """An argument outside what nqueens accepts; the message says why, for the user to read.
+
+    The message speaks the API's language (``time_limit=``); ``command_line`` says the same in
+    the command line's (``--time-limit``), where the two differ.
+    """
+
+    def __init__(self, message: str, *, command_line: str | None = None) -> None:
+        super().__init__(message)
+        self.command_line = command_line or message
+
+
+@dataclass(frozen=True)
+class Solution:
+    """One placement of N queens: ``rows[c]`` is the 0-based row of the queen in column ``c``."""
+
+    rows: tuple[int, ...]
+
+    @property
+    def n(self) -> int:
+        """The board size."""
+        return len(self.rows)
+
+    def squares(self) -> list[Square]:
+        """The queens as 0-based ``(row, col)`` pairs, as ``queens=`` takes them back."""
+        return [(row, col) for col, row in enumerate(self.rows)]
+
+    def one_based_squares(self) -> list[Square]:
+        """The queens as 1-based ``(row, col)`` pairs, the way people read and type squares."""
+        return [(row + 1, col + 1) for col, row in enumerate(self.rows)]
+
+
+class Status(enum.Enum):
+    """Why a search ended; only COMPLETE and LIMIT are whole answers."""
+
+    COMPLETE = "complete"  # the search space was exhausted
+    LIMIT = "limit"  # stopped after the number of solutions asked for
+    TIME_LIMIT = "time-limit"  # stopped by the time limit: a partial answer
+    INTERRUPTED = "interrupted"  # stopped by Ctrl-C or by the caller: a partial answer
+
+    @property
+    def partial(self) -> bool:
+        """True when what was found is only a lower bound on what exists."""
+        return self in (Status.TIME_LIMIT, Status.INTERRUPTED)
+
+
+@dataclass(frozen=True)
+class Stats:
+    """The solver's own statistics for one search, as the seed programs report them.
+
+    ``conflicts`` and ``branches`` are the engine's two counters, named by the engine
+    (``Engine.stat_names``): CP-SAT's conflicts and branches, the original CP solver's failures
+    and branches, a MIP solver's simplex iterations and branch-and-bound nodes, or the bitboard
+    engine's subproblems and nodes (queens placed).
+    """
+
+    n: int
+    solutions: int
+    conflicts: int
+    branches: int
+    wall_time: float
+    status: Status
+    unique: int | None = None  # solutions up to the 8 symmetries, when the search counted them
+    engine: str = "cp-sat"  # which solver: it decides what conflicts and branches mean
+    strategy: str | None = None  # the search strategy, where the engine takes one
+    backend: str | None = None  # the solver behind the engine, where it has a choice (mip)
+
+    @property
+    def solutions_per_second(self) -> float:
+        """Solutions found per second of wall time (0 when no time was measured)."""
+        return self.solutions / self.wall_time if self.wall_time > 0 else 0.0
+
+    @property
+    def figures(self) -> dict[str, int]:
+        """The engine's two counters under the engine's names for them, e.g. ``{"subproblems":
+        94, "nodes": 198511}`` for the bitboard engine: what ``--stats`` prints."""
+        from nqueens.engines.registry import engine_named
+
+        first_name, second_name = engine_named(self.engine).stat_names
+        return {first_name: self.conflicts, second_name: self.branches}
+
+    def __repr__(self) -> str:
+        """The fields, with the engine's two counters under its names for them."""
+        named = {
+            "n": self.n,
+            "solutions": self.solutions,
+            **self.figures,
+            "wall_time": round(self.wall_time, 6),
+            "status": self.status.value,
+            "unique": self.unique,
+            "engine": self.engine,
+            "strategy": self.strategy,
+            "backend": self.backend,
+        }
+        shown = ", ".join(f"{name}={value!r}" for name, value in named.items() if value is not None)
+        return f"Stats({shown})"
+
+
+@dataclass(frozen=True)
+class FirstResult:
+    """The outcome of looking for one solution: ``solution`` is None when none was found."""
+
+    solution: Solution | None
+    stats: Stats
+
+    @property
+    def proven_infeasible(self) -> bool:
+        """True when the search finished and proved that no solution exists."""
+        return self.solution is None and self.stats.status is Status.COMPLETE
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a search; ``stats`` holds what was found until then (a lower bound).
+
+    A KeyboardInterrupt, so code that does not care still sees an ordinary Ctrl-C.
+    """
+
+    def __init__(self, stats: Stats) -> None:
+        super().__init__(f"interrupted after {stats.solutions} solutions")
+        self.stats = stats

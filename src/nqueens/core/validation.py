@@ -1,0 +1,128 @@
+"""Checks of the API's arguments: whatever a caller passes, a clear InputError, never a raw one.
+
+The command line parses text into these types first; Python callers can pass anything, so each
+check names the argument and what it got, and keeps huge numbers short in its message.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from nqueens.core.results import InputError, Square
+
+if TYPE_CHECKING:
+    from nqueens.core.board import Diagonal
+
+NO_TIME_LIMIT_BEYOND = 1e9
+"""Seconds (about 32 years) beyond which a time limit means no limit: solvers take milliseconds
+as 32-bit numbers, and no search here runs that long."""
+
+
+MAX_DIGITS = 30
+"""Longer numbers are read by their length alone: Python refuses to read thousands of digits,
+and nothing nqueens takes is that large."""
+
+
+def read_whole(text: str) -> int:
+    """A whole number from ASCII digits; one of more than MAX_DIGITS digits is kept as the
+    smallest number of that length, enough to be refused with its size named (``shown``)."""
+    digits = text.lstrip("+-").lstrip("0")
+    if len(digits) > MAX_DIGITS:
+        smallest: int = 10 ** (len(digits) - 1)
+        return -smallest if text.startswith("-") else smallest
+    return int(text)
+
+
+def shown(value: object) -> str:
+    """``value`` for a message, with a huge number said by its size instead of in full."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        try:
+            return f"a number of {len(str(abs(value))):,} digits"
+        except ValueError:  # too long for str() (Python 3.11 refuses beyond 4,300 digits)
+            return f"a number of about {int(value.bit_length() * math.log10(2)) + 1:,} digits"
+    text = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def whole_number(value: object, what: str, *, minimum: int, maximum: int | None = None) -> int:
+    """``value`` as a whole number from ``minimum`` to ``maximum`` (True and 2.0 are not whole
+    numbers)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{what} must be a whole number, not {shown(value)}")
+    if value < minimum:
+        raise InputError(f"{what} must be at least {minimum}, not {shown(value)}")
+    if maximum is not None and value > maximum:
+        raise InputError(f"{what} must be at most {maximum:,}, not {shown(value)}")
+    return value
+
+
+def seconds(value: object, what: str = "the time limit") -> float | None:
+    """A time limit in seconds: positive, not NaN; infinite or beyond a billion seconds is none."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputError(f"{what} must be a number of seconds, not {shown(value)}")
+    if math.isnan(value) or value <= 0:
+        raise InputError(f"{what} must be a positive number of seconds, not {value}")
+    return None if value > NO_TIME_LIMIT_BEYOND else float(value)
+
+
+def _tuples(value: object, not_a_list: str) -> Iterator[tuple[object, tuple[Any, ...]]]:
+    """Each item of the iterable ``value`` with its items as a tuple (empty for an item that is
+    not iterable), one at a time; InputError ``not_a_list`` when ``value`` is not iterable."""
+    try:
+        items = list(value)  # type: ignore[call-overload]
+    except TypeError:
+        raise InputError(f"{not_a_list}, not {shown(value)}") from None
+    for item in items:
+        try:
+            yield item, tuple(item)
+        except TypeError:
+            yield item, ()
+
+
+def squares(value: object, what: str) -> tuple[Square, ...]:
+    """``value`` as 0-based ``(row, col)`` squares: any iterable of pairs of whole numbers."""
+    result = []
+    for item, pair in _tuples(value, f"{what} must be (row, col) pairs"):
+        if len(pair) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in pair):
+            raise InputError(f"{what} must be (row, col) pairs of whole numbers, not {shown(item)}")
+        result.append((pair[0], pair[1]))
+    return tuple(result)
+
+
+def diagonals(value: object) -> tuple[Diagonal, ...]:
+    """``value`` as excluded diagonals: Diagonal values, or ``("sum", row + col)`` and
+    ``("difference", row - col)`` pairs."""
+    from nqueens.core.board import DIFFERENCE, SUM, Diagonal  # puzzle's messages use shown()
+
+    result = []
+    for item, pair in _tuples(value, "excluded diagonals must be a list"):
+        if (
+            len(pair) != 2
+            or pair[0] not in (SUM, DIFFERENCE)
+            or isinstance(pair[1], bool)
+            or not isinstance(pair[1], int)
+        ):
+            raise InputError(
+                f"excluded diagonals must be ('sum', row + col) or ('difference', row - col), "
+                f"not {shown(item)}"
+            )
+        result.append(Diagonal(pair[0], pair[1]))
+    return tuple(result)
+
+
+def text(value: object, what: str) -> str:
+    """``value`` if it is a string."""
+    if not isinstance(value, str):
+        raise InputError(f"{what} must be a string, not {shown(value)}")
+    return value
+
+
+def callback(value: object, name: str) -> Callable[..., Any] | None:
+    """``on_progress`` or ``on_estimate``: None or something to call."""
+    if value is not None and not callable(value):
+        raise InputError(f"{name} must be a function or None, not {shown(value)}")
+    return value

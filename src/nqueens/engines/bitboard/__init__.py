@@ -1,0 +1,337 @@
+"""The bitboard engine: bitmask backtracking, compiled with numba, using all 8 symmetries to count.
+
+The search itself is :mod:`nqueens.engines.bitboard.kernel`; here the board is set up for it and cut
+into subproblems. To count, the board's symmetry is used as in Takaken's counter: a solution with a
+queen in a corner is counted through the one member of its class (always 8 solutions: no rotation
+keeps a corner queen) whose corner queen is on line 0, row 0 and whose line-1 queen is on a lower
+row than the transposed board's. Every other class is counted through its members whose line-0 queen
+is nearer a corner than any other edge queen, in the upper half, with the rotations compared at each
+solution: the smallest member counts, as 2, 4 or 8 solutions as a quarter turn, a half turn or
+neither keeps it. Each of those starts is cut further by the placements of the next free lines.
+
+Without symmetry (``--no-symmetry``, or a puzzle, whose given squares break it) the board is cut
+by the placements of the queens of its first free lines only. Coordinates here are the search's: a
+*line* is a column and its bits are rows.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from nqueens.core.board import Puzzle
+from nqueens.core.results import Solution, Stats, Status
+from nqueens.core.strategies import FIRST_MIN
+from nqueens.core.symmetry import images
+from nqueens.engines.base import (
+    Engine,
+    Request,
+    Subcount,
+    Subproblem,
+    SubproblemInterrupted,
+)
+from nqueens.engines.bitboard import kernel as bitkernel
+from nqueens.engines.streams import EngineStream
+
+NAME = "bitboard"
+
+PLAIN_PYTHON_MAX_N = 13
+"""Boards up to this size are searched in plain Python: answered before numba would have
+imported and loaded the compiled search (benchmarks/counting.py times both)."""
+
+LARGE_N = 32
+"""Beyond this size boards are only counted until a time limit: cut them coarsely."""
+
+FINE_SPLIT_FROM_N = 20
+FINE_SPLIT_TO_N = 26
+"""Boards from hours to years of work (N = 26 was the largest count of its day in 2009)."""
+
+_SLICE = 1 << 20
+"""Placements per call of the search: a few milliseconds compiled, between looks at the clock."""
+
+Square = tuple[int, int]  # (line, row): the search's coordinates
+
+
+PLAIN = "plain"
+"""Every solution counts once."""
+CORNER = "corner"
+"""Line 0's queen in the corner, line 1's on row ``first_row``: each solution stands for 8."""
+INSIDE = "inside"
+"""Line 0's queen on row ``first_row``, nearer a corner than any edge queen: classes counted."""
+LONE = "lone"
+"""Boards under 4 x 4 counted with symmetry: only N = 1 has a solution, its own class."""
+
+
+@dataclass(frozen=True)
+class BitSubproblem(Subproblem):
+    """Count the solutions that keep the ``fixed`` queens and leave ``blocked`` squares empty,
+    under the rules of ``kind`` (PLAIN, CORNER, INSIDE or LONE)."""
+
+    n: int = 0
+    kind: str = PLAIN
+    first_row: int = 0
+    fixed: tuple[Square, ...] = ()
+    blocked: tuple[Square, ...] = ()
+
+
+class BitboardEngine(Engine):
+    """Bitmask backtracking, line by line, lowest row first; every core, all 8 symmetries."""
+
+    name = NAME
+    summary = "a compiled bitmask search, the fastest way to count (boards up to 64)"
+    unique = True
+    strategies = (FIRST_MIN,)
+    max_n = 64
+    max_n_reason = "keeps a column in one 64-bit machine word"
+    stat_names = ("subproblems", "nodes")
+    splits = True
+
+    def strategy_for(self, request: Request) -> str | None:
+        return FIRST_MIN
+
+    def wants_workers(self, request: Request) -> bool:
+        return request.n >= PLAIN_PYTHON_MAX_N
+
+    def prepare(self, request: Request) -> None:
+        if request.n > PLAIN_PYTHON_MAX_N:
+            bitkernel.compiled()
+
+    def solve(self, request: Request) -> EngineStream:
+        return BitboardStream(request)
+
+    def subproblems(
+        self, request: Request, deadline: float | None, lines: int | None = None
+    ) -> list[BitSubproblem]:
+        """The starts of the search, each cut by its next ``lines`` free lines (default: as
+        :func:`_split_lines` says)."""
+        n = request.n
+        given, blocked = _search_squares(request)
+        if request.puzzle is not None or not request.symmetry:
+            starts = [(PLAIN, 0, given)]
+        elif n < 4:
+            starts = [(LONE, 0, ())]
+        else:
+            # The first inside starts hold most of the work: handing them out first keeps every
+            # core busy to the end.
+            starts = [(INSIDE, row, ((0, row),)) for row in range(1, n) if row < n - 1 - row]
+            starts += [(CORNER, row, ((0, 0), (1, row))) for row in range(2, n - 1)]
+        tasks = []
+        for kind, first_row, fixed in starts:
+            base = BitSubproblem(NAME, deadline, n, kind, first_row, fixed, blocked)
+            tasks += [
+                replace(base, fixed=prefix)
+                for prefix in _prefixes(base, _split_lines(n, kind) if lines is None else lines)
+            ]
+        return tasks
+
+    def finer(self, task: Subproblem) -> list[BitSubproblem]:
+        assert isinstance(task, BitSubproblem)
+        return [replace(task, fixed=prefix) for prefix in _prefixes(task, 1)]
+
+    def count_subproblem(self, task: Subproblem) -> Subcount:
+        assert isinstance(task, BitSubproblem)
+        search = BoardSearch(task)
+        mode = bitkernel.COUNT_CLASSES if task.kind == INSIDE else bitkernel.COUNT
+        counted = quarter = half = nodes = 0
+
+        def found(complete: bool) -> Subcount:
+            if task.kind == PLAIN:
+                return Subcount(counted, None, 1, nodes, complete)
+            if task.kind == LONE:
+                return Subcount(counted, counted, 1, nodes, complete)
+            solutions = 8 * counted - 6 * quarter - 4 * half
+            return Subcount(solutions, counted, 1, nodes, complete)
+
+        try:
+            while not search.done:
+                if task.deadline is not None and time.time() >= task.deadline:
+                    return found(complete=False)
+                more, more_quarter, more_half, more_nodes = search.advance(_SLICE, mode)
+                counted += more
+                quarter += more_quarter
+                half += more_half
+                nodes += more_nodes
+        except KeyboardInterrupt:
+            raise SubproblemInterrupted(found(complete=False)) from None
+        return found(complete=True)
+
+
+def _search_squares(request: Request) -> tuple[tuple[Square, ...], tuple[Square, ...]]:
+    """The request's given queens and closed squares (blocked, or on an excluded diagonal,
+    which pre-sets that diagonal's bit on every line) as (line, row): (col, row) of the board."""
+    puzzle = request.puzzle or Puzzle(request.n)
+    return (
+        tuple((col, row) for row, col in puzzle.queens),
+        tuple((col, row) for row, col in puzzle.closed_squares()),
+    )
+
+
+def _split_lines(n: int, kind: str) -> int:
+    """Free lines each start is cut by: enough pieces for every core and a smooth progress bar,
+    few enough that handing them out costs little; none for boards counted in a moment. Boards
+    counted for hours to years are cut one line finer, into pieces of seconds, so that Ctrl-C or
+    a lost worker loses little; larger ones are only counted until a time limit, whose start a
+    finer cut would delay."""
+    if n < 12:
+        return 0
+    finer = 1 if FINE_SPLIT_FROM_N <= n <= FINE_SPLIT_TO_N else 0
+    if kind == PLAIN:
+        return (3 if n < 16 else 2) + finer
+    return (1 if n < 17 or n > LARGE_N else 2) + finer
+
+
+def _prefixes(task: BitSubproblem, lines: int) -> Iterator[tuple[Square, ...]]:
+    """The fixed queens of ``task`` with every placement of its next ``lines`` free lines that
+    its rules allow, found by the search itself (stopping at the last of those lines)."""
+    taken = {line for line, _ in task.fixed}
+    free = [line for line in range(task.n) if line not in taken][:lines]
+    if len(free) < lines or lines == 0:
+        yield task.fixed
+        return
+    search = BoardSearch(task, last=free[-1])
+    while True:
+        solutions, _, _, _ = search.advance(_SLICE, bitkernel.STOP_AT_SOLUTION)
+        if search.done and not solutions:
+            return
+        if solutions:
+            rows = search.rows()
+            yield tuple(sorted({*task.fixed, *((line, rows[line]) for line in free)}))
+
+
+class BoardSearch:
+    """One resumable search of a subproblem, down to line ``last`` (default: the last line)."""
+
+    def __init__(self, task: BitSubproblem, last: int | None = None) -> None:
+        n = task.n
+        self.kernel = bitkernel.PYTHON if n <= PLAIN_PYTHON_MAX_N else bitkernel.compiled()
+        full = (1 << n) - 1
+        blocked_rows = [0] * n
+        need_line, need_rows = -1, 0
+        for line, row in task.blocked:
+            blocked_rows[line] |= 1 << row
+        k = task.first_row
+        if task.kind == CORNER:  # row 1 lies beyond line k: the transposed board is larger
+            for line in range(2, k):
+                blocked_rows[line] |= 1 << 1
+        if task.kind == INSIDE:  # every edge queen at least k squares from a corner
+            sides = 1 | 1 << (n - 1)
+            for line in range(1, k):
+                blocked_rows[line] |= sides
+            need_line, need_rows = n - 1 - k, sides
+            near_corners = (1 << k) - 1
+            blocked_rows[n - 1] |= near_corners | near_corners << (n - k)
+        for line, row in task.fixed:
+            bit = 1 << row
+            for other in range(n):
+                # A fixed line takes only its row, which no other line may take; earlier lines
+                # may not attack it either (later ones learn of it as the search passes it).
+                blocked_rows[other] |= full & ~bit if other == line else bit
+                distance = line - other
+                if distance > 0:
+                    for attacked in (row - distance, row + distance):
+                        if 0 <= attacked < n:
+                            blocked_rows[other] |= 1 << attacked
+        kernel = self.kernel
+        self.n = n
+        self._last = kernel.word(n - 1 if last is None else last)
+        self._first_row = k
+        self._full = kernel.word(full)
+        self._one = kernel.word(1)
+        self._blocked = kernel.masks(blocked_rows)
+        self._need_line = kernel.word(need_line)
+        self._need_rows = kernel.word(need_rows)
+        self._cols = kernel.masks([0] * n)
+        self._ld = kernel.masks([0] * n)
+        self._rd = kernel.masks([0] * n)
+        self._avail = kernel.masks([0] * n)
+        self.placed = kernel.masks([0] * n)
+        self._line = kernel.word(0)
+        self._done = False
+        self._fresh = True
+
+    @property
+    def done(self) -> bool:
+        """True once every placement has been tried."""
+        return self._done
+
+    def advance(self, budget: int, mode: int) -> tuple[int, int, int, int]:
+        """Search on for at most ``budget`` placements (in STOP_AT_SOLUTION mode: or a solution).
+
+        Returns the solutions counted, those a quarter turn keeps and those only a half turn
+        keeps (mode COUNT_CLASSES), and the placements.
+        """
+        line, solutions, quarter, half, nodes = self.kernel.search(
+            self.n,
+            self._last,
+            self._full,
+            self._one,
+            self._blocked,
+            self._need_line,
+            self._need_rows,
+            self._cols,
+            self._ld,
+            self._rd,
+            self._avail,
+            self.placed,
+            self._line,
+            self._fresh,
+            budget,
+            mode,
+            self._first_row,
+        )
+        self._line = self.kernel.word(int(line))  # numba hands back a Python int
+        self._done = self.kernel.line(line) < 0
+        self._fresh = False
+        return int(solutions), int(quarter), int(half), int(nodes)
+
+    def rows(self) -> tuple[int, ...]:
+        """The solution the last STOP_AT_SOLUTION call stopped at, as ``rows[c]``."""
+        return tuple(int(bit).bit_length() - 1 for bit in self.placed)
+
+
+class BitboardStream(EngineStream):
+    """Solutions in lexicographic order of ``rows``, as the search finds them; with ``unique``,
+    only the smallest of each symmetry class."""
+
+    def __init__(self, request: Request) -> None:
+        self.n = request.n
+        given, blocked = _search_squares(request)
+        task = BitSubproblem(NAME, None, request.n, fixed=given, blocked=blocked)
+        self._search = BoardSearch(task)
+        self._limit = request.limit
+        self._unique = request.unique
+        self._request = request
+        self._started = time.monotonic()
+        self._nodes = 0
+
+    def _next_solution(self) -> Solution | None:
+        search = self._search
+        while not search.done:
+            if self._request.out_of_time():
+                self._end(Status.TIME_LIMIT)
+                return None
+            solutions, _, _, nodes = search.advance(_SLICE, bitkernel.STOP_AT_SOLUTION)
+            self._nodes += nodes
+            if solutions:
+                rows = search.rows()
+                if not self._unique or rows == min(images(rows)):
+                    return Solution(rows=rows)
+        self._end(Status.COMPLETE)
+        return None
+
+    def _end(self, status: Status) -> None:
+        self._stats = Stats(
+            n=self.n,
+            solutions=self._delivered,
+            conflicts=1,
+            branches=self._nodes,
+            wall_time=time.monotonic() - self._started,
+            status=status,
+            unique=self._delivered if self._unique else None,
+            engine=NAME,
+            strategy=FIRST_MIN,
+        )
+
+
+ENGINE = BitboardEngine()

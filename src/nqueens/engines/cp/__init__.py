@@ -1,0 +1,213 @@
+"""The original OR-Tools CP solver (``pywrapcp``), as the guide's second program uses it.
+
+Same three AllDifferent constraints; the search is a decision builder (``Phase``) iterated with
+``NewSearch`` / ``NextSolution`` / ``EndSearch``. Its statistics are failures and branches. A
+custom search limit, checked by the solver as it goes, stops the search on Ctrl-C (or SIGTERM,
+SIGHUP) or when the consumer has had enough, and ``TimeLimit`` enforces a time limit. OR-Tools
+is imported when a search runs, not with this module.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Generator
+from typing import TYPE_CHECKING
+
+from nqueens.core import signals
+from nqueens.core.board import Puzzle
+from nqueens.core.results import Solution, Stats, Status
+from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, FIRST_MIN, MAX_UNBOUNDED_ENUMERATION_N
+from nqueens.engines.base import FIRST, SOLVE, Engine, Request
+from nqueens.engines.streams import EngineStream
+
+if TYPE_CHECKING:
+    from ortools.constraint_solver import pywrapcp
+
+NAME = "cp"
+
+MAX_AUTO_N = 500
+"""The auto strategy (impact-based search) ignores the time limit while it initialises: 12 s for
+a 5 s limit at N = 1,000, 85 s at N = 2,000."""
+
+
+class CpSearch:
+    """One search on the original CP solver, yielding solutions as ``NextSolution`` finds them."""
+
+    def __init__(
+        self,
+        n: int,
+        *,
+        strategy: str,
+        deadline: float | None,
+        puzzle: Puzzle | None,
+        seed: int | None = None,
+    ) -> None:
+        from ortools.constraint_solver import pywrapcp
+
+        self.n = n
+        self.deadline = deadline
+        self.solver = pywrapcp.Solver(f"{n}-queens")
+        solver = self.solver
+        self.queens = [solver.IntVar(0, n - 1, f"queen_col_{col}") for col in range(n)]
+        solver.Add(solver.AllDifferent(self.queens))
+        solver.Add(solver.AllDifferent([self.queens[col] + col for col in range(n)]))
+        solver.Add(solver.AllDifferent([self.queens[col] - col for col in range(n)]))
+        if puzzle is not None:
+            for row, col in puzzle.queens:
+                solver.Add(self.queens[col] == row)
+            for row, col in puzzle.blocked:
+                solver.Add(self.queens[col] != row)
+            for col in range(n):  # excluded diagonals: forbidden values of the diagonals
+                for total in puzzle.excluded_sums:
+                    if 0 <= total - col < n:
+                        solver.Add(self.queens[col] + col != total)
+                for difference in puzzle.excluded_differences:
+                    if 0 <= difference + col < n:
+                        solver.Add(self.queens[col] - col != difference)
+        self.strategy = strategy
+        self._builder = self._decision_builder(strategy, seed)
+        self._stop = threading.Event()
+        # One limit for Ctrl-C and the deadline, read on the clock that end_status reads: the
+        # solver's own TimeLimit keeps time its own way, and may stop a hair before the deadline.
+        self._monitors = [solver.CustomLimit(self._should_stop)]
+        self._started = time.monotonic()
+
+    def _should_stop(self) -> bool:
+        return self._stop.is_set() or (
+            self.deadline is not None and time.monotonic() >= self.deadline
+        )
+
+    def _decision_builder(self, strategy: str, seed: int | None) -> pywrapcp.DecisionBuilder:
+        solver = self.solver
+        if strategy == FIRST_MIN:
+            return solver.Phase(self.queens, solver.CHOOSE_FIRST_UNBOUND, solver.ASSIGN_MIN_VALUE)
+        if strategy == FIRST_FAIL_MID:
+            return solver.Phase(
+                self.queens, solver.CHOOSE_MIN_SIZE_LOWEST_MIN, solver.ASSIGN_CENTER_VALUE
+            )
+        if strategy == AUTO:
+            from ortools.constraint_solver import pywrapcp
+
+            parameters = pywrapcp.DefaultPhaseParameters()
+            parameters.display_level = parameters.NONE  # it would log to stderr
+            if seed is not None:
+                parameters.random_seed = seed
+            return solver.DefaultPhase(self.queens, parameters)
+        raise ValueError(f"unknown strategy {strategy!r}")
+
+    def solutions(self) -> Generator[Solution, None, None]:
+        """Each solution in turn; a stop signal ends the search at its next check and propagates."""
+        with signals.redirected(self._stop.set):
+            self.solver.NewSearch(self._builder, self._monitors)
+            try:
+                while self.solver.NextSolution():
+                    yield Solution(rows=tuple(queen.Value() for queen in self.queens))
+            finally:
+                self.solver.EndSearch()
+        if self._stop.is_set():
+            raise KeyboardInterrupt
+
+    @property
+    def wall_time(self) -> float:
+        return time.monotonic() - self._started
+
+    def end_status(self) -> Status:
+        """Once NextSolution has returned False: the tree was exhausted, or the time ran out."""
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            return Status.TIME_LIMIT
+        return Status.COMPLETE
+
+    def stats(self, solutions: int, status: Status) -> Stats:
+        return Stats(
+            n=self.n,
+            solutions=solutions,
+            conflicts=self.solver.Failures(),
+            branches=self.solver.Branches(),
+            wall_time=self.wall_time,
+            status=status,
+            engine=NAME,
+            strategy=self.strategy,
+        )
+
+
+class CpSolutionStream(EngineStream):
+    """Solutions from the original CP solver, with the same interface as the CP-SAT stream."""
+
+    def __init__(
+        self,
+        n: int,
+        *,
+        strategy: str,
+        limit: int | None,
+        deadline: float | None,
+        puzzle: Puzzle | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.n = n
+        self._limit = limit
+        self._search = CpSearch(n, strategy=strategy, deadline=deadline, puzzle=puzzle, seed=seed)
+        self._solutions = self._search.solutions()
+
+    def _next_solution(self) -> Solution | None:
+        try:
+            return next(self._solutions)
+        except StopIteration:
+            self._end(self._search.end_status())
+            return None
+
+    def _end(self, status: Status) -> None:
+        self._solutions.close()
+        self._stats = self._search.stats(self._delivered, status)
+
+
+class CpEngine(Engine):
+    """The guide's second program: the same model on the original CP solver."""
+
+    name = NAME
+    summary = "OR-Tools' classic constraint solver, which follows the --strategy you pick"
+    strategies = (FIRST_MIN, FIRST_FAIL_MID, AUTO)
+    max_n = 10_000
+    max_n_reason = "builds a model too large to be useful"
+    stat_names = ("failures", "branches")
+
+    def memory_needed(self, request: Request) -> int:
+        # OR-Tools maps 0.3 to 0.7 GB once loaded; the search took 0.5 GB at N = 5,000 and
+        # 1.9 GB at N = 10,000 (first-fail-mid, first solution).
+        return int(0.5e9 + 1.9e9 * (request.n / 10_000) ** 2)
+
+    def refusal(self, request: Request) -> str | None:
+        if request.strategy == AUTO and request.command != FIRST:
+            return (
+                "the cp engine's auto strategy (impact-based search with restarts) can report a "
+                "solution twice, so it only finds first solutions"
+            )
+        if request.strategy == AUTO and request.n > MAX_AUTO_N:
+            return (
+                "the cp engine's auto strategy ignores time limits while it starts up on large "
+                f"boards; it takes N up to {MAX_AUTO_N}"
+            )
+        return None
+
+    def strategy_for(self, request: Request) -> str | None:
+        if request.strategy is not None:
+            return request.strategy
+        listing = request.command == SOLVE and request.limit is None
+        if listing and request.n <= MAX_UNBOUNDED_ENUMERATION_N:
+            return FIRST_MIN  # the guide's order: boards come out in lexicographic order
+        # First-fail with middle values finds solutions of large boards at once (first-min none
+        # for N = 50 in 5 s) and exhausts the tree faster (benchmarks/enumeration.py).
+        return FIRST_FAIL_MID
+
+    def solve(self, request: Request) -> EngineStream:
+        return CpSolutionStream(
+            request.n,
+            strategy=self.strategy_for(request) or FIRST_FAIL_MID,
+            limit=request.limit,
+            deadline=request.deadline,
+            puzzle=request.puzzle,
+            seed=request.seed,
+        )
+
+
+ENGINE = CpEngine()

@@ -1,0 +1,260 @@
+"""The blog post's 0-1 integer linear program, on SCIP, CBC or HiGHS (OR-Tools) or GLPK.
+
+N² binary variables ``x[r][c]`` (a queen on row r, column c); every row and every column sums to
+exactly 1; every diagonal in both directions sums to at most 1; maximize the number of queens. The
+post solved it with GLPK, which nqueens reaches through the ``swiglpk`` wheel; OR-Tools' linear
+solver wrapper links the others.
+
+A MIP solver returns one optimum, not all of them. To enumerate, each solution found is cut off
+by a no-good constraint (at most N-1 of its N squares may hold a queen) and the program is solved
+again, until it is infeasible: exact, one solve per solution, so only for small boards. The
+solvers are imported when a search runs, not with this module.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from typing import Protocol
+
+from nqueens.core.board import Puzzle
+from nqueens.core.known_counts import how_many
+from nqueens.core.results import Solution, Stats, Status
+from nqueens.engines.base import FIRST, Engine, Request
+from nqueens.engines.streams import EngineStream
+
+NAME = "mip"
+
+BACKENDS = {"scip": "SCIP", "cbc": "CBC", "highs": "HIGHS", "glpk": "GLPK"}
+"""MIP backends: the first three linked into the ortools wheel, GLPK (the blog's) via swiglpk."""
+
+MAX_ENUMERATION_N = 10
+"""One MIP solve per solution: N = 10 (724 solutions) takes minutes already."""
+
+_POLL_SECONDS = 0.05
+
+Square = tuple[int, int]
+
+
+class Program(Protocol):
+    """One backend's 0-1 program: solve it, cut a solution off, say how much work it did."""
+
+    iterations: int  # simplex iterations, added up over the solves
+    nodes: int  # branch-and-bound nodes, added up (0 where the backend does not report them)
+
+    def solve(self, seconds: float | None) -> list[Square] | bool:
+        """The queens of an optimal solution; False if none is left, True if stopped first."""
+        ...
+
+    def forbid(self, queens: list[Square]) -> None:
+        """Cut off a solution: at most N-1 of its squares may hold a queen."""
+        ...
+
+
+def constraints(n: int, puzzle: Puzzle | None) -> Iterator[tuple[list[Square], int, int]]:
+    """The program's constraints as (squares, lower bound, upper bound) on their sum.
+
+    A lower bound is 0 unless it equals the upper bound.
+    """
+    for i in range(n):
+        yield [(i, c) for c in range(n)], 1, 1  # row i
+        yield [(r, i) for r in range(n)], 1, 1  # column i
+    for diagonal in _diagonals(n):
+        yield diagonal, 0, 1
+    if puzzle is not None:
+        for square in puzzle.queens:
+            yield [square], 1, 1
+        for square in puzzle.blocked:
+            yield [square], 0, 0
+        for excluded in puzzle.excluded:
+            yield excluded.squares(n), 0, 0
+
+
+class OrToolsProgram:
+    """The program on a MIP solver linked into OR-Tools (SCIP, CBC, HiGHS)."""
+
+    def __init__(
+        self, n: int, backend: str, constraints: Iterable[tuple[list[Square], int, int]]
+    ) -> None:
+        from ortools.linear_solver import pywraplp
+
+        solver = pywraplp.Solver.CreateSolver(BACKENDS[backend])
+        if solver is None:
+            raise RuntimeError(f"the {backend} MIP solver is not available in this ortools build")
+        solver.SuppressOutput()
+        if backend == "scip":
+            # SCIP would catch Ctrl-C itself, print to stdout and report the stop as a time limit.
+            solver.SetSolverSpecificParametersAsString("misc/catchctrlc = FALSE")
+        if backend == "highs":
+            # HiGHS prints a banner to stdout on every solve unless told not to; the call reports
+            # failure, yet it takes effect (checked by the tests).
+            solver.SetSolverSpecificParametersAsString("output_flag=false")
+        self._solver = solver
+        self._squares = [[solver.BoolVar(f"x_{r}_{c}") for c in range(n)] for r in range(n)]
+        # Coefficients set one by one: a third of the time of summing Python expressions.
+        for squares, low, high in constraints:
+            constraint = solver.Constraint(low, high)
+            for r, c in squares:
+                constraint.SetCoefficient(self._squares[r][c], 1)
+        objective = solver.Objective()
+        for row in self._squares:
+            for square in row:
+                objective.SetCoefficient(square, 1)
+        objective.SetMaximization()
+        self.n = n
+        self.iterations = 0
+        self.nodes = 0
+
+    def solve(self, seconds: float | None) -> list[Square] | bool:
+        from ortools.linear_solver import pywraplp
+
+        deadline = None
+        if seconds is not None:
+            self._solver.SetTimeLimit(max(1, round(seconds * 1000)))
+            deadline = time.monotonic() + seconds
+        status = self._solve_interruptibly(deadline)
+        self.iterations += self._solver.iterations()
+        self.nodes += self._solver.nodes()
+        if status == pywraplp.Solver.INFEASIBLE:
+            return False
+        if status not in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):
+            return True
+        return [
+            (r, c)
+            for r in range(self.n)
+            for c in range(self.n)
+            if self._squares[r][c].solution_value() > 0.5
+        ]
+
+    def _solve_interruptibly(self, deadline: float | None) -> int:
+        """One solve in a helper thread, so that a stop signal can interrupt it at once, and so
+        can its deadline (SCIP's own time limit does not cover its presolve on large boards)."""
+        outcome: list[int] = []
+        worker = threading.Thread(target=lambda: outcome.append(self._solver.Solve()), daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(_POLL_SECONDS)
+                if deadline is not None and time.monotonic() > deadline:
+                    self._solver.InterruptSolve()
+        except KeyboardInterrupt:
+            while worker.is_alive():  # a backend that cannot be interrupted finishes its solve
+                self._solver.InterruptSolve()
+                worker.join(_POLL_SECONDS)
+            raise
+        return outcome[0]
+
+    def forbid(self, queens: list[Square]) -> None:
+        self._solver.Add(sum(self._squares[r][c] for r, c in queens) <= self.n - 1)
+
+
+class MipSolutionStream(EngineStream):
+    """Solutions of the 0-1 program, one solve each, every earlier one cut off by a no-good."""
+
+    def __init__(
+        self,
+        n: int,
+        *,
+        backend: str,
+        limit: int | None,
+        deadline: float | None,
+        puzzle: Puzzle | None = None,
+    ) -> None:
+        self.n = n
+        self._backend = backend
+        self._limit = limit
+        self._deadline = deadline
+        self._started = time.monotonic()
+        self._built = True
+        self._program: Program
+        if backend == "glpk":
+            from nqueens.engines.mip.glpk import GlpkProgram
+
+            self._program = GlpkProgram(n, self._until_deadline(constraints(n, puzzle)))
+        else:
+            self._program = OrToolsProgram(n, backend, self._until_deadline(constraints(n, puzzle)))
+
+    def _until_deadline(
+        self, constraints: Iterator[tuple[list[Square], int, int]]
+    ) -> Iterator[tuple[list[Square], int, int]]:
+        """The constraints, until the deadline passes: building a large program counts against
+        the time limit, and a program left unfinished is never solved."""
+        for constraint in constraints:
+            if self._deadline is not None and time.monotonic() > self._deadline:
+                self._built = False
+                return
+            yield constraint
+
+    def _next_solution(self) -> Solution | None:
+        remaining = None
+        if self._deadline is not None:
+            remaining = self._deadline - time.monotonic()
+            if remaining <= 0 or not self._built:
+                self._end(Status.TIME_LIMIT)
+                return None
+        found = self._program.solve(remaining)
+        if found is False:
+            self._end(Status.COMPLETE)
+            return None
+        if found is True:
+            self._end(Status.TIME_LIMIT)
+            return None
+        self._program.forbid(found)
+        rows = [0] * self.n
+        for row, col in found:
+            rows[col] = row
+        return Solution(rows=tuple(rows))
+
+    def _end(self, status: Status) -> None:
+        self._stats = Stats(
+            n=self.n,
+            solutions=self._delivered,
+            conflicts=self._program.iterations,
+            branches=self._program.nodes,
+            wall_time=time.monotonic() - self._started,
+            status=status,
+            engine=NAME,
+            backend=self._backend,
+        )
+
+
+class MipEngine(Engine):
+    """The blog post's 0-1 program: one MIP solve per solution, cut off by no-goods."""
+
+    name = NAME
+    summary = "a 0-1 integer program for a MIP solver (see --mip-solver); small boards"
+    max_n = 200
+    max_n_reason = "builds N² binary variables"
+    stat_names = ("iterations", "nodes")
+
+    def memory_needed(self, request: Request) -> int:
+        # OR-Tools once loaded, and about 10 kB a binary variable with its constraints.
+        return int(0.5e9 + 10_000 * request.n**2)
+
+    def refusal(self, request: Request) -> str | None:
+        if request.command != FIRST and request.limit is None and request.n > MAX_ENUMERATION_N:
+            return (
+                f"the mip engine enumerates with one MIP solve per solution, and "
+                f"{how_many(request.n)}"
+            )
+        return None
+
+    def solve(self, request: Request) -> EngineStream:
+        return MipSolutionStream(
+            request.n,
+            backend=request.mip_solver,
+            limit=request.limit,
+            deadline=request.deadline,
+            puzzle=request.puzzle,
+        )
+
+
+ENGINE = MipEngine()
+
+
+def _diagonals(n: int) -> list[list[Square]]:
+    """Every diagonal of two or more squares, in both directions, as (row, col) lists."""
+    down = [[(r, r - d) for r in range(n) if 0 <= r - d < n] for d in range(-(n - 1), n)]
+    up = [[(r, s - r) for r in range(n) if 0 <= s - r < n] for s in range(2 * n - 1)]
+    return [diagonal for diagonal in down + up if len(diagonal) > 1]

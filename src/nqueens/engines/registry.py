@@ -1,0 +1,104 @@
+"""The engine registry: every engine by name, what each can take, and what ``auto`` picks.
+
+Adding an engine is one module under ``nqueens/engines`` and one line in ``_ENGINES``. Engine
+modules import their solvers only when a search runs, so reading the registry is cheap.
+"""
+
+from __future__ import annotations
+
+from nqueens.core.memory import gigabytes, headroom
+from nqueens.core.results import InputError
+from nqueens.core.validation import shown
+from nqueens.engines import bitboard, cp, cpsat, local, mip, reduced
+from nqueens.engines.base import Engine, Request
+
+_ENGINES: tuple[Engine, ...] = (
+    cpsat.ENGINE,
+    cp.ENGINE,
+    mip.ENGINE,
+    bitboard.ENGINE,
+    local.ENGINE,
+    reduced.ENGINE,
+)
+
+ENGINES: dict[str, Engine] = {engine.name: engine for engine in _ENGINES}
+
+AUTO = "auto"
+
+COUNT_PREFERENCE = (bitboard.NAME, reduced.NAME, cpsat.NAME)
+"""What ``count --engine auto`` tries, fastest first (benchmarks/counting.py measures it)."""
+
+EXCLUDED_DIAGONALS_PREFERENCE = (reduced.NAME, bitboard.NAME, cpsat.NAME)
+"""The same with excluded diagonals on all but small boards: near the paper's phase transition
+few boards survive, and the reduced search's forward checking prunes what the bitboard engine
+must walk through (benchmarks/diagonals.py)."""
+
+
+def describe(capability: str) -> str:
+    """The engines that declare ``capability`` (an Engine flag such as ``splits``), for help."""
+    return ", ".join(name for name, engine in ENGINES.items() if getattr(engine, capability))
+
+
+def engine_named(name: str) -> Engine:
+    """The engine called ``name``; InputError for a name no engine has."""
+    engine = ENGINES.get(name) if isinstance(name, str) else None
+    if engine is None:
+        raise InputError(f"unknown engine {shown(name)}; choose from {', '.join(ENGINES)}")
+    return engine
+
+
+def refusal(engine: Engine, request: Request) -> str | None:
+    """Why ``engine`` cannot take ``request``, in a few words; None when it can."""
+    if request.command not in engine.commands:
+        return f"the {engine.name} engine does not {request.command}"
+    if request.unique and not engine.unique:
+        return f"the {engine.name} engine does not know the board's symmetry (unique solutions)"
+    if request.puzzle is not None and not engine.puzzles:
+        return f"the {engine.name} engine does not take given queens or blocked squares"
+    if request.strategy is not None and request.strategy not in engine.strategies:
+        if not engine.strategies:
+            return f"the {engine.name} engine has no search strategy: its solver branches itself"
+        return (
+            f"the {engine.name} engine does not follow the {request.strategy} strategy "
+            f"(it follows {', '.join(engine.strategies)})"
+        )
+    if request.n > engine.max_n:
+        return (
+            f"the {engine.name} engine {engine.max_n_reason} and takes boards up to "
+            f"N = {engine.max_n:,}, not {request.n:,}"
+        )
+    needed = engine.memory_needed(request)
+    if needed:
+        available = headroom()
+        if available is not None and needed > available:
+            return (
+                f"the {engine.name} engine needs about {gigabytes(needed)} for N = {request.n:,}, "
+                f"and this process may take {gigabytes(max(0, available))} more (ulimit -v, or "
+                "the machine's memory)"
+            )
+    return engine.refusal(request)
+
+
+def able(request: Request) -> list[str]:
+    """The engines that can take ``request``."""
+    return [name for name, engine in ENGINES.items() if refusal(engine, request) is None]
+
+
+def check(engine: Engine, request: Request) -> None:
+    """Raise InputError, naming the engines that can, unless ``engine`` takes ``request``."""
+    reason = refusal(engine, request)
+    if reason is None:
+        return
+    others = [name for name in able(request) if name != engine.name]
+    if others:
+        reason += f"; engines that can: {', '.join(others)}"
+    raise InputError(reason)
+
+
+def for_count(request: Request) -> Engine:
+    """The fastest exact engine that can count ``request`` (the last choice when none can, so
+    that checking it says why)."""
+    excluded = request.puzzle is not None and request.puzzle.excluded and reduced.large(request)
+    preference = EXCLUDED_DIAGONALS_PREFERENCE if excluded else COUNT_PREFERENCE
+    candidates = [ENGINES[name] for name in preference]
+    return next((e for e in candidates if refusal(e, request) is None), candidates[-1])

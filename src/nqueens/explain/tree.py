@@ -1,0 +1,147 @@
+"""The search tree of ``nqueens explain``, as the Oz Explorer and Gecode's Gist draw it.
+
+Built from the same search monitor events as the narration: a decision opens a left branch
+(``queen 3,2``), its refutation a right branch (``not 3,2``) of the same node; a dead end makes the
+node a failure, an accepted solution a solution. Failed subtrees of some size are collapsed into
+one triangle that remembers how many nodes it hides. The layout is the classic tidy one: leaves
+side by side in the order the search met them, each parent centred over its children.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from nqueens.explain.events import Event
+
+CHOICE = "choice"
+FAILURE = "failure"
+SOLUTION = "solution"
+COLLAPSED = "collapsed"
+
+COLLAPSE_FROM = 4
+"""A failed subtree of at least this many nodes is drawn as one triangle."""
+
+
+@dataclass
+class Node:
+    """One node of the search tree; ``board`` is its state as the narration drew it last."""
+
+    id: int
+    parent: int | None
+    depth: int
+    label: str  # the decision on the edge from the parent ("" at the root)
+    kind: str = CHOICE
+    children: list[int] = field(default_factory=list)
+    event: Event | None = None  # the last step of the narration at this node
+    first_step: int = 0  # the step at which the search entered it
+
+
+@dataclass
+class SearchTree:
+    """The tree as the search grows it: ``nodes[0]`` is the root."""
+
+    nodes: list[Node] = field(default_factory=lambda: [Node(0, None, 0, "")])
+    _open: list[int] = field(default_factory=list)  # the node of each open decision, by depth
+    _current: int = 0
+
+    def branch(self, label: str, depth: int) -> None:
+        """A decision (``depth`` open decisions before it) or its refutation: a new child of the
+        node the decision was made at."""
+        if depth < len(self._open):
+            parent = self._open[depth]
+            del self._open[depth:]
+        else:
+            parent = self._current
+        if label.startswith("queen"):
+            self._open.append(parent)
+        node = Node(len(self.nodes), parent, self.nodes[parent].depth + 1, label)
+        self.nodes.append(node)
+        self.nodes[parent].children.append(node.id)
+        self._current = node.id
+
+    def record(self, event: Event) -> None:
+        """A step of the narration at the current node."""
+        from nqueens.explain.events import DEAD_END
+        from nqueens.explain.events import SOLUTION as SOLUTION_EVENT
+
+        node = self.nodes[self._current]
+        if node.event is None:
+            node.first_step = event.step
+        node.event = event
+        if event.kind == SOLUTION_EVENT:
+            node.kind = SOLUTION
+        elif event.kind == DEAD_END and node.kind != SOLUTION:
+            node.kind = FAILURE
+
+    @property
+    def failures(self) -> int:
+        return sum(1 for node in self.nodes if node.kind == FAILURE)
+
+    @property
+    def solutions(self) -> int:
+        return sum(1 for node in self.nodes if node.kind == SOLUTION)
+
+    @property
+    def depth(self) -> int:
+        return max(node.depth for node in self.nodes)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A node as drawn: where, what it shows, and what a collapsed triangle hides."""
+
+    node: Node
+    x: float  # in units of one leaf's width
+    kind: str
+    hidden: int = 0  # nodes under a collapsed triangle, itself included
+
+
+def subtree_sizes(tree: SearchTree) -> tuple[list[int], list[bool]]:
+    """For every node: how many nodes its subtree holds (itself included), and whether every
+    leaf in it is a failure. Children come after their parent, so one pass from the end does."""
+    sizes = [1] * len(tree.nodes)
+    all_failed = [False] * len(tree.nodes)
+    for node in reversed(tree.nodes):
+        sizes[node.id] += sum(sizes[child] for child in node.children)
+        if node.children:
+            all_failed[node.id] = node.kind != SOLUTION and all(
+                all_failed[child] for child in node.children
+            )
+        else:
+            all_failed[node.id] = node.kind == FAILURE
+    return sizes, all_failed
+
+
+Sizes = tuple[list[int], list[bool]]  # what subtree_sizes returns
+
+
+def layout(
+    tree: SearchTree, root: int = 0, *, collapse: bool = True, sizes: Sizes | None = None
+) -> list[Placed]:
+    """Every node drawn under ``root``, leaves one unit apart, parents over their children's
+    middle; failed subtrees of COLLAPSE_FROM nodes or more become one triangle (``collapse``).
+    ``sizes``, from :func:`subtree_sizes`, saves counting the tree again for each subtree."""
+    subtree, all_failed = sizes or subtree_sizes(tree)
+    placed: list[Placed] = []
+    next_leaf = 0.0
+
+    def place(node_id: int) -> float:
+        nonlocal next_leaf
+        node = tree.nodes[node_id]
+        hidden = subtree[node_id]
+        if collapse and node_id != root and all_failed[node_id] and hidden >= COLLAPSE_FROM:
+            placed.append(Placed(node, next_leaf, COLLAPSED, hidden))
+            next_leaf += 1
+            return placed[-1].x
+        if not node.children:
+            placed.append(Placed(node, next_leaf, node.kind))
+            next_leaf += 1
+            return placed[-1].x
+        xs = [place(child) for child in node.children]
+        placed.append(Placed(node, (xs[0] + xs[-1]) / 2, node.kind))
+        return placed[-1].x
+
+    place(root)
+    return sorted(placed, key=lambda p: p.node.id)

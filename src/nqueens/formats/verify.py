@@ -1,0 +1,280 @@
+"""``nqueens verify``: read boards as ``solve`` and ``first`` print them, and check each one.
+
+Accepted, mixed freely: plain boards (``Q``/``_`` per square, one line per row), boards drawn for
+a terminal (row and column labels, a queen glyph), compact lines (the 1-based row of each
+column's queen) and JSON lines with ``rows``. ``Solution k`` headers and blank lines separate
+boards. The check is independent of any solver, and takes time and memory in proportion to the
+queens: it counts the queens on every row, column and diagonal, counts the attacking pairs of each
+kind, and names only the first few, so that a board of thousands of clashing queens still gets a
+short report. Anything that is not a board it can check (a row off the board, an empty board, a
+size that is not a whole number) is an InputError, never "valid".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+from nqueens.core.board import square_name
+from nqueens.core.glyphs import QUEEN
+from nqueens.core.results import InputError, Square
+from nqueens.core.validation import read_whole, shown
+
+NAMED_PAIRS = 5
+"""Attacking pairs named per board; the others are only counted."""
+
+_QUEEN_MARKS = {"Q", QUEEN}
+_PLAIN_CELLS = {"Q", "_", ".", QUEEN}
+_NUMBERS = re.compile(r"[0-9]+(?:\s+[0-9]+)*")
+_COLOUR_CODES = re.compile(r"\x1b\[[0-9;]*m")  # a terminal board saved with its colours
+_HEADER = re.compile(r"Solution [0-9]+")
+
+
+@dataclass(frozen=True)
+class BoardCheck:
+    """One board read and checked: ``problems`` is empty when it is a solution.
+
+    ``conflicts`` counts the attacking pairs of each kind (row, column, diagonal); ``problems``
+    says what is wrong in a few lines, naming at most NAMED_PAIRS pairs.
+    """
+
+    number: int
+    n: int
+    conflicts: dict[str, int] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+
+def check(number: int, n: int, queens: list[Square]) -> BoardCheck:
+    """Check a placement: n queens, no two sharing a row, a column or a diagonal."""
+    problems = []
+    if len(queens) != n:
+        problems.append(f"{len(queens)} queens on a {n} x {n} board, which needs {n}")
+    conflicts = {
+        "row": _pairs(row for row, _ in queens),
+        "column": _pairs(col for _, col in queens),
+        "diagonal": _pairs(row - col for row, col in queens)
+        + _pairs(row + col for row, col in queens),
+    }
+    return _report(number, n, conflicts, problems, lambda: queens)
+
+
+def check_rows(number: int, rows: list[int]) -> BoardCheck:
+    """Check a board given as 0-based rows, one queen per column: the fast path for a board of
+    millions, which counts without building a square for each queen."""
+    n = len(rows)
+    conflicts = {
+        "row": _pairs(rows),
+        "column": 0,
+        "diagonal": _pairs(map(int.__sub__, rows, range(n)))
+        + _pairs(map(int.__add__, rows, range(n))),
+    }
+    return _report(number, n, conflicts, [], lambda: [(row, col) for col, row in enumerate(rows)])
+
+
+def _report(
+    number: int,
+    n: int,
+    conflicts: dict[str, int],
+    problems: list[str],
+    queens: Callable[[], list[Square]],
+) -> BoardCheck:
+    """The check of a board whose conflicts are counted: the first pairs named, when there are
+    any (``queens`` builds the squares only then)."""
+    if any(conflicts.values()):
+        named = _first_pairs(sorted(queens()))
+        problems = [*problems, *named]
+        rest = sum(conflicts.values()) - len(named)
+        if rest > 0:
+            problems.append(f"and {rest:,} more attacking pairs")
+    return BoardCheck(number, n, conflicts, problems)
+
+
+def _pairs(lines: Iterable[int]) -> int:
+    """Attacking pairs among queens given by the line each is on."""
+    on = list(lines)
+    if len(set(on)) == len(on):  # the common case, a solution's, at the speed of a set
+        return 0
+    return sum(k * (k - 1) // 2 for k in Counter(on).values() if k > 1)
+
+
+def _first_pairs(queens: list[Square]) -> list[str]:
+    """The first NAMED_PAIRS attacking pairs, each queen against the first one on its line."""
+    first_on: dict[tuple[str, int], Square] = {}
+    named: list[str] = []
+    for queen in queens:
+        row, col = queen
+        for kind, key in (("row", row), ("column", col), ("diagonal", row - col)):
+            named += _pair(first_on, (kind, key), queen, kind)
+        named += _pair(first_on, ("anti-diagonal", row + col), queen, "diagonal")
+        if len(named) >= NAMED_PAIRS:
+            return named[:NAMED_PAIRS]
+    return named
+
+
+def _pair(
+    first_on: dict[tuple[str, int], Square], line: tuple[str, int], queen: Square, kind: str
+) -> list[str]:
+    earlier = first_on.setdefault(line, queen)
+    if earlier == queen:
+        return []
+    return [f"queens {square_name(earlier)} and {square_name(queen)} share a {kind}"]
+
+
+def read_boards(lines: Iterable[str]) -> Iterator[BoardCheck]:
+    """Every board in ``lines``, checked as soon as it is read, so that a stream of millions
+    of boards is checked in constant memory; InputError names the first line that is not a
+    board (the boards before it have been given by then)."""
+    reader = _Lines(lines)
+    count = 0
+    grid: list[tuple[int, list[str]]] = []  # (line number, cells) of the plain board being read
+    while (line := reader.next()) is not None:
+        stripped = line.strip()
+        cells = stripped.split()
+        if cells and all(cell in _PLAIN_CELLS for cell in cells):
+            grid.append((reader.number, cells))
+            continue
+        if grid:
+            count += 1
+            yield _plain_board(count, grid)
+            grid = []
+        if not stripped or _HEADER.fullmatch(stripped):
+            continue
+        if stripped.startswith("{"):
+            board = _json_board(count + 1, stripped, reader.number)
+        elif _NUMBERS.fullmatch(stripped):
+            numbers = [int(value) if len(value) < 19 else read_whole(value) for value in cells]
+            if numbers == list(range(1, len(numbers) + 1)) and _labelled_row_follows(reader):
+                board = _labelled_board(count + 1, numbers[-1], reader)
+            else:
+                board = _compact_board(count + 1, numbers, reader.number)
+        else:
+            raise InputError(f"line {reader.number}: {stripped[:40]!r} is not part of a board")
+        if board is not None:
+            count += 1
+            yield board
+    if grid:
+        yield _plain_board(count + 1, grid)
+
+
+class _Lines:
+    """Lines read one at a time, with one line of look-ahead and the number of the last line
+    read; colour codes and a byte-order mark are dropped."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self._lines = iter(lines)
+        self._ahead: str | None = None
+        self.number = 0
+
+    def peek(self) -> str | None:
+        if self._ahead is None:
+            line = next(self._lines, None)
+            if line is not None:
+                if self.number == 0:
+                    line = line.removeprefix("\ufeff")
+                self._ahead = _COLOUR_CODES.sub("", line).rstrip("\r\n")
+        return self._ahead
+
+    def next(self) -> str | None:
+        line = self.peek()
+        if line is not None:
+            self._ahead = None
+            self.number += 1
+        return line
+
+
+def _plain_board(number: int, grid: list[tuple[int, list[str]]]) -> BoardCheck:
+    n = len(grid)
+    for line_number, cells in grid:
+        if len(cells) != n:
+            raise InputError(
+                f"line {line_number}: {len(cells)} squares in a row of a board with {n} rows"
+            )
+    queens = [
+        (row, col)
+        for row, (_, cells) in enumerate(grid)
+        for col, cell in enumerate(cells)
+        if cell in _QUEEN_MARKS
+    ]
+    return check(number, n, queens)
+
+
+def _json_board(number: int, text: str, line_number: int) -> BoardCheck | None:
+    """A JSON line as solve and first write it: ``rows`` (0-based), and ``n`` if given.
+
+    None for the status record that ends their output: it holds no board.
+    """
+    where = f"line {line_number}"
+    try:
+        record = json.loads(text)
+    except ValueError as error:
+        raise InputError(f"{where}: not JSON ({error})") from None
+    if isinstance(record, dict) and record.get("type") == "status":
+        return None
+    rows = record.get("rows") if isinstance(record, dict) else None
+    if not isinstance(rows, list) or not all(_whole(row) for row in rows):
+        raise InputError(f'{where}: a board in JSON needs "rows", a list of whole numbers')
+    n = record.get("n", len(rows))
+    if not _whole(n) or n < 1:
+        raise InputError(f'{where}: "n" must be a whole number of at least 1, not {shown(n)}')
+    if len(rows) != n:
+        raise InputError(f"{where}: {len(rows)} rows for a board of N = {n}")
+    off = next((row for row in rows if not 0 <= row < n), None)
+    if off is not None:
+        raise InputError(
+            f"{where}: row {shown(off)} is off a board of N = {n} (JSON rows count from 0)"
+        )
+    return check_rows(number, rows)
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _compact_board(number: int, rows: list[int], line_number: int) -> BoardCheck:
+    n = len(rows)
+    off = [row for row in rows if not 1 <= row <= n]
+    if off:
+        raise InputError(f"line {line_number}: row {off[0]} is off a board of N = {n}")
+    return check_rows(number, [row - 1 for row in rows])
+
+
+def _labelled_row_follows(reader: _Lines) -> bool:
+    """Whether the next line is row 1 of a board drawn with labels."""
+    line = reader.peek()
+    return (
+        line is not None
+        and re.match(r"\s*1\s", line + " ") is not None
+        and any(mark in line for mark in (*_QUEEN_MARKS, " "))
+    )
+
+
+def _labelled_board(number: int, n: int, reader: _Lines) -> BoardCheck:
+    """A board as drawn for a terminal: a row label, then squares three cells wide."""
+    label_width = len(str(n))
+    queens: list[Square] = []
+    for row in range(n):
+        line = reader.next()
+        if line is None:
+            raise InputError(f"line {reader.number + 1}: the labelled board stops after {row} rows")
+        if line[:label_width].strip() != str(row + 1):
+            raise InputError(f"line {reader.number}: expected the row labelled {row + 1}")
+        squares = line[label_width + 1 :].rstrip()
+        if squares[3 * n :].strip():  # a queen there would be off the board: not a board drawn
+            raise InputError(
+                f"line {reader.number}: row {row + 1} is drawn past the board's {n} columns"
+            )
+        cols = [position // 3 for position, mark in enumerate(squares) if mark in _QUEEN_MARKS]
+        if len(set(cols)) != len(cols):
+            raise InputError(
+                f"line {reader.number}: two queens in one square; a labelled board's squares "
+                "are three characters wide"
+            )
+        queens += [(row, col) for col in cols]
+    return check(number, n, queens)

@@ -1,0 +1,306 @@
+"""``nqueens bench``: every engine and strategy measured side by side, in one run.
+
+Two tables: the seed's (time to find every solution, for growing N) and time to a first
+solution. Each cell runs through the public API, ``--repeat`` times, and keeps the median time and
+the solver's statistics of its last run; a cell the time limit stops shows as such, not as a
+number. It returns values and never prints: the cells, and the tables, records and CSV made of
+them for the command to show.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import statistics
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from rich import box
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from nqueens import api
+from nqueens.core.known_counts import KNOWN_TOTALS
+from nqueens.core.results import InputError, Stats
+from nqueens.engines import registry
+from nqueens.engines.base import COUNT, Request
+from nqueens.engines.base import FIRST as FIRST_COMMAND
+from nqueens.engines.mip import NAME as MIP
+
+SEED_PUBLISHED_MS: dict[int, int] = {
+    1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0, 7: 3, 8: 9,
+    9: 35, 10: 95, 11: 378, 12: 2198, 13: 11628, 14: 62427, 15: 410701,
+}  # fmt: skip
+"""The OR-Tools guide's table: every solution with the original CP solver, on its machine."""
+
+ALL = "all"
+FIRST = "first"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One engine with one strategy, or for the mip engine (which has none) one MIP solver."""
+
+    engine: str
+    strategy: str | None
+    mip_solver: str | None = None
+
+    @property
+    def label(self) -> str:
+        """The engine and its strategy or MIP solver, on two lines."""
+        detail = self.strategy or self.mip_solver
+        return self.engine if detail is None else f"{self.engine}\n{detail}"
+
+
+FINISHED = "finished"
+OVER_LIMIT = "over-limit"
+REFUSED = "refused"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One measurement: the median time over the repeats and the statistics of the last run.
+
+    ``outcome`` is FINISHED, OVER_LIMIT (a run hit the time limit: no time is given) or REFUSED
+    (the engine does not take this board, e.g. mip enumeration of a large board).
+    """
+
+    table: str  # ALL (every solution) or FIRST (a first solution)
+    n: int
+    column: Column
+    outcome: str
+    seconds: float | None = None
+    stats: Stats | None = None
+
+
+def columns(
+    engines: Iterable[str],
+    strategies: Iterable[str],
+    table: str,
+    mip_solvers: Iterable[str] = ("scip",),
+) -> list[Column]:
+    """The engine x strategy combinations that make sense for a table.
+
+    The mip engine gets one column per MIP solver, any other engine without strategies one; a
+    strategy an engine cannot run for the table's command (the cp engine's auto repeats
+    solutions, so it only finds first ones) none.
+    """
+    command = COUNT if table == ALL else FIRST_COMMAND
+    chosen_strategies = list(strategies)
+    result: list[Column] = []
+    for name in engines:
+        engine = registry.engine_named(name)
+        if command not in engine.commands:
+            continue
+        if name == MIP:
+            result.extend(Column(name, None, solver) for solver in mip_solvers)
+            continue
+        if not engine.strategies:
+            result.append(Column(name, None))
+            continue
+        for strategy in chosen_strategies:
+            request = Request(command, 8, strategy=strategy)
+            if registry.refusal(engine, request) is None:
+                result.append(Column(name, strategy))
+    return result
+
+
+def _import_engines(engines: Iterable[str], mip_solvers: Iterable[str]) -> None:
+    """Load every engine's solver first, so no cell's time includes an import or a compile.
+
+    A small board does it: what an engine prepares for one size (the reduced engine's attack
+    table) belongs to that size's cells, and the largest size may be one the engine refuses.
+    """
+    for name in engines:
+        registry.engine_named(name).prepare(Request(COUNT, 8))
+        for mip_solver in mip_solvers if name == MIP else ["scip"]:
+            api.first(4, engine=name, mip_solver=mip_solver)
+
+
+def _measure_all(n: int, column: Column, time_limit: float) -> Stats:
+    """Every solution, on one core and without symmetry: the engines' bare search."""
+    workers = 1 if registry.engine_named(column.engine).splits else None
+    return api.count(
+        n,
+        engine=column.engine,
+        strategy=column.strategy,
+        mip_solver=column.mip_solver or "scip",
+        time_limit=time_limit,
+        workers=workers,
+        symmetry=False,
+    )
+
+
+def _measure_first(n: int, column: Column, time_limit: float) -> Stats:
+    result = api.first(
+        n,
+        engine=column.engine,
+        strategy=column.strategy,
+        mip_solver=column.mip_solver or "scip",
+        time_limit=time_limit,
+    )
+    return result.stats
+
+
+def run(
+    *,
+    sizes: list[int],
+    first_sizes: list[int],
+    engines: list[str],
+    strategies: list[str],
+    repeat: int,
+    time_limit: float,
+    mip_solvers: Sequence[str] = ("scip",),
+    on_cell: Callable[[Cell], None] | None = None,
+) -> list[Cell]:
+    """Measure every cell of both tables; ``on_cell`` is told of each one as it is done."""
+    _import_engines(engines, mip_solvers)
+    plan = [
+        (ALL, n, column, _measure_all)
+        for n in sizes
+        for column in columns(engines, strategies, ALL, mip_solvers)
+    ] + [
+        (FIRST, n, column, _measure_first)
+        for n in first_sizes
+        for column in columns(engines, strategies, FIRST, mip_solvers)
+    ]
+    cells: list[Cell] = []
+    for table, n, column, measure in plan:
+        cell = _cell(table, n, column, measure, repeat, time_limit)
+        cells.append(cell)
+        if on_cell is not None:
+            on_cell(cell)
+    return cells
+
+
+def _cell(
+    table: str,
+    n: int,
+    column: Column,
+    measure: Callable[[int, Column, float], Stats],
+    repeat: int,
+    time_limit: float,
+) -> Cell:
+    """Repeat one measurement; a run that does not finish ends the cell as over the limit."""
+    times: list[float] = []
+    stats: Stats | None = None
+    for _ in range(repeat):
+        started = time.perf_counter()
+        try:
+            stats = measure(n, column, time_limit)
+        except InputError:
+            return Cell(table, n, column, REFUSED)
+        if stats.status.partial:
+            return Cell(table, n, column, OVER_LIMIT, stats=stats)
+        times.append(time.perf_counter() - started)
+    return Cell(table, n, column, FINISHED, statistics.median(times), stats)
+
+
+def _bench_cell_text(cell: Cell, time_limit: float) -> str:
+    if cell.outcome == FINISHED and cell.seconds is not None:
+        return f"{cell.seconds:.3f}"
+    if cell.outcome == OVER_LIMIT:
+        return f"> {time_limit:g}"
+    return "n/a"
+
+
+_CELL_WIDTH = 7  # "14,200", "11.628", "> 10", "n/a"
+_PADDING = 2  # rich's padding around each column, with a simple box
+
+
+def tables(cells: list[Cell], *, time_limit: float, width: int | None = None) -> list[Group]:
+    """The seed's table (time to every solution, with its published times) and time to a first:
+    a row per engine and strategy, a column per board size; cut into several tables of fewer
+    sizes where ``width`` (a terminal's columns) cannot take them all."""
+    shown = []
+    for table_name, title in (
+        (ALL, "Time to find every solution (s); one core, no symmetry breaking"),
+        (FIRST, "Time to a first solution (s)"),
+    ):
+        chosen = [cell for cell in cells if cell.table == table_name]
+        if not chosen:
+            continue
+        by_place = {(cell.column.label, cell.n): cell for cell in chosen}
+        columns = list(dict.fromkeys(cell.column.label for cell in chosen))
+        heading = "guide published" if table_name == ALL else ""
+        label_width = max(len(label) for label in [*columns, heading, "N"])
+        sizes = list(dict.fromkeys(cell.n for cell in chosen))
+        per_table = len(sizes)
+        if width is not None:
+            per_table = max(1, (width - label_width - _PADDING) // (_CELL_WIDTH + _PADDING))
+        for start in range(0, len(sizes), per_table):
+            part = sizes[start : start + per_table]
+            caption = title if start == 0 else f"{title}, continued"
+            table = Table(box=box.SIMPLE_HEAD)
+            table.add_column("N", justify="left", no_wrap=True)
+            for n in part:
+                table.add_column(f"{n:,}", justify="right", no_wrap=True)
+            if table_name == ALL:
+                table.add_row("solutions", *(_solutions_text(chosen, n) for n in part))
+            for label in columns:
+                table.add_row(
+                    label.replace("\n", " "),
+                    *(_bench_cell_text(by_place[label, n], time_limit) for n in part),
+                )
+            if table_name == ALL:
+                table.add_row(heading, *(_published_text(n) for n in part), style="dim")
+            # The title above the table, not in it: a narrow table would wrap it.
+            shown.append(Group(Text(caption, style="table.title"), table))
+    return shown
+
+
+def _solutions_text(cells: list[Cell], n: int) -> str:
+    """The count the finished cells of a size agree on (all of them, should they differ); the
+    known count where none finished."""
+    counts = {
+        cell.stats.solutions
+        for cell in cells
+        if cell.n == n and cell.outcome == FINISHED and cell.stats is not None
+    }
+    if not counts and n in KNOWN_TOTALS:
+        return f"{KNOWN_TOTALS[n]:,}"
+    return ", ".join(f"{count:,}" for count in sorted(counts)) or "?"
+
+
+def _published_text(n: int) -> str:
+    published = SEED_PUBLISHED_MS.get(n)
+    return "" if published is None else f"{published / 1000:.3f}"
+
+
+def records(cells: list[Cell]) -> list[dict[str, object]]:
+    """One flat record per cell, for JSON and CSV."""
+    result = []
+    for cell in cells:
+        record: dict[str, object] = {
+            "table": cell.table,
+            "n": cell.n,
+            "engine": cell.column.engine,
+            "strategy": cell.column.strategy,
+            "mip_solver": cell.column.mip_solver,
+            "outcome": cell.outcome,
+            "seconds": None if cell.seconds is None else round(cell.seconds, 6),
+            "solutions": None,
+            "conflicts": None,
+            "branches": None,
+            "seed_published_seconds": None,
+        }
+        if cell.stats is not None:
+            record["solutions"] = cell.stats.solutions
+            record["conflicts"] = cell.stats.conflicts
+            record["branches"] = cell.stats.branches
+        if cell.table == ALL and cell.n in SEED_PUBLISHED_MS:
+            record["seed_published_seconds"] = SEED_PUBLISHED_MS[cell.n] / 1000
+        result.append(record)
+    return result
+
+
+def csv_text(cells: list[Cell]) -> str:
+    """The cells as CSV with a header row (conflicts mean failures for cp, iterations for mip)."""
+    rows = records(cells)
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else ["table"])
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()

@@ -1,0 +1,193 @@
+"""Counting through subproblems: an engine cuts the board, an executor runs the pieces.
+
+The counts of independent subproblems add up to the board's count; symmetry classes too, where
+the engine counts them. A deadline or Ctrl-C ends the count with what was found so far, a lower
+bound, and no worker left behind.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from nqueens.core.clock import seconds_until
+from nqueens.core.results import SearchInterrupted, Stats, Status
+from nqueens.core.strategies import MAX_UNBOUNDED_ENUMERATION_N
+from nqueens.engines.base import Engine, Request, Subcount, Subproblem, SubproblemInterrupted
+from nqueens.run.estimate import Estimate, estimate
+from nqueens.run.executors import in_process, process_pool
+
+if TYPE_CHECKING:
+    from nqueens.run.checkpoint import Checkpoint
+    from nqueens.run.cluster import Cluster
+
+ProgressCallback = Callable[[int, int, int], None]
+"""Called as ``on_progress(subproblems_done, subproblems_total, solutions_so_far)``."""
+EstimateCallback = Callable[[Estimate, int], None]
+"""Called as ``on_estimate(estimate, workers)`` before a long count."""
+
+ESTIMATE_SECONDS = 1.0
+"""Spent timing a sample of subproblems before a long count (minutes at the least)."""
+
+
+def count_split(
+    engine: Engine,
+    request: Request,
+    *,
+    workers: int,
+    on_progress: ProgressCallback | None = None,
+    on_estimate: EstimateCallback | None = None,
+    checkpoint: Path | None = None,
+    cluster: Cluster | None = None,
+) -> Stats:
+    """Count every solution of ``request`` exactly, on ``workers`` processes (1: this one), or
+    on a Dask ``cluster``.
+
+    With a ``checkpoint`` file, every finished subproblem is written to it as it arrives, and
+    those already there are not counted again. A long count without a time limit first times a
+    sample of its subproblems: the estimate goes to ``on_estimate``, and sizes the batches so
+    that none runs long. Ctrl-C raises SearchInterrupted with the partial count.
+    """
+    started = time.monotonic()
+    if checkpoint is not None:
+        from nqueens.run.checkpoint import finished
+
+        done = finished(checkpoint, engine.name, request)
+        if done is not None:  # the answer is in the file: no need to cut or load anything
+            return _added_up(engine, request, done, started, Status.COMPLETE)
+    left = seconds_until(request.deadline)
+    deadline = None if left is None else time.time() + left  # comparable across processes
+    saved = None
+    counting = None
+    try:  # Ctrl-C while the board is cut or the search loaded: nothing counted in this run
+        tasks = engine.subproblems(request, deadline)
+        if checkpoint is not None:
+            from nqueens.run.checkpoint import Checkpoint, identity
+
+            saved = Checkpoint(checkpoint, identity(engine.name, request, tasks))
+        counting = _Counting(engine, request, tasks, started, saved)
+        if counting.todo:  # a finished checkpoint answers without loading the solver
+            engine.prepare(request)
+    except KeyboardInterrupt:
+        if saved is not None:
+            saved.close()
+        found = counting.found if counting is not None else []
+        stats = _added_up(engine, request, found, started, Status.INTERRUPTED)
+        raise SearchInterrupted(stats) from None
+    try:
+        return counting.run(deadline, workers, cluster, on_progress, on_estimate)
+    finally:
+        if saved is not None:
+            saved.close()
+
+
+def is_long(request: Request) -> bool:
+    """Whether a count of ``request`` without a time limit takes minutes or more: it has more
+    columns without a given queen than the largest board counted without a limit."""
+    puzzle_queens = len(request.puzzle.queens) if request.puzzle is not None else 0
+    return request.time_limit is None and request.n - puzzle_queens > MAX_UNBOUNDED_ENUMERATION_N
+
+
+def _added_up(
+    engine: Engine, request: Request, found: Sequence[Subcount], started: float, status: Status
+) -> Stats:
+    """The subproblems' counts and statistics added up."""
+    counts_classes = request.symmetry and request.puzzle is None
+    return Stats(
+        n=request.n,
+        solutions=sum(sub.solutions for sub in found),
+        conflicts=sum(sub.first for sub in found),
+        branches=sum(sub.second for sub in found),
+        wall_time=time.monotonic() - started,
+        status=status,
+        unique=sum(sub.unique or 0 for sub in found) if counts_classes else None,
+        engine=engine.name,
+        strategy=engine.strategy_for(request),
+    )
+
+
+class _Counting:
+    """One count: the subproblems, what is found of them, and where they are counted."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        request: Request,
+        tasks: Sequence[Subproblem],
+        started: float,
+        saved: Checkpoint | None,
+    ) -> None:
+        self.engine = engine
+        self.request = request
+        self.tasks = tasks
+        self.started = started
+        self.saved = saved
+        self.found: list[Subcount] = list(saved.done.values()) if saved is not None else []
+        self.todo = [
+            (place, task)
+            for place, task in enumerate(tasks)
+            if saved is None or place not in saved.done
+        ]
+
+    def stats(self, status: Status) -> Stats:
+        """The subproblems' counts and statistics added up."""
+        return _added_up(self.engine, self.request, self.found, self.started, status)
+
+    def run(
+        self,
+        deadline: float | None,
+        workers: int,
+        cluster: Cluster | None,
+        on_progress: ProgressCallback | None,
+        on_estimate: EstimateCallback | None,
+    ) -> Stats:
+        """Count what is left; Ctrl-C raises SearchInterrupted with what was found."""
+        tasks, todo, found = self.tasks, self.todo, self.found
+        solutions = sum(sub.solutions for sub in found)  # then added up as pieces come in
+        if on_progress is not None:
+            on_progress(len(found), len(tasks), solutions)
+        try:
+            with ExitStack() as stack:
+                client = None
+                if cluster is not None:
+                    from nqueens.run import cluster as dask_cluster
+
+                    client = stack.enter_context(dask_cluster.connected(cluster, deadline))
+                    workers = dask_cluster.threads(client)
+                workers = max(1, min(workers, len(todo)))
+                seconds_each = self.estimate(workers, on_estimate)
+                if client is not None:
+                    results = dask_cluster.on_cluster(client, todo, workers, deadline, seconds_each)
+                elif workers == 1:
+                    results = in_process(todo)
+                else:
+                    results = process_pool(todo, workers, deadline, seconds_each)
+                stack.callback(results.close)
+                for place, subcount in results:
+                    found.append(subcount)
+                    solutions += subcount.solutions
+                    if self.saved is not None and subcount.complete:
+                        self.saved.record(place, subcount)
+                    if on_progress is not None:
+                        on_progress(len(found), len(tasks), solutions)
+        except KeyboardInterrupt as interrupt:
+            if isinstance(interrupt, SubproblemInterrupted):
+                found.append(interrupt.found)
+            raise SearchInterrupted(self.stats(Status.INTERRUPTED)) from None
+        complete = len(found) == len(tasks) and all(sub.complete for sub in found)
+        return self.stats(Status.COMPLETE if complete else Status.TIME_LIMIT)
+
+    def estimate(self, workers: int, on_estimate: EstimateCallback | None) -> float | None:
+        """The seconds one subproblem left takes on average, timed on a sample of them before
+        a long count (None for the others)."""
+        if not is_long(self.request) or len(self.todo) < 2:
+            return None
+        guess = estimate(self.engine, [task for _, task in self.todo], ESTIMATE_SECONDS)
+        if guess is None:
+            return None
+        if on_estimate is not None:
+            on_estimate(guess, workers)
+        return guess.per_piece(len(self.todo))
