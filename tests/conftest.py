@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -10,6 +11,20 @@ import pytest
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C and hang-ups reach the tests and the processes they start, however the suite was
+    started; then the compiled searches are compiled once (below).
+
+    A shell starts a background job (``.ci/run &``, or under ``nohup``) with SIGINT or SIGHUP
+    ignored, every process it starts inherits that, and nqueens rightly keeps a signal ignored
+    at its start ignored: the tests of what Ctrl-C does would then test nothing.
+    """
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    _compile_once(config)
+
+
+def _compile_once(config: pytest.Config) -> None:
     """Compile the compiled searches into numba's cache once, before the test processes start.
 
     On a fresh clone, every test process and every nqueens it runs would otherwise compile them

@@ -196,3 +196,30 @@ def test_a_ctrl_c_before_anything_is_counted_is_an_interrupted_count(
         nqueens.count(12, engine="bitboard", workers=1)
     assert stopped.value.stats.status is nqueens.Status.INTERRUPTED
     assert stopped.value.stats.solutions == 0
+
+
+def test_a_hang_up_ignored_by_nohup_stays_ignored() -> None:
+    """``nohup nqueens count ... &`` must outlive the terminal: a signal ignored at start-up
+    stays ignored (nqueens's own stop handling took SIGHUP back, and the count ended with 129)."""
+
+    def as_nohup_starts_it() -> None:
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    counting = subprocess.Popen(
+        [sys.executable, "-m", "nqueens", "count", "14", "--workers", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=process_env(),
+        preexec_fn=as_nohup_starts_it,
+    )
+    try:
+        time.sleep(0.5)
+        counting.send_signal(signal.SIGHUP)
+        out, err = counting.communicate(timeout=60)
+    finally:
+        if counting.poll() is None:
+            counting.kill()
+            counting.wait()
+    assert counting.returncode == 0, err
+    assert int(out) == known_total(14)

@@ -40,10 +40,15 @@ _installed = False
 
 
 def install() -> None:
-    """Make every stop signal raise KeyboardInterrupt in the main thread, imports permitting."""
+    """Make every stop signal raise KeyboardInterrupt in the main thread, imports permitting.
+
+    A signal ignored when the process started stays ignored, as the shell and ``nohup`` meant
+    it: a background job ignores Ctrl-C, and ``nohup nqueens count ...`` outlives a hang-up.
+    """
     global _installed
     for signum in STOP_SIGNALS:
-        signal.signal(signum, _stop)
+        if signal.getsignal(signum) != signal.SIG_IGN:
+            signal.signal(signum, _stop)
     _installed = True
 
 
