@@ -1,4 +1,5 @@
-"""nqueens: the N-queens problem on OR-Tools' CP-SAT solver.
+"""nqueens: the N-queens problem solved, counted and explained, on OR-Tools' CP-SAT and
+compiled searches.
 
     >>> import nqueens
     >>> nqueens.count(8).solutions

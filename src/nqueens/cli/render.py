@@ -63,13 +63,9 @@ MAX_DRAWN_N = 1_000
 _CHUNK = 1 << 16  # numbers per piece of a long line: a huge board is written in pieces
 
 
-def compact_rows(solution: Solution) -> str:
-    """The 1-based row of the queen in each column, left to right: readable at any size."""
-    return "".join(compact_pieces(solution))
-
-
 def compact_pieces(solution: Solution) -> Iterator[str]:
-    """:func:`compact_rows` in pieces, so that a board of millions is never one giant string."""
+    """The 1-based row of the queen in each column, left to right, readable at any size: in
+    pieces, so that a board of millions is never one giant string."""
     rows = solution.rows
     for start in range(0, len(rows), _CHUNK):
         piece = " ".join(str(row + 1) for row in rows[start : start + _CHUNK])
@@ -195,14 +191,10 @@ def rich_grid(
     return board
 
 
-def solution_record(solution: Solution, number: int | None = None) -> str:
-    """One JSON line for a solution: ``{"type": "solution", "n": 8, "rows": [...]}``."""
-    return "".join(solution_record_pieces(solution, number))
-
-
 def solution_record_pieces(solution: Solution, number: int | None = None) -> Iterator[str]:
-    """One solution as a JSON record, in pieces, the rows a slice at a time (a board of millions
-    is megabytes); ``number`` counts the solutions of a stream (1 for first's one)."""
+    """One solution as a JSON line (``{"type": "solution", "n": 8, "solution": 1, "rows": [...]}``),
+    in pieces, the rows a slice at a time (a board of millions is megabytes); ``number`` counts
+    the solutions of a stream (1 for first's one)."""
     head: dict[str, object] = {"type": "solution", "n": solution.n, "solution": number or 1}
     yield json.dumps(head)[:-1] + ', "rows": ['
     rows = solution.rows

@@ -28,7 +28,8 @@ EXCLUDED = "#7a1f1f"  # the stroke along an excluded diagonal
 
 
 MAX_SVG_N = 200
-"""The largest board drawn as SVG: N = 1,000 took 84 MB and 12 s, of no use to anyone."""
+"""The largest board drawn as SVG: larger pictures are too large to be of use (the README's
+table of limits)."""
 
 
 def board_svg(

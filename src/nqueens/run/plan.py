@@ -12,8 +12,7 @@ Measured with ``nqueens bench`` and ``benchmarks/completion.py`` (the figures ar
 - Completion puzzles: that same first-fail search answers most instances at once but gets lost in
   some, which CP-SAT decides. So the plan is a short portfolio: the fast search first, with a
   small budget, then CP-SAT. On large puzzles local search goes first, with a budget, as it is
-  the only search that answers them in seconds (N = 10,000 with 100 given queens: 0.3 s, where
-  first-fail took 27 s or more).
+  the only search that answers them in seconds.
 - Excluded Diagonals (the paper's instances, n up to 22): first-fail for a third of a second,
   then the reduced engine's exact bitmask search, which decides the hard ones near the phase
   transition in about a second, where the paper's own solver takes up to tens of seconds.

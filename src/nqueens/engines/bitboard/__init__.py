@@ -50,7 +50,8 @@ FINE_SPLIT_TO_N = 26
 _SLICE = 1 << 20
 """Placements per call of the search: a few milliseconds compiled, between looks at the clock."""
 
-Square = tuple[int, int]  # (line, row): the search's coordinates
+LineRow = tuple[int, int]
+"""A queen in the search's coordinates: (line, row), a line being a column or a row."""
 
 
 PLAIN = "plain"
@@ -71,8 +72,8 @@ class BitSubproblem(Subproblem):
     n: int = 0
     kind: str = PLAIN
     first_row: int = 0
-    fixed: tuple[Square, ...] = ()
-    blocked: tuple[Square, ...] = ()
+    fixed: tuple[LineRow, ...] = ()
+    blocked: tuple[LineRow, ...] = ()
 
 
 class BitboardEngine(Engine):
@@ -157,7 +158,7 @@ class BitboardEngine(Engine):
         return found(complete=True)
 
 
-def _search_squares(request: Request) -> tuple[tuple[Square, ...], tuple[Square, ...]]:
+def _search_squares(request: Request) -> tuple[tuple[LineRow, ...], tuple[LineRow, ...]]:
     """The request's given queens and closed squares (blocked, or on an excluded diagonal,
     which pre-sets that diagonal's bit on every line) as (line, row): (col, row) of the board."""
     puzzle = request.puzzle or Puzzle(request.n)
@@ -181,7 +182,7 @@ def _split_lines(n: int, kind: str) -> int:
     return (1 if n < 17 or n > LARGE_N else 2) + finer
 
 
-def _prefixes(task: BitSubproblem, lines: int) -> Iterator[tuple[Square, ...]]:
+def _prefixes(task: BitSubproblem, lines: int) -> Iterator[tuple[LineRow, ...]]:
     """The fixed queens of ``task`` with every placement of its next ``lines`` free lines that
     its rules allow, found by the search itself (stopping at the last of those lines)."""
     taken = {line for line, _ in task.fixed}

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 NAME = "cp"
 
 MAX_AUTO_N = 500
-"""The auto strategy (impact-based search) ignores the time limit while it initialises: 12 s for
-a 5 s limit at N = 1,000, 85 s at N = 2,000."""
+"""The auto strategy (impact-based search) ignores the time limit while it initialises, which
+takes far longer than a limit on larger boards (the README's table of limits)."""
 
 
 class CpSearch:
@@ -172,8 +172,8 @@ class CpEngine(Engine):
     stat_names = ("failures", "branches")
 
     def memory_needed(self, request: Request) -> int:
-        # OR-Tools maps 0.3 to 0.7 GB once loaded; the search took 0.5 GB at N = 5,000 and
-        # 1.9 GB at N = 10,000 (first-fail-mid, first solution).
+        # OR-Tools once loaded, then the search's growth with N², fitted to what it took at
+        # N = 5,000 and 10,000 (first-fail-mid, first solution; benchmarks/large.py).
         return int(0.5e9 + 1.9e9 * (request.n / 10_000) ** 2)
 
     def refusal(self, request: Request) -> str | None:

@@ -491,8 +491,7 @@ class CpSatEngine(Engine):
     unique = True
     strategies = STRATEGIES
     max_n = 1_000
-    # CP-SAT's memory grows fast with N: 2.2 GB at N = 1,000 and 4.8 GB at N = 2,000 within 5 s
-    # (first-fail-mid); a run at N = 5,000 was killed for lack of memory at 24 GB.
+    # CP-SAT's memory grows fast with N (the README's table of limits).
     max_n_reason = "runs out of memory"
     stat_names = ("conflicts", "branches")
     splits = True
@@ -503,8 +502,8 @@ class CpSatEngine(Engine):
         return request.n - given >= WORKERS_FROM_OPEN_COLUMNS
 
     def memory_needed(self, request: Request) -> int:
-        # OR-Tools maps 0.3 to 0.7 GB once loaded; CP-SAT's parallel workers took 2.2 GB at
-        # N = 1,000 and 4.8 GB at N = 2,000 within 5 s.
+        # OR-Tools once loaded, then what CP-SAT's parallel workers took at N = 1,000 and
+        # 2,000 within 5 s (the README's table of limits), fitted.
         return int(0.5e9 + 2.2e9 * (request.n / 1000) ** 1.1)
 
     def strategy_for(self, request: Request) -> str | None:

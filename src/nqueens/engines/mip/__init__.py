@@ -20,7 +20,7 @@ from typing import Protocol
 
 from nqueens.core.board import Puzzle
 from nqueens.core.known_counts import how_many
-from nqueens.core.results import Solution, Stats, Status
+from nqueens.core.results import Solution, Square, Stats, Status
 from nqueens.engines.base import FIRST, Engine, Request
 from nqueens.engines.streams import EngineStream
 
@@ -33,8 +33,6 @@ MAX_ENUMERATION_N = 10
 """One MIP solve per solution: N = 10 (724 solutions) takes minutes already."""
 
 _POLL_SECONDS = 0.05
-
-Square = tuple[int, int]
 
 
 class Program(Protocol):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-Square = tuple[int, int]
+from nqueens.core.results import Square
 
 
 class GlpkProgram:
