@@ -1,0 +1,1 @@
+"""One module per command; :mod:`nqueens.cli` adds them to the group."""

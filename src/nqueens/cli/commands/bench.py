@@ -1,0 +1,176 @@
+"""``nqueens bench``: the engines and strategies timed side by side."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
+from nqueens.cli import render
+from nqueens.cli.options import (
+    BoardSizes,
+    Names,
+    QueensCommand,
+    Seconds,
+    WholeNumber,
+)
+from nqueens.cli.output import (
+    EXIT_CODES_HELP,
+    Output,
+)
+from nqueens.core.strategies import STRATEGIES
+from nqueens.engines import registry
+from nqueens.engines.mip import BACKENDS
+
+
+@click.command(cls=QueensCommand, epilog=EXIT_CODES_HELP)
+@click.option(
+    "--sizes",
+    type=BoardSizes(),
+    default="4-12",
+    show_default=True,
+    help="Board sizes for the table of time to every solution, e.g. 4-12 or 8,10,12.",
+)
+@click.option(
+    "--first-sizes",
+    type=BoardSizes(),
+    default="8,50,100,200,500,1000",
+    show_default=True,
+    help="Board sizes for the table of time to one solution, e.g. 8,100,1000.",
+)
+@click.option(
+    "--engines",
+    type=Names(tuple(registry.ENGINES)),
+    default=",".join(registry.ENGINES),
+    show_default=True,
+    help="Which engines to measure, e.g. cp,bitboard.",
+)
+@click.option(
+    "--strategies",
+    type=Names(STRATEGIES),
+    default=",".join(STRATEGIES),
+    show_default=True,
+    help="Which search orders to measure, e.g. first-min.",
+)
+@click.option(
+    "--mip-solvers",
+    type=Names(tuple(BACKENDS)),
+    default=",".join(BACKENDS),
+    show_default=True,
+    help="Which MIP solvers the mip engine is measured with, e.g. scip,glpk.",
+)
+@click.option(
+    "--repeat",
+    type=WholeNumber(1, 1000, ": more runs would take longer than anyone waits"),
+    default=1,
+    show_default=True,
+    help="Time each cell this many times and report the median.",
+)
+@click.option(
+    "-t",
+    "--time-limit",
+    type=Seconds(),
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="For each run of a cell; a run over it shows as '> SECONDS'.",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "csv"]),
+    default="text",
+    show_default=True,
+    help="text: the two tables; json: one object per cell, with the search's figures; csv: "
+    "one row per cell.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no estimate of the time.")
+def bench(
+    sizes: list[int],
+    first_sizes: list[int],
+    engines: list[str],
+    strategies: list[str],
+    mip_solvers: list[str],
+    repeat: int,
+    time_limit: float,
+    output_format: str,
+    quiet: bool,
+) -> None:
+    """Time every engine and search order side by side: to every solution, and to one.
+
+    The first table times every solution for each board size, beside the times the OR-Tools
+    documentation published; the second times one solution for growing boards. JSON and CSV
+    keep each cell's figures.
+
+    \b
+    Examples:
+      nqueens bench                        both tables, every engine (minutes)
+      nqueens bench --sizes 4-10 --first-sizes 8,100 --engines cp,bitboard
+      nqueens bench --format csv > bench.csv
+    """
+    size_list, first_size_list, engine_list, strategy_list = sizes, first_sizes, engines, strategies
+    output = Output("text")
+    from nqueens.run import bench as benchmark
+
+    total = len(size_list) * len(
+        benchmark.columns(engine_list, strategy_list, benchmark.ALL, mip_solvers)
+    ) + len(first_size_list) * len(
+        benchmark.columns(engine_list, strategy_list, benchmark.FIRST, mip_solvers)
+    )
+    show_progress = not quiet and output.err.is_terminal
+    if not quiet:
+        longest = total * repeat * time_limit
+        output.message(
+            f"Measuring {total} cells, each at most {time_limit:g} s per run: up to "
+            f"{render.duration(longest)}. --sizes, --first-sizes, --engines and --time-limit "
+            "measure less."
+        )
+    with Progress(
+        TextColumn("[bold]Benchmarking"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=output.err,
+        transient=True,
+        disable=not show_progress,
+    ) as progress:
+        task = progress.add_task("", total=total)
+
+        def on_cell(cell: benchmark.Cell) -> None:
+            label = cell.column.label.replace("\n", " ")
+            progress.update(task, advance=1, description=f"N = {cell.n}, {label}")
+
+        cells = benchmark.run(
+            sizes=size_list,
+            first_sizes=first_size_list,
+            engines=engine_list,
+            strategies=strategy_list,
+            mip_solvers=mip_solvers,
+            repeat=repeat,
+            time_limit=time_limit,
+            on_cell=on_cell,
+        )
+    if output_format == "json":
+        click.echo(json.dumps(benchmark.records(cells), indent=1))
+    elif output_format == "csv":
+        click.echo(benchmark.csv_text(cells), nl=False)
+    else:
+        # Off a terminal (a file, a README) the tables keep their natural width.
+        on_terminal = output.out.is_terminal
+        console = (
+            output.out
+            if on_terminal
+            else Console(width=1000, highlight=False, force_terminal=False)
+        )
+        width = output.out.width if on_terminal else None
+        for table in benchmark.tables(cells, time_limit=time_limit, width=width):
+            console.print(table)

@@ -1,0 +1,174 @@
+"""``nqueens count``: how many solutions, with progress, checkpoints and clusters."""
+
+from __future__ import annotations
+
+import click
+
+from nqueens import api
+from nqueens.cli import render
+from nqueens.cli.options import (
+    QueensCommand,
+    Seconds,
+    WholeNumber,
+    board_size,
+    common_options,
+    engine_options,
+    puzzle_options,
+    usage_errors,
+)
+from nqueens.cli.output import (
+    EXIT_CLUSTER_LOST,
+    EXIT_CODES_HELP,
+    EXIT_IO_ERROR,
+    Output,
+    count_display,
+    exit_code,
+)
+from nqueens.core import clock
+from nqueens.core.board import Puzzle
+from nqueens.core.known_counts import KNOWN_TOTALS
+from nqueens.core.results import SearchInterrupted
+from nqueens.core.strategies import AUTO
+from nqueens.engines import registry
+from nqueens.run.checkpoint import CheckpointUnwritable
+from nqueens.run.cluster import CONNECT_SECONDS, ClusterLost, ClusterUnreachable
+
+
+@click.command(cls=QueensCommand, epilog=EXIT_CODES_HELP)
+@click.argument("n", callback=board_size, required=False, metavar="N")
+@click.option(
+    "--unique",
+    is_flag=True,
+    help="Also count the solutions that differ by more than a turn or a mirror image (not "
+    "with --queen, --block or --board, which make the board lopsided).",
+)
+@click.option(
+    "-j",
+    "--workers",
+    type=WholeNumber(0),
+    metavar="K",
+    help=f"How many processes share the count, e.g. -j 2 ({registry.describe('splits')}). "
+    "[default and 0: every core]",
+)
+@click.option(
+    "--symmetry/--no-symmetry",
+    default=True,
+    show_default=True,
+    help="Count each set of turned and mirrored solutions once and multiply: about 8 times "
+    f"less work, same answer ({registry.describe('unique')}).",
+)
+@click.option(
+    "--checkpoint",
+    "checkpoint_path",
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Save progress in FILE as the count goes; run the same command again to go on where "
+    "it stopped (after Ctrl-C, a crash, a full disk). Allows N > 18 without a time limit.",
+)
+@click.option(
+    "--cluster",
+    metavar="ADDRESS",
+    help="Count on many machines through a Dask scheduler (tcp://host:8786), or local:K for K "
+    "worker processes here; needs pip install 'nqueens[cluster]'. Allows N > 18 without a "
+    "time limit.",
+)
+@click.option(
+    "--connect-timeout",
+    type=Seconds(),
+    default=CONNECT_SECONDS,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long --cluster waits for the scheduler to answer before giving up, e.g. "
+    "--connect-timeout 30 on a slow network.",
+)
+@puzzle_options
+@engine_options(AUTO, "the fastest exact engine that can take the board")
+@common_options
+@click.pass_context
+def count(
+    ctx: click.Context,
+    puzzle: Puzzle,
+    unique: bool,
+    workers: int | None,
+    symmetry: bool,
+    checkpoint_path: str | None,
+    cluster: str | None,
+    connect_timeout: float,
+    engine: str,
+    strategy: str | None,
+    mip_solver: str,
+    output_format: str,
+    show_stats: bool,
+    time_limit: float | None,
+    quiet: bool,
+) -> None:
+    """Count the solutions for an N x N board, exactly.
+
+    Prints the number (a sentence on a terminal); with --unique the number of distinct
+    solutions on a second line; or one JSON object. A progress bar shows on a terminal while a
+    large board is counted.
+
+    \b
+    Examples:
+      nqueens count 12                     14200
+      nqueens count 16 --unique            the total and the distinct ones
+      nqueens count 14 --stats             with the time and the search's figures
+      nqueens count 19 --checkpoint n19.ckpt   minutes of work, resumable
+    """
+    output = Output(output_format)
+    n = puzzle.n
+    known_total = None if puzzle.constrained else KNOWN_TOTALS.get(n)
+    with count_display(
+        output, n, enabled=not quiet, cluster=cluster is not None, known_total=known_total
+    ) as display:
+        try:
+            with usage_errors():
+                stats = api.count(
+                    n,
+                    queens=puzzle.queens,
+                    blocked=puzzle.blocked,
+                    excluded=puzzle.excluded,
+                    time_limit=clock.remaining(time_limit),
+                    workers=workers,
+                    symmetry=symmetry,
+                    unique=unique,
+                    on_progress=display.progress if display else None,
+                    on_estimate=display.estimate if display else None,
+                    engine=engine,
+                    strategy=strategy,
+                    mip_solver=mip_solver,
+                    checkpoint=checkpoint_path,
+                    cluster=cluster,
+                    connect_timeout=connect_timeout,
+                )
+        except SearchInterrupted as interrupted:
+            stats = interrupted.stats
+        except CheckpointUnwritable as error:
+            output.message(
+                f"Error: cannot write the checkpoint {error.filename}: {error.strerror}. The count "
+                f"stopped; the file keeps {error.kept:,} finished subproblems and the same "
+                "command resumes from them once it can write again."
+            )
+            ctx.exit(EXIT_IO_ERROR)
+        except ClusterUnreachable as unreachable:
+            output.message(f"Error: cannot reach the cluster at {cluster}: {unreachable}")
+            ctx.exit(EXIT_CLUSTER_LOST)
+        except ClusterLost as lost:
+            output.message(
+                f"Error: the cluster's scheduler went away ({lost}); the count stopped"
+                + (f", and {checkpoint_path} keeps what was finished." if checkpoint_path else ".")
+            )
+            ctx.exit(EXIT_CLUSTER_LOST)
+    if output.format == "json":
+        click.echo(render.status_record(stats, with_stats=show_stats, with_unique=unique))
+    elif output.rich:
+        output.print_data(render.count_headline(stats, with_unique=unique))
+    else:
+        click.echo(stats.solutions)
+        if unique:
+            click.echo(stats.unique)
+    if stats.status.partial:  # the count on the terminal already says "at least"
+        output.message(render.ending(stats) if output.rich else render.summary(stats))
+    if show_stats and output.format == "text":
+        output.stats(stats)
+    ctx.exit(exit_code(stats.status))

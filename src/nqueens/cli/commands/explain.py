@@ -1,0 +1,214 @@
+"""``nqueens explain``: the search step by step, narrated and drawn, or as a tree."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from nqueens.cli import render
+from nqueens.cli.options import (
+    QueensCommand,
+    board_size,
+    puzzle_options,
+    svg_target,
+    tree_target,
+)
+from nqueens.cli.output import (
+    EXIT_CODES_HELP,
+    EXIT_NO_SOLUTION,
+    EXIT_OK,
+    Output,
+    Pictures,
+)
+from nqueens.cli.svg import board_svg
+from nqueens.core.board import Puzzle
+from nqueens.core.results import InputError
+from nqueens.core.strategies import FIRST_FAIL_MID, FIRST_MIN
+
+if TYPE_CHECKING:
+    from nqueens.explain.events import Explanation
+
+
+@click.command(cls=QueensCommand, epilog=EXIT_CODES_HELP)
+@click.argument("n", callback=board_size, required=False, metavar="N")
+@click.option(
+    "--strategy",
+    type=click.Choice([FIRST_MIN, FIRST_FAIL_MID]),
+    default=FIRST_MIN,
+    show_default=True,
+    metavar="NAME",
+    help="first-min: column by column from the left, lowest row first; first-fail-mid: the "
+    "column with fewest free squares first, middle rows first.",
+)
+@click.option("--all", "all_solutions", is_flag=True, help="Go on to the end of the search.")
+@click.option(
+    "--step",
+    is_flag=True,
+    help="Wait for a key between steps (on a terminal): q or Ctrl-D stops the walk, Ctrl-C "
+    "interrupts.",
+)
+@click.option(
+    "--ascii",
+    "ascii_only",
+    is_flag=True,
+    help="Draw queens as Q, for fonts without the chess queen.",
+)
+@click.option(
+    "--svg",
+    "svg_path",
+    metavar="FILE",
+    callback=svg_target,
+    help="Also save each step as a picture: --svg step.svg writes step-01.svg, step-02.svg, ...",
+)
+@click.option(
+    "--tree",
+    "tree_path",
+    metavar="FILE",
+    callback=tree_target,
+    help="Save the whole search as a tree instead of drawing each step: FILE.svg, a picture, "
+    "or FILE.html, a page to explore it in a browser (e.g. --tree tree.html).",
+)
+@click.option(
+    "--compare",
+    is_flag=True,
+    help="With --tree FILE.html: both strategies' trees side by side.",
+)
+@puzzle_options
+@click.pass_context
+def explain(
+    ctx: click.Context,
+    puzzle: Puzzle,
+    strategy: str,
+    all_solutions: bool,
+    step: bool,
+    ascii_only: bool,
+    svg_path: str | None,
+    tree_path: str | None,
+    compare: bool,
+) -> None:
+    """Watch a constraint solver search, step by step, each step drawn.
+
+    Each step is a queen placed by a choice, the squares it rules out (x), the queens that
+    had to follow, a dead end (which column has no square left) and the step back, or a
+    solution. The counts at the end are the solver's own. Boards up to 10 x 10.
+
+    \b
+    Examples:
+      nqueens explain 5                    every step to the first solution
+      nqueens explain 6 --step             one step per key press
+      nqueens explain 8 --tree tree.html   the whole search, for a browser
+      nqueens explain 8 --tree both.html --compare
+    """
+    from nqueens.explain.events import explain as run_explanation
+
+    if compare and (tree_path is None or not tree_path.endswith(".html")):
+        raise click.UsageError("--compare draws two trees on one page: give --tree FILE.html")
+    output = Output("text", ascii_only=ascii_only)
+    strategies = [FIRST_MIN, FIRST_FAIL_MID] if compare else [strategy]
+    try:
+        explanations = [
+            run_explanation(
+                puzzle.n,
+                strategy=chosen,
+                all_solutions=all_solutions,
+                puzzle=puzzle if puzzle.constrained else None,
+            )
+            for chosen in strategies
+        ]
+    except InputError as error:
+        raise click.BadParameter(error.command_line, param_hint="'N'") from None
+    if tree_path is not None:
+        from nqueens.explain import page as treeview
+
+        tree = Pictures(tree_path, "search tree")
+        if tree_path.endswith(".html"):
+            tree.save(treeview.html_document(explanations))
+        else:
+            tree.save(treeview.svg_document(explanations[0]))
+        tree.report(output)
+    else:
+        shown = _narrate(explanations[0], output, step=step, svg_path=svg_path)
+        if shown < len(explanations[0].events):
+            output.message(
+                f"You stopped the walk at step {shown:,} of {len(explanations[0].events):,}; "
+                "the whole search was:"
+            )
+    for explanation in explanations:
+        noun = "solution" if explanation.solutions == 1 else "solutions"
+        output.message(
+            f"{explanation.strategy}: {explanation.solutions:,} {noun} in "
+            f"{len(explanation.events):,} steps: {explanation.failures:,} failures, "
+            f"{explanation.branches:,} branches (the solver's own counts)."
+        )
+    ctx.exit(EXIT_OK if explanations[0].solutions else EXIT_NO_SOLUTION)
+
+
+def _narrate(explanation: Explanation, output: Output, *, step: bool, svg_path: str | None) -> int:
+    """Draw every step of the search; with ``step``, wait for a key between steps. Returns how
+    many steps were shown (fewer than all when the user quit)."""
+    digits = len(str(len(explanation.events)))
+    interactive = step and sys.stdin.isatty()
+    pictures = Pictures(svg_path)
+    try:
+        return _draw_steps(explanation, output, pictures, digits, interactive=interactive)
+    finally:
+        pictures.report(output)
+
+
+def _draw_steps(
+    explanation: Explanation, output: Output, pictures: Pictures, digits: int, *, interactive: bool
+) -> int:
+    """:func:`_narrate`'s steps, each drawn and saved; returns how many were shown."""
+    n = explanation.n
+    for event in explanation.events:
+        caption = f"Step {event.step:,}: {event.text}"
+        if output.rich:
+            output.out.print(caption, style="bold", markup=False)
+            output.out.print(
+                render.rich_grid(
+                    n,
+                    event.queens,
+                    crossed=event.crossed,
+                    fresh=event.removed,
+                    forced=event.forced,
+                    ascii_only=output.ascii_only,
+                    colour=not output.out.no_color,
+                )
+            )
+            output.out.print()
+        else:
+            grid = render.plain_grid(n, event.queens, event.crossed, forced=event.forced)
+            click.echo(f"{caption}\n{grid}\n")
+        if pictures.path is not None:
+            picture = board_svg(
+                n,
+                event.queens,
+                crossed=event.crossed,
+                fresh=event.removed,
+                forced=event.forced,
+                caption=caption,
+            )
+            pictures.save(picture, event.step, digits)
+        if interactive and event is not explanation.events[-1] and not _next_step():
+            return event.step
+    if output.rich and explanation.events:
+        output.out.print(
+            render.explain_legend(ascii_only=output.ascii_only, colour=not output.out.no_color)
+        )
+    return len(explanation.events)
+
+
+def _next_step() -> bool:
+    """Wait for a key: True to go on, False for q or Ctrl-D; Ctrl-C interrupts (exit 130).
+    The prompt is erased once a key is pressed."""
+    prompt = "Any key: next step, q: quit, Ctrl-C: interrupt "
+    click.echo(prompt, nl=False, err=True)
+    try:
+        key = click.getchar()
+    except EOFError:  # Ctrl-D
+        key = "q"
+    finally:
+        click.echo("\r\x1b[2K", nl=False, err=True)
+    return key.lower() != "q"

@@ -1,0 +1,112 @@
+"""``nqueens first``: one solution, fast."""
+
+from __future__ import annotations
+
+import click
+
+from nqueens import api
+from nqueens.cli.options import (
+    QueensCommand,
+    WholeNumber,
+    board_options,
+    board_size,
+    common_options,
+    engine_options,
+    puzzle_options,
+    usage_errors,
+)
+from nqueens.cli.output import (
+    EXIT_CODES_HELP,
+    EXIT_NO_SOLUTION,
+    EXIT_OK,
+    EXIT_TIME_LIMIT,
+    Output,
+    Pictures,
+    spinner,
+)
+from nqueens.cli.report import check_drawable, none_exists
+from nqueens.cli.svg import board_svg
+from nqueens.core import clock, signals
+from nqueens.core.board import Puzzle
+from nqueens.core.results import SearchInterrupted
+from nqueens.core.strategies import AUTO
+from nqueens.engines.base import MAX_SEED
+
+
+@click.command(cls=QueensCommand, epilog=EXIT_CODES_HELP)
+@click.argument("n", callback=board_size, required=False, metavar="N")
+@click.option(
+    "--seed",
+    type=WholeNumber(0, MAX_SEED),
+    help="Start the random choices of local search, CP-SAT and the cp engine's auto from this "
+    "number, to get the same solution again (CP-SAT's parallel workers may still differ).",
+)
+@puzzle_options
+@engine_options(AUTO, "the engines measured fastest to a first solution, in turn")
+@board_options
+@common_options
+@click.pass_context
+def first(
+    ctx: click.Context,
+    seed: int | None,
+    puzzle: Puzzle,
+    engine: str,
+    strategy: str | None,
+    mip_solver: str,
+    style: str,
+    ascii_only: bool,
+    svg_path: str | None,
+    output_format: str,
+    show_stats: bool,
+    time_limit: float | None,
+    quiet: bool,
+) -> None:
+    """Find one solution for an N x N board, fast, and show it with the time taken.
+
+    \b
+    Examples:
+      nqueens first 8
+      nqueens first 1000000 --style compact > million.txt
+      nqueens first 20 --queen 1,1 --queen 2,5
+      nqueens first 8 --svg eight.svg     also save a picture
+    """
+    output = Output(output_format, style, ascii_only=ascii_only, puzzle=puzzle)
+    n = puzzle.n
+    check_drawable(n, style, svg_path)
+    try:
+        with usage_errors(), spinner(output, f"Searching N = {n}", enabled=not quiet):
+            result = api.first(
+                n,
+                queens=puzzle.queens,
+                blocked=puzzle.blocked,
+                excluded=puzzle.excluded,
+                time_limit=clock.remaining(time_limit),
+                engine=engine,
+                strategy=strategy,
+                mip_solver=mip_solver,
+                seed=seed,
+            )
+    except SearchInterrupted as interrupted:
+        output.end_of_search(interrupted.stats, with_stats=show_stats)
+        output.message(f"Interrupted before a solution for N = {n} was found.")
+        ctx.exit(signals.exit_code())
+    if result.solution is not None:
+        output.solution(result.solution)
+    output.end_of_search(result.stats, with_stats=show_stats)
+    if result.solution is None:
+        if result.proven_infeasible:
+            output.message(none_exists(puzzle))
+            ctx.exit(EXIT_NO_SOLUTION)
+        output.message(
+            f"No solution found for N = {n} within the time limit of {time_limit:g} s "
+            "(the search did not finish)."
+        )
+        ctx.exit(EXIT_TIME_LIMIT)
+    if svg_path is not None:
+        pictures = Pictures(svg_path)
+        pictures.save(board_svg(n, result.solution.squares(), puzzle=puzzle))
+        pictures.report(output)
+    output.message(f"Found in {result.stats.wall_time:.3f} s.")
+    if show_stats and output.format == "text":
+        output.stats(result.stats, enumeration=False)
+    ctx.exit(EXIT_OK)

@@ -1,0 +1,112 @@
+"""``nqueens solve``: every solution, as boards, rows or JSON."""
+
+from __future__ import annotations
+
+import click
+
+from nqueens import api
+from nqueens.cli import render
+from nqueens.cli.options import (
+    QueensCommand,
+    WholeNumber,
+    board_options,
+    board_size,
+    common_options,
+    engine_options,
+    puzzle_options,
+    usage_errors,
+)
+from nqueens.cli.output import (
+    EXIT_CODES_HELP,
+    EXIT_NO_SOLUTION,
+    Output,
+    Pictures,
+    exit_code,
+)
+from nqueens.cli.report import check_drawable, none_exists
+from nqueens.cli.svg import board_svg
+from nqueens.core import clock
+from nqueens.core.board import Puzzle
+from nqueens.core.known_counts import KNOWN_TOTALS
+from nqueens.core.results import Status
+
+
+@click.command(cls=QueensCommand, epilog=EXIT_CODES_HELP)
+@click.argument("n", callback=board_size, required=False, metavar="N")
+@click.option("-n", "--limit", type=WholeNumber(1), metavar="K", help="Stop after K solutions.")
+@click.option(
+    "--unique",
+    is_flag=True,
+    help="Only one of each set of solutions that are turns or mirror images of each other.",
+)
+@puzzle_options
+@engine_options("cp-sat")
+@board_options
+@common_options
+@click.pass_context
+def solve(
+    ctx: click.Context,
+    puzzle: Puzzle,
+    limit: int | None,
+    unique: bool,
+    engine: str,
+    strategy: str | None,
+    mip_solver: str,
+    style: str,
+    ascii_only: bool,
+    svg_path: str | None,
+    output_format: str,
+    show_stats: bool,
+    time_limit: float | None,
+    quiet: bool,
+) -> None:
+    """List every solution for an N x N board, as each is found.
+
+    Solutions are numbered and come in order of their rows; above N = 18 give --limit, as there
+    are too many to list. A summary follows on stderr; in JSON a status record ends the list.
+
+    \b
+    Examples:
+      nqueens solve 8                      all 92 solutions, drawn
+      nqueens solve 12 --limit 3 --style compact
+      nqueens solve 8 --queen 1,1          those with a queen in the top left
+      nqueens solve 10 --format json > solutions.jsonl
+    """
+    output = Output(output_format, style, ascii_only=ascii_only, puzzle=puzzle)
+    n = puzzle.n
+    check_drawable(n, style, svg_path)
+    digits = len(str(limit or KNOWN_TOTALS.get(n) or 1))
+    pictures = Pictures(svg_path)
+    with usage_errors():
+        stream = api.solve(
+            n,
+            queens=puzzle.queens,
+            blocked=puzzle.blocked,
+            excluded=puzzle.excluded,
+            limit=limit,
+            time_limit=clock.remaining(time_limit),
+            unique=unique,
+            engine=engine,
+            strategy=strategy,
+            mip_solver=mip_solver,
+        )
+    with stream:
+        try:
+            for number, solution in enumerate(stream, start=1):
+                output.solution(solution, number)
+                if svg_path is not None:
+                    caption = f"Solution {number}"
+                    picture = board_svg(n, solution.squares(), puzzle=puzzle, caption=caption)
+                    pictures.save(picture, number, digits)
+        except KeyboardInterrupt:
+            stream.close()
+    pictures.report(output)
+    stats = stream.stats
+    output.end_of_search(stats, with_stats=show_stats)
+    if stats.solutions == 0 and stats.status is Status.COMPLETE:
+        output.message(none_exists(puzzle))
+        ctx.exit(EXIT_NO_SOLUTION)
+    output.message(render.summary(stats))
+    if show_stats:
+        output.stats(stats)
+    ctx.exit(exit_code(stats.status))

@@ -1,0 +1,80 @@
+"""``nqueens verify``: boards read back and checked, each as it arrives."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from nqueens.cli.options import (
+    QueensCommand,
+    TextLines,
+)
+from nqueens.cli.output import (
+    EXIT_CODES_HELP,
+    EXIT_NO_SOLUTION,
+    EXIT_OK,
+    Output,
+)
+from nqueens.core.results import InputError
+
+
+@click.command(cls=QueensCommand, epilog=EXIT_CODES_HELP)
+@click.argument("source", type=TextLines(), default="-", metavar="FILE")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="json: one object per board, whether it is valid and which queens attack.",
+)
+@click.pass_context
+def verify(ctx: click.Context, source: str, output_format: str) -> None:
+    """Check boards, as solve and first print them, from FILE or stdin ('-', the default).
+
+    Says of each board which queens attack each other (the first few, by 1-based square).
+    Exits 0 when every board is a solution, 1 when one is not, 2 when the input holds no
+    board or something that is not a board (a queen off it, a line that does not parse).
+    Boards are checked as they arrive, so a stream of any length can be piped in; a line
+    that is not a board stops the check there, after reporting the boards before it.
+
+    \b
+    Examples:
+      nqueens first 8 | nqueens verify
+      nqueens solve 10 --format json | nqueens verify
+      nqueens verify boards.txt --format json
+    """
+    from nqueens.formats.verify import read_boards
+
+    output = Output(output_format)
+    checked = invalid = 0
+    try:
+        for board in read_boards(source):
+            checked += 1
+            invalid += not board.valid
+            if output_format == "json":
+                record = {
+                    "board": board.number,
+                    "n": board.n,
+                    "valid": board.valid,
+                    "conflicts": board.conflicts,
+                    "problems": board.problems,
+                }
+                click.echo(json.dumps(record))
+            elif not board.valid:
+                for problem in board.problems:
+                    click.echo(f"board {board.number} (N = {board.n}): {problem}")
+    except InputError as error:
+        so_far = f" ({_checked(checked, invalid)} before it)" if checked else ""
+        raise click.BadParameter(error.command_line + so_far, param_hint="'FILE'") from None
+    if not checked:
+        raise click.BadParameter("no board found in the input", param_hint="'FILE'")
+    output.message(f"{_checked(checked, invalid)}.")
+    ctx.exit(EXIT_NO_SOLUTION if invalid else EXIT_OK)
+
+
+def _checked(checked: int, invalid: int) -> str:
+    noun = "board" if checked == 1 else "boards"
+    verdict = "all valid" if not invalid else f"{invalid:,} not valid"
+    return f"{checked:,} {noun} checked: {verdict}"

@@ -1,0 +1,159 @@
+"""The ``nqueens`` group and its entry point: exit codes that stay true when the outside world
+fails (a closed pipe, a full disk, a stop signal), and warnings as one line."""
+
+from __future__ import annotations
+
+import errno
+import io
+import re
+import sys
+import warnings
+from contextlib import suppress
+from typing import Any, TextIO
+
+import click
+
+from nqueens.cli.options import (
+    COLOR_HELP,
+    QueensCommand,
+    QueensContext,
+    remember_color,
+)
+from nqueens.cli.output import (
+    EXIT_CODES_HELP,
+    EXIT_IO_ERROR,
+    EXIT_OK,
+    discard_stdout,
+)
+from nqueens.core import signals
+
+
+class QueensGroup(click.Group):
+    """Ends quietly on a closed pipe and with exit code 130 on Ctrl-C, never with a traceback."""
+
+    command_class = QueensCommand
+    context_class = QueensContext
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """A board size where a command belongs gets the commands that take it."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError:
+            typed = args[0] if args else ""
+            if re.fullmatch(r"[0-9]+", typed):
+                raise click.UsageError(
+                    f"No such command '{typed}'. Name what to do with the board first: "
+                    f"nqueens solve {typed}, nqueens count {typed} or nqueens first {typed}.",
+                    ctx,
+                ) from None
+            raise
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            result = super().invoke(ctx)
+            sys.stdout.flush()
+            return result
+        except BrokenPipeError:
+            discard_stdout()
+            ctx.exit(EXIT_OK)
+        except KeyboardInterrupt:
+            click.echo("Interrupted.", err=True)
+            ctx.exit(signals.exit_code())
+
+
+@click.group(
+    cls=QueensGroup,
+    invoke_without_command=True,
+    epilog=EXIT_CODES_HELP,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+@click.version_option(package_name="nqueens", prog_name="nqueens")
+@click.option(
+    "--color/--no-color",
+    default=None,
+    expose_value=False,
+    is_eager=True,
+    callback=remember_color,
+    help=COLOR_HELP,
+)
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """Place N queens on an N x N board so that no two attack each other: no two in a row, a
+    column or a diagonal. List the solutions, count them, find one fast, or watch the search.
+
+    \b
+    Examples:
+      nqueens solve 8              every solution for 8 queens, as boards
+      nqueens count 12 --stats     how many there are, with the search's figures
+      nqueens first 50             one solution for 50 queens, fast
+      nqueens explain 5            the search step by step, each step drawn
+      nqueens first 8 | nqueens verify
+    Each command's --help says more: nqueens solve --help.
+
+    \b
+    Colour: boards are drawn in colour on a terminal; NO_COLOR=1 or
+    --no-color turns colour off, FORCE_COLOR=1 or --color turns it on.
+    Shell completion: add to ~/.bashrc
+      eval "$(_NQUEENS_COMPLETE=bash_source nqueens)"
+    (zsh_source or fish_source for zsh and fish).
+    """
+    if ctx.invoked_subcommand is None:  # bare nqueens: what it can do, and success
+        click.echo(ctx.get_help())
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """A warning is one line on stderr for the person at the terminal, not a source listing."""
+    click.echo(f"Warning: {message}", err=True)
+
+
+def main() -> None:
+    """Run the command line with exit codes that stay true when the outside world fails.
+
+    A usage error keeps its code 2 even when stderr cannot take its message; output that cannot
+    be written (a full disk, a closed stdout) ends with one line on stderr and code 74 instead
+    of a traceback or a count silently lost; a stop signal before a command could keep a
+    partial result ends with 128 plus its number.
+    """
+    warnings.showwarning = _show_warning
+    if sys.stdout is None:  # started with stdout closed (``>&-``)
+        sys.stdout = _ClosedStdout()
+    try:
+        code = cli.main(prog_name="nqueens", standalone_mode=False)
+    except click.ClickException as error:
+        with suppress(OSError):  # stderr failed too: the exit code still says what went wrong
+            error.show()
+        code = error.exit_code
+    except (KeyboardInterrupt, click.exceptions.Abort):  # click turns Ctrl-C into Abort
+        _say_on_stderr("Interrupted.")
+        code = signals.exit_code()
+    except OSError as error:
+        discard_stdout()
+        _say_on_stderr(f"Error: the output could not be written: {error.strerror or error}.")
+        code = EXIT_IO_ERROR
+    sys.exit(code if isinstance(code, int) else EXIT_OK)
+
+
+class _ClosedStdout(io.TextIOBase):
+    """The stdout of a process started without one: bad usage still exits 2, and the first
+    result written fails as a write to a closed file does (exit 74)."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+def _say_on_stderr(text: str) -> None:
+    """A last word on stderr, which may itself be closed or full."""
+    with suppress(OSError, ValueError):
+        click.echo(text, err=True)
