@@ -15,7 +15,7 @@ import statistics
 import time
 
 import nqueens
-from nqueens.core.board import random_puzzle
+from nqueens.formats.boards import random_puzzle
 
 COLUMNS = [
     ("auto", None),

@@ -23,6 +23,7 @@ import nqueens
 from nqueens.core.board import Puzzle
 from nqueens.engines import bitboard, cpsat
 from nqueens.engines.base import COUNT, Request, Subproblem
+from nqueens.formats.boards import random_puzzle
 from nqueens.run.executors import default_workers, in_process, process_pool
 
 COUNTS = json.loads((ROOT / "tests" / "data" / "counts.json").read_text())
@@ -86,7 +87,7 @@ def puzzles(count: int, max_n: int) -> None:
     chooser = random.Random(79)
     for number in range(count):
         n = chooser.randint(4, max_n)
-        puzzle = nqueens.core.board.random_puzzle(n, chooser.randint(0, 2), seed=number)
+        puzzle = random_puzzle(n, chooser.randint(0, 2), seed=number)
         free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in puzzle.queens]
         blocked = tuple(chooser.sample(free, chooser.randint(0, n)))
         puzzle = Puzzle(n, puzzle.queens, blocked)

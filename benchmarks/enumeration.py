@@ -6,7 +6,7 @@ Three tables, measured on one core in this process, so seconds of wall time are 
    (CP-SAT's default) and off (what nqueens uses), per search strategy;
 2. the symmetry-broken count of `nqueens count --engine cp-sat`, split into subproblems by fixing
    the queens of the first 1, 2, 3... columns, all subproblems one after another. The column
-   nqueens picks for the board (engines/cpsat.py, leading_columns) is marked with *;
+   nqueens picks for the board (engines/cpsat/split.py, leading_columns) is marked with *;
 3. that count at nqueens's split with CP-SAT's presolve on (its default) and off (nqueens).
 
 Every count is checked against the published one (tests/data/counts.json) and marked WRONG when it
@@ -26,10 +26,11 @@ from contextlib import contextmanager
 from compare_seed import ROOT, parse_sizes
 
 from nqueens.core.strategies import FIRST_FAIL_MID, FIRST_MIN
-from nqueens.engines import cpsat
 from nqueens.engines.base import COUNT, Request
+from nqueens.engines.cpsat import split
 from nqueens.engines.cpsat.callbacks import CountingCallback
 from nqueens.engines.cpsat.model import build_model
+from nqueens.engines.cpsat.solver import enumeration_solver
 
 STRATEGIES = (FIRST_MIN, FIRST_FAIL_MID)
 COUNTS = json.loads((ROOT / "tests" / "data" / "counts.json").read_text())["total"]
@@ -53,24 +54,24 @@ def mark_if_wrong(n: int, count: int) -> str:
 @contextmanager
 def presolve(on: bool) -> Iterator[None]:
     """Count with CP-SAT's presolve on or off (nqueens: off)."""
-    original = cpsat.enumeration_solver
+    original = split.enumeration_solver
 
     def solver(time_limit: float | None, *, strategy: str) -> object:
         made = original(time_limit, strategy=strategy)
         made.parameters.cp_model_presolve = on
         return made
 
-    cpsat.enumeration_solver = solver  # type: ignore[assignment]
+    split.enumeration_solver = solver  # type: ignore[assignment]
     try:
         yield
     finally:
-        cpsat.enumeration_solver = original
+        split.enumeration_solver = original
 
 
 def enumerate_all(n: int, strategy: str, *, inprocessing: bool) -> tuple[float, int]:
     """Seconds to enumerate every solution of the plain model, and how many there were."""
     queens_model = build_model(n, strategy=strategy)
-    solver = cpsat.enumeration_solver(None, strategy=strategy)
+    solver = enumeration_solver(None, strategy=strategy)
     solver.parameters.use_sat_inprocessing = inprocessing
     callback = CountingCallback()
     started = time.perf_counter()
@@ -81,9 +82,9 @@ def enumerate_all(n: int, strategy: str, *, inprocessing: bool) -> tuple[float, 
 def split_count(n: int, strategy: str, columns: int) -> tuple[float, int, int]:
     """Seconds to count with ``columns`` fixed columns, the count, and the subproblems."""
     request = Request(COUNT, n, strategy=strategy)
-    tasks = cpsat.subproblems(request, None, columns=columns)
+    tasks = split.subproblems(request, None, columns=columns)
     started = time.perf_counter()
-    solutions = sum(cpsat.count_subproblem(task).solutions for task in tasks)
+    solutions = sum(split.count_subproblem(task).solutions for task in tasks)
     return time.perf_counter() - started, solutions, len(tasks)
 
 
@@ -112,7 +113,7 @@ def split_table(sizes: list[int], column_counts: list[int], strategy: str) -> No
         count = 0
         for columns in column_counts:
             seconds, count, tasks = split_count(n, strategy, columns)
-            mark = "*" if columns == cpsat.leading_columns(n) else ""
+            mark = "*" if columns == split.leading_columns(n) else ""
             cells.append(f"{seconds:.2f}{mark} ({tasks:,}){mark_if_wrong(n, count)}")
         print(f"| {n} | {COUNTS[str(n)]:,} | " + " | ".join(cells) + " |", flush=True)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from nqueens.core.board import puzzle_text, random_puzzle
+from nqueens.formats.boards import puzzle_text, random_puzzle
 
 
 def main() -> None:

@@ -121,7 +121,7 @@ def test_stats_are_unavailable_while_the_stream_runs() -> None:
 
 def test_solve_streams_without_holding_every_solution() -> None:
     """The solver may run only a bounded buffer ahead of a consumer that has stopped reading."""
-    from nqueens.engines.cpsat import _STREAM_BUFFER
+    from nqueens.engines.cpsat.solver import _STREAM_BUFFER
 
     with nqueens.solve(12) as stream:
         next(stream)

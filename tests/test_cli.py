@@ -573,7 +573,8 @@ def test_the_bar_and_time_left_follow_the_solutions_where_their_number_is_known(
     from rich.console import Console
     from rich.progress import Progress
 
-    from nqueens.cli.output import CountDisplay, Output
+    from nqueens.cli.output import Output
+    from nqueens.cli.progress import CountDisplay
 
     clock = [0.0]
     screen = Console(file=io.StringIO(), width=100)
@@ -584,7 +585,7 @@ def test_the_bar_and_time_left_follow_the_solutions_where_their_number_is_known(
     display.progress(119, 2282, known_total(17) // 5)  # a fifth found, 5 % of the pieces done
     task = bar.tasks[0]
     assert task.percentage == pytest.approx(20, abs=0.1)
-    from nqueens.cli.output import _TimeLeftColumn
+    from nqueens.cli.progress import _TimeLeftColumn
 
     assert str(_TimeLeftColumn().render(task)) == "~0:08 left"  # not the pieces' ~0:36
     bar.stop()

@@ -36,7 +36,7 @@ from helpers import (
     process_env,
 )
 
-from nqueens.cli import cli, options
+from nqueens.cli import cli, params
 from nqueens.engines import registry
 from nqueens.engines.base import Request
 
@@ -113,22 +113,22 @@ def hostile_values(param: click.Parameter) -> list[str] | None:
     kind = param.type
     if isinstance(param, click.Option) and param.is_flag:
         return [""]  # the flag itself (and its --no- form: see tokens())
-    if isinstance(kind, options.WholeNumber):
+    if isinstance(kind, params.WholeNumber):
         values = ["0", "1", "-1", HUGE, "1.5", "x", "٣", ""]
         if kind.maximum is not None:
             values += [str(kind.maximum), str(kind.maximum + 1)]
         return values
-    if isinstance(kind, options.Seconds):
+    if isinstance(kind, params.Seconds):
         return SECONDS_VALUES
     if isinstance(kind, click.Choice):
         return [*kind.choices, "nonsense"]
-    if isinstance(kind, (options.TextFile, options.TextLines)):
+    if isinstance(kind, (params.TextFile, params.TextLines)):
         return FILE_VALUES
     if isinstance(kind, click.Path):
         return ["{new}", "{directory}", "{binary}", "/dev/null", "/dev/full", "{missing}"]
-    if isinstance(kind, options.BoardSizes):
+    if isinstance(kind, params.BoardSizes):
         return ["4", "0", "4-3", "x", "10001", "1-3", ""]
-    if isinstance(kind, options.Names):
+    if isinstance(kind, params.Names):
         return ["", ",", "nonsense", "bitboard,bitboard"]
     if param.name in STRING_VALUES:
         return STRING_VALUES[param.name]

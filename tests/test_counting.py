@@ -19,8 +19,9 @@ from helpers import (
 )
 
 import nqueens
-from nqueens.engines import bitboard, cpsat
+from nqueens.engines import bitboard
 from nqueens.engines.base import COUNT, Request
+from nqueens.engines.cpsat import split as cpsat_split
 from nqueens.run.executors import in_process
 
 
@@ -57,7 +58,7 @@ def test_the_default_count_is_exact_with_its_unique_solutions(n: int) -> None:
 @pytest.mark.parametrize("n", range(1, 9))
 def test_cp_sat_counts_exactly_for_every_split(n: int, columns: int, symmetry: bool) -> None:
     """Every split depth; boards up to N = 12 run in benchmarks/differential.py (minutes)."""
-    tasks = cpsat.subproblems(Request(COUNT, n, symmetry=symmetry), None, columns=columns)
+    tasks = cpsat_split.subproblems(Request(COUNT, n, symmetry=symmetry), None, columns=columns)
     solutions, unique = _added_up(list(tasks))
     assert solutions == known_total(n)
     if symmetry:
@@ -66,8 +67,8 @@ def test_cp_sat_counts_exactly_for_every_split(n: int, columns: int, symmetry: b
 
 def test_cp_sat_presolve_no_longer_loses_the_issues_smallest_case() -> None:
     """N = 11 with the first queens on rows 2, 6, 3, 9: presolve declared it infeasible."""
-    task = cpsat.CpSatSubproblem("cp-sat", None, 11, (2, 6, 3, 9), True, "first-fail-mid")
-    found = cpsat.count_subproblem(task)
+    task = cpsat_split.CpSatSubproblem("cp-sat", None, 11, (2, 6, 3, 9), True, "first-fail-mid")
+    found = cpsat_split.count_subproblem(task)
     rows_first = (2, 6, 3, 9)
     expected = [
         rows
@@ -137,7 +138,10 @@ def _assert_counts_puzzle(
     request = Request(COUNT, n, puzzle=nqueens.core.board.Puzzle(n, tuple(queens), tuple(blocked)))
     if engine == "cp-sat":
         for columns in cp_sat_splits:
-            assert _added_up(list(cpsat.subproblems(request, None, columns=columns)))[0] == expected
+            assert (
+                _added_up(list(cpsat_split.subproblems(request, None, columns=columns)))[0]
+                == expected
+            )
     elif engine == "bitboard":
         for lines in range(6):
             assert _added_up(list(bitboard.ENGINE.subproblems(request, None, lines=lines)))[0] == (

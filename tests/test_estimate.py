@@ -11,7 +11,7 @@ from helpers import TERMINAL_ENV, invoke, known_total, strip_ansi
 from rich.progress import Progress
 
 import nqueens
-from nqueens.cli.output import _TimeLeftColumn
+from nqueens.cli.progress import _TimeLeftColumn
 from nqueens.cli.render import estimate_line
 from nqueens.core.board import DIFFERENCE, SUM, Diagonal, Puzzle
 from nqueens.engines.base import Engine, Request, Subcount, Subproblem

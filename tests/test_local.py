@@ -14,7 +14,7 @@ from helpers import assert_valid_board, invoke, json_stream, process_env
 
 import nqueens
 from nqueens import InputError, Status
-from nqueens.core.board import random_puzzle
+from nqueens.formats.boards import random_puzzle
 
 COMMAND = [sys.executable, "-m", "nqueens"]
 

@@ -121,7 +121,7 @@ def test_solve_yields_only_completions(engine: str) -> None:
 @pytest.mark.slow
 def test_auto_falls_back_to_cp_sat_when_the_fast_search_gets_lost() -> None:
     """Seed 0 of the completion benchmark at N = 100: first-fail-mid does not finish in 10 s."""
-    from nqueens.core.board import random_puzzle
+    from nqueens.formats.boards import random_puzzle
 
     puzzle = random_puzzle(100, 10, seed=0)
     fast = nqueens.first(
@@ -138,7 +138,7 @@ def test_auto_falls_back_to_cp_sat_when_the_fast_search_gets_lost() -> None:
 
 def test_auto_stops_when_the_time_limit_is_spent_by_the_first_attempt() -> None:
     """The fast search gets the whole second of a 1 s limit; CP-SAT must not start with none."""
-    from nqueens.core.board import random_puzzle
+    from nqueens.formats.boards import random_puzzle
 
     puzzle = random_puzzle(100, 10, seed=0)
     result = nqueens.first(100, queens=puzzle.queens, time_limit=1.0)

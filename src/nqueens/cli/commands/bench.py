@@ -15,17 +15,12 @@ from rich.progress import (
 )
 
 from nqueens.cli import render
-from nqueens.cli.options import (
-    BoardSizes,
-    Names,
-    QueensCommand,
-    Seconds,
-    WholeNumber,
-)
+from nqueens.cli.options import QueensCommand
 from nqueens.cli.output import (
     EXIT_CODES_HELP,
     Output,
 )
+from nqueens.cli.params import BoardSizes, Names, Seconds, WholeNumber
 from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
 from nqueens.engines.mip import BACKENDS

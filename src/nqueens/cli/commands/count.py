@@ -8,8 +8,6 @@ from nqueens import api
 from nqueens.cli import render
 from nqueens.cli.options import (
     QueensCommand,
-    Seconds,
-    WholeNumber,
     board_size,
     common_options,
     engine_options,
@@ -21,9 +19,10 @@ from nqueens.cli.output import (
     EXIT_CODES_HELP,
     EXIT_IO_ERROR,
     Output,
-    count_display,
     exit_code,
 )
+from nqueens.cli.params import Seconds, WholeNumber
+from nqueens.cli.progress import count_display
 from nqueens.core import clock
 from nqueens.core.board import Puzzle
 from nqueens.core.known_counts import KNOWN_TOTALS

@@ -7,7 +7,6 @@ import click
 from nqueens import api
 from nqueens.cli.options import (
     QueensCommand,
-    WholeNumber,
     board_options,
     board_size,
     common_options,
@@ -22,8 +21,9 @@ from nqueens.cli.output import (
     EXIT_TIME_LIMIT,
     Output,
     Pictures,
-    spinner,
 )
+from nqueens.cli.params import WholeNumber
+from nqueens.cli.progress import spinner
 from nqueens.cli.report import check_drawable, none_exists
 from nqueens.cli.svg import board_svg
 from nqueens.core import clock, signals

@@ -8,7 +8,6 @@ from nqueens import api
 from nqueens.cli import render
 from nqueens.cli.options import (
     QueensCommand,
-    WholeNumber,
     board_options,
     board_size,
     common_options,
@@ -23,6 +22,7 @@ from nqueens.cli.output import (
     Pictures,
     exit_code,
 )
+from nqueens.cli.params import WholeNumber
 from nqueens.cli.report import check_drawable, none_exists
 from nqueens.cli.svg import board_svg
 from nqueens.core import clock

@@ -6,16 +6,14 @@ import json
 
 import click
 
-from nqueens.cli.options import (
-    QueensCommand,
-    TextLines,
-)
+from nqueens.cli.options import QueensCommand
 from nqueens.cli.output import (
     EXIT_CODES_HELP,
     EXIT_NO_SOLUTION,
     EXIT_OK,
     Output,
 )
+from nqueens.cli.params import TextLines
 from nqueens.core.results import InputError
 
 

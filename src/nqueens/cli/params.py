@@ -1,0 +1,264 @@
+"""The command line's parameter types: whole numbers, seconds, board sizes, names and text
+files, each refusing a bad value with a message that says what was wrong (exit 2)."""
+
+from __future__ import annotations
+
+import codecs
+import io
+import re
+import sys
+from collections.abc import Iterator
+from typing import BinaryIO, NoReturn
+
+import click
+
+from nqueens import api
+from nqueens.core.results import InputError
+from nqueens.core.validation import read_whole, shown
+from nqueens.engines.base import COUNT, FIRST
+
+
+def _open_source(path: str, what: str) -> BinaryIO:
+    """The bytes of ``path``, or of stdin for '-', saying on stderr what is awaited when a
+    person is at the keyboard; InputError when stdin is closed."""
+    if path != "-":
+        return open(path, "rb")
+    stdin = sys.stdin
+    if stdin is None or stdin.closed:
+        raise InputError(f"standard input is closed: give a FILE, or pipe the {what} in")
+    if stdin.isatty():  # a person at the keyboard: say what is awaited
+        click.echo(
+            "Reading from the terminal: type or paste, then press Ctrl-D on a line "
+            "of its own (or give a FILE).",
+            err=True,
+        )
+    return stdin.buffer
+
+
+def _text(data: bytes, name: str, offset: int = 0, *, final: bool = True) -> str:
+    """``data`` as UTF-8 (a byte-order mark kept for the reader to drop); InputError for a
+    binary file or another encoding, naming the byte."""
+    if b"\0" in data:
+        raise InputError(f"{name} is a binary file, not text")
+    try:
+        return data.decode("utf-8") if final else _UTF8().decode(data, final=False)
+    except UnicodeDecodeError as error:
+        raise InputError(
+            f"{name} is not UTF-8 text (byte 0x{data[error.start]:02x} at offset "
+            f"{offset + error.start:,}); save it as UTF-8"
+        ) from None
+
+
+_UTF8 = codecs.getincrementaldecoder("utf-8")
+
+
+_SOURCE_NAMES = {"-": "standard input"}
+
+
+class TextFile(click.ParamType):  # type: ignore[type-arg]
+    """A text file's contents ('-' for stdin): UTF-8, a byte-order mark dropped.
+
+    A binary file, text in another encoding or a file too large to be a board is refused with a
+    message, never a decoding traceback, and never read to its end first.
+    """
+
+    name = "FILE"
+    max_bytes = 1 << 30
+    _CHUNK = 1 << 20
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> str:
+        path = str(value)
+        name = _SOURCE_NAMES.get(path, path)
+        try:
+            stream = _open_source(path, "boards")
+            try:
+                data = self._contents(stream, name)
+            finally:
+                if path != "-":
+                    stream.close()
+            return _text(data, name).removeprefix("\ufeff")
+        except OSError as error:
+            self.fail(f"cannot read {path}: {error.strerror or error}", param, ctx)
+        except InputError as error:
+            self.fail(error.command_line, param, ctx)
+
+    def _contents(self, stream: BinaryIO, name: str) -> bytes:
+        chunks = []
+        size = 0
+        while chunk := stream.read(self._CHUNK):
+            if b"\0" in chunk:
+                raise InputError(f"{name} is a binary file, not text")
+            size += len(chunk)
+            if size > self.max_bytes:
+                raise InputError(f"{name} is larger than {self.max_bytes >> 20:,} MB")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+class TextLines(click.ParamType):  # type: ignore[type-arg]
+    """A text file's lines ('-' for stdin), read as they are used, so that a stream of any
+    length takes constant memory: UTF-8, checked as it is read.
+
+    What opens the file and its first bytes are checked at once (a missing, binary or Latin-1
+    file is a usage error before anything is done); a fault further on is an InputError raised
+    by the iteration, naming the line.
+    """
+
+    name = "FILE"
+    max_line_bytes = 1 << 30
+    """A line longer than this cannot be a board any engine draws."""
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> Iterator[str]:
+        path = str(value)
+        name = _SOURCE_NAMES.get(path, path)
+        try:
+            stream = _open_source(path, "boards")
+        except (OSError, InputError) as error:
+            self._refuse(path, error, param, ctx)
+        try:
+            start = stream.peek(1 << 16) if isinstance(stream, io.BufferedReader) else b"-"
+            if not start:  # Ctrl-D at once: a terminal would wait for more after it
+                if path != "-":
+                    stream.close()
+                return iter(())
+            _text(start, name, final=False)
+        except (OSError, InputError) as error:
+            if path != "-":
+                stream.close()
+            self._refuse(path, error, param, ctx)
+        if path != "-" and ctx is not None:
+            ctx.call_on_close(stream.close)
+        return self._lines(stream, name)
+
+    def _refuse(
+        self,
+        path: str,
+        error: OSError | InputError,
+        param: click.Parameter | None,
+        ctx: click.Context | None,
+    ) -> NoReturn:
+        if isinstance(error, InputError):
+            self.fail(error.command_line, param, ctx)
+        self.fail(f"cannot read {path}: {error.strerror or error}", param, ctx)
+
+    def _lines(self, stream: BinaryIO, name: str) -> Iterator[str]:
+        offset = 0
+        number = 0
+        while True:
+            try:
+                raw = stream.readline(self.max_line_bytes + 1)
+            except OSError as error:
+                raise InputError(f"cannot read {name}: {error.strerror or error}") from None
+            if not raw:
+                return
+            number += 1
+            if len(raw) > self.max_line_bytes:
+                raise InputError(
+                    f"line {number} of {name} is longer than {self.max_line_bytes >> 20:,} MB"
+                )
+            yield _text(raw, name, offset)
+            offset += len(raw)
+
+
+class WholeNumber(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3 on
+    """A whole number in ASCII digits, at least ``minimum``: one rule for every number typed."""
+
+    name = "integer"
+
+    def __init__(self, minimum: int, maximum: int | None = None, why_maximum: str = "") -> None:
+        self.minimum = minimum
+        self.maximum = maximum
+        self.why_maximum = why_maximum
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> int:
+        if isinstance(value, int):
+            return value
+        text = str(value).strip()
+        if not re.fullmatch(r"[+-]?[0-9]+", text):
+            self.fail(f"{shown(text)} is not a whole number (digits 0-9)", param, ctx)
+        number = read_whole(text)
+        if number < self.minimum:
+            self.fail(f"{shown(number)} is less than {self.minimum}", param, ctx)
+        if self.maximum is not None and number > self.maximum:
+            self.fail(
+                f"{shown(number)} is more than {self.maximum:,}{self.why_maximum}", param, ctx
+            )
+        return number
+
+
+class Seconds(click.ParamType):  # type: ignore[type-arg]
+    """A positive number of seconds in ASCII (``30``, ``0.5``, ``1e3``, ``inf``: no limit)."""
+
+    name = "seconds"
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        if isinstance(value, float):
+            return value
+        text = str(value).strip()
+        number = r"([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?"
+        if not re.fullmatch(rf"[+-]?({number}|inf|infinity)", text, flags=re.IGNORECASE):
+            self.fail(f"{text!r} is not a number of seconds", param, ctx)
+        seconds = float(text)
+        if seconds <= 0:
+            self.fail(f"a number of seconds must be positive, not {text}", param, ctx)
+        return seconds
+
+
+class BoardSizes(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3 on
+    """Board sizes such as ``4-12`` or ``50,100,200`` (or a mix), each one nqueens accepts."""
+
+    name = "SIZES"
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> list[int]:
+        if isinstance(value, list):
+            return value
+        sizes: list[int] = []
+        for part in str(value).split(","):
+            match = re.fullmatch(r"\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?", part)
+            if match is None:
+                self.fail(f"{part.strip()!r} is not a size or a range such as 4-12", param, ctx)
+            low, high = int(match.group(1)), int(match.group(2) or match.group(1))
+            if low > high:
+                self.fail(f"the range {low}-{high} is empty", param, ctx)
+            command = FIRST if param is not None and param.name == "first_sizes" else COUNT
+            for n in (low, high):
+                try:
+                    api.check_board_size(n, command)
+                except InputError as error:
+                    self.fail(error.command_line, param, ctx)
+            sizes.extend(range(low, high + 1))
+        return sizes
+
+
+class Names(click.ParamType):  # type: ignore[type-arg]
+    """A comma-separated list of names, each one of ``allowed``."""
+
+    name = "NAMES"
+
+    def __init__(self, allowed: tuple[str, ...]) -> None:
+        self.allowed = allowed
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> list[str]:
+        if isinstance(value, list):
+            return value
+        names = [name.strip() for name in str(value).split(",") if name.strip()]
+        unknown = [name for name in names if name not in self.allowed]
+        if unknown or not names:
+            self.fail(
+                f"{', '.join(unknown) or 'nothing'}: choose from {', '.join(self.allowed)}",
+                param,
+                ctx,
+            )
+        return names

@@ -1,0 +1,216 @@
+"""What a person sees while a search runs: the progress bar of a count, with its time left,
+and the spinner of a search that reports no progress."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from rich.progress import (
+    BarColumn,
+    Progress,
+    ProgressColumn,
+    SpinnerColumn,
+    Task,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
+from rich.text import Text
+
+from nqueens.cli import render
+
+if TYPE_CHECKING:
+    from nqueens.cli.output import Output
+    from nqueens.run.estimate import Estimate
+
+
+PROGRESS_MIN_N = 12
+"""Boards from this size up take over a second to count: worth a progress bar."""
+
+
+SPINNER_DELAY_SECONDS = 1.0
+"""A search that reports no progress gets a spinner once it has run this long."""
+
+
+_WIDE_COLUMNS = 120  # the bar in words needs this much with a count in the billions
+
+
+class _TimeLeftColumn(ProgressColumn):
+    """The time left: from the estimate a long count starts with, until the count outlasts it;
+    otherwise from the average pace since the start (steadier than a recent window, which jumps
+    as subproblems of very different sizes finish), counting only the work done in this run, not
+    what a checkpoint had. Nothing in the first second, when a pace means little."""
+
+    def render(self, task: Task) -> Text:
+        elapsed, done, total = task.elapsed, task.completed, task.total
+        if not elapsed or not total or done >= total:
+            return Text("")
+        expected = task.fields.get("expected")
+        counted = done - task.fields.get("resumed_from", 0)
+        if expected is not None and elapsed < expected:
+            left = expected - elapsed
+        elif counted > 0 and elapsed >= _FIRST_PACE_SECONDS:
+            left = elapsed * (total - done) / counted
+        else:
+            return Text("")
+        return Text(f"~{_clock(left)} left", style="progress.remaining")
+
+
+_FIRST_PACE_SECONDS = 1.0
+
+
+def _clock(seconds: float) -> str:
+    """'4:05', '1:04:05', or for days of work '9 days'."""
+    whole = int(seconds)
+    if whole >= 2 * 86400:
+        return render.duration(seconds)
+    hours, minutes, secs = whole // 3600, whole // 60 % 60, whole % 60
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+class CountDisplay:
+    """What a count shows on stderr while it runs: its estimate, then a progress bar.
+
+    Where the board's number of solutions is known (plain boards to N = 27), the bar and the
+    time left follow the solutions found, which track the work done; the pieces of the count,
+    the first of which hold most of the work, would make the first minutes look slow.
+    """
+
+    def __init__(
+        self,
+        output: Output,
+        bar: Progress,
+        n: int,
+        stop_spinner: Callable[[], None],
+        cluster: bool,
+        known_total: int | None,
+    ) -> None:
+        self._output = output
+        self._bar = bar
+        self._n = n
+        self._known_total = known_total
+        self._task = bar.add_task("count", total=None, n=n, solutions=0, done=0, pieces=0)
+        self._stop_spinner = stop_spinner
+        self._cluster = cluster
+
+    def progress(self, done: int, total: int, solutions: int) -> None:
+        """The engine's progress: the bar starts with its first report (on large boards)."""
+        started = self._bar.live.is_started
+        if not started and self._n < PROGRESS_MIN_N:
+            return
+        known = self._known_total
+        completed, whole = (solutions, known) if known else (done, total)
+        if not started:  # what a checkpoint had is not this run's pace
+            self._bar.update(self._task, resumed_from=completed)
+        self._bar.update(
+            self._task,
+            completed=completed,
+            total=whole,
+            solutions=solutions,
+            done=done,
+            pieces=total,
+        )
+        if not started:  # after the update: its first frame shows the total
+            self._stop_spinner()
+            self._bar.start()
+
+    def estimate(self, estimate: Estimate, workers: int) -> None:
+        """Say what a long count expects to take; the bar counts down from it."""
+        self._output.message(render.estimate_line(estimate, workers, cluster=self._cluster))
+        self._bar.update(self._task, expected=estimate.seconds_on(workers))
+
+
+@contextmanager
+def count_display(
+    output: Output,
+    n: int,
+    *,
+    enabled: bool,
+    cluster: bool = False,
+    known_total: int | None = None,
+) -> Iterator[CountDisplay | None]:
+    """What a count shows on a terminal while it runs, on stderr (None: nothing to show, when
+    stderr is not a terminal or when disabled).
+
+    A spinner with the elapsed time once the count has run a second; as soon as the engine
+    reports progress (splitting engines do, on boards counted in more than a moment), a
+    progress bar instead: how far, the solutions so far, the time taken and the time left.
+    The engine that counts decides, whichever ``auto`` picked. ``known_total`` is the board's
+    number of solutions where it is known.
+    """
+    if not (enabled and output.err.is_terminal):
+        yield None
+        return
+    columns: tuple[str | ProgressColumn, ...]
+    if output.err.width < _WIDE_COLUMNS:
+        columns = (
+            TextColumn("[bold]N = {task.fields[n]}"),
+            BarColumn(bar_width=20),
+            TaskProgressColumn(),
+            TextColumn("{task.fields[solutions]:,} found"),
+            TimeElapsedColumn(),
+            _TimeLeftColumn(),
+        )
+    else:
+        columns = (
+            TextColumn("[bold]Counting N = {task.fields[n]}"),
+            BarColumn(bar_width=25),
+            TaskProgressColumn(),
+            TextColumn("· {task.fields[solutions]:,} solutions ·"),
+            TextColumn("{task.fields[done]:,}/{task.fields[pieces]:,} pieces ·"),
+            TimeElapsedColumn(),
+            _TimeLeftColumn(),
+        )
+    bar = Progress(*columns, console=output.err, transient=True)
+    with spinner(output, f"Counting N = {n}") as stop_spinner:
+        try:
+            yield CountDisplay(output, bar, n, stop_spinner, cluster, known_total)
+        finally:
+            if bar.live.is_started:
+                bar.stop()
+
+
+@contextmanager
+def spinner(output: Output, text: str, *, enabled: bool = True) -> Iterator[Callable[[], None]]:
+    """A spinner with the elapsed time on stderr for a search that reports no progress.
+
+    It appears only once the search has run ``SPINNER_DELAY_SECONDS``, so quick searches stay
+    quiet, and it leaves nothing behind. The function it yields stops it early.
+    """
+    if not (enabled and output.err.is_terminal):
+        yield lambda: None
+        return
+    progress = Progress(
+        SpinnerColumn(),
+        TextColumn(f"[bold]{text}[/bold]"),
+        TimeElapsedColumn(),
+        console=output.err,
+        transient=True,
+    )
+    progress.add_task("search", total=None)
+    lock = threading.Lock()
+    stopped = False
+
+    def show() -> None:
+        with lock:
+            if not stopped:
+                progress.start()
+
+    def stop() -> None:
+        nonlocal stopped
+        timer.cancel()
+        with lock:
+            stopped = True
+            if progress.live.is_started:
+                progress.stop()
+
+    timer = threading.Timer(SPINNER_DELAY_SECONDS, show)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield stop
+    finally:
+        stop()

@@ -1,0 +1,223 @@
+"""Board files, read and written: drawings, CSPLib problem 79 instances and the Excluded
+Diagonals paper's files, and random completion puzzles in the drawing format."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from nqueens.core.board import DIFFERENCE, SUM, Diagonal, Puzzle, problems
+from nqueens.core.results import InputError, Square
+from nqueens.core.validation import read_whole, shown
+
+_QUEEN_CELLS = {"Q", "q"}
+_BLOCKED_CELLS = {"#", "X", "x"}
+_FREE_CELLS = {".", "_"}
+
+
+def read_puzzle(text: str, diagonals: int | None = None) -> Puzzle:
+    """A starting position from text: a CSPLib problem 79 instance, an Excluded Diagonals file
+    (of which ``diagonals`` takes the first D pairs, the paper's way to make an instance with D
+    diagonals; all of them by default), or a board drawing.
+
+    A drawing has one line per row: ``Q`` a queen, ``#`` or ``X`` a blocked square, ``.`` or
+    ``_`` a free square, separated by spaces or tabs, or not at all. N is the number of rows.
+    """
+    text = text.removeprefix("\ufeff")  # a byte-order mark, as some editors write
+    if re.search(r"^\s*(?:letting\s+)?diags\s*(?:=|be)", text, flags=re.MULTILINE):
+        return _read_diagonals(text, diagonals)
+    if diagonals is not None:
+        raise InputError(
+            "only an Excluded Diagonals file (n = ..., numdiags = ..., diags = [[k, t], ...]) "
+            "has diagonals to take the first D of"
+        )
+    if re.search(r"^\s*letting\b", text, flags=re.MULTILINE):
+        return _read_csplib(text)
+    return _read_drawing(text)
+
+
+def _read_drawing(text: str) -> Puzzle:
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        raise InputError("the board is empty")
+    n = len(lines)
+    queens: list[Square] = []
+    blocked: list[Square] = []
+    for row, line in enumerate(lines):
+        cells = line.split() if re.search(r"\s", line.strip()) else list(line.strip())
+        if len(cells) != n:
+            raise InputError(
+                f"row {row + 1} has {len(cells)} squares; a board of {n} rows needs {n} in each"
+            )
+        for col, cell in enumerate(cells):
+            if cell in _QUEEN_CELLS:
+                queens.append((row, col))
+            elif cell in _BLOCKED_CELLS:
+                blocked.append((row, col))
+            elif cell not in _FREE_CELLS:
+                raise InputError(
+                    f"square {row + 1},{col + 1} is {cell!r}: use Q (queen), # or X (blocked), "
+                    ". or _ (free)"
+                )
+    return Puzzle(n, tuple(queens), tuple(blocked))
+
+
+_CSPLIB_BASE = "CSPLib problem 79 files count rows and columns from 0"
+
+
+_NOT_PAIRS = (
+    f"the CSPLib instance's 'letting init' is not a list of [row, col] pairs ({_CSPLIB_BASE})"
+)
+
+
+def _read_csplib(text: str) -> Puzzle:
+    """CSPLib problem 79: ``letting n = 8``, ``letting init = [[row, col], ...]`` (or ``be``).
+
+    Squares are 0-based there, row first, as the problem's Essence' model and the notes on its
+    data say; every message names a square as the file writes it.
+    """
+    size = re.search(r"letting\s+n\s*(?:=|be)\s*([0-9]+)\b", text)
+    if size is None:
+        raise InputError("the CSPLib instance has no 'letting n = ...' (a whole number)")
+    n = read_whole(size.group(1))
+    queens: list[Square] = []
+    init = re.search(r"letting\s+init\s*(?:=|be)\s*", text)
+    if init is None and re.search(r"letting\s+init\b", text):
+        raise InputError(_NOT_PAIRS)
+    if init is not None:
+        # The value runs to the next statement or the end, and must parse whole: a list read
+        # up to its first "]]" would take [[0,0]]]] for [[0,0]].
+        after = re.search(r"\bletting\b", text[init.end() :])
+        value = text[init.end() : init.end() + after.start() if after else len(text)]
+        value = re.sub(r"\$[^\n]*", "", value).strip()  # Essence' comments start with $
+        line = text.count("\n", 0, init.start()) + 1
+        try:
+            pairs = json.loads(value)
+        except (ValueError, RecursionError):
+            raise InputError(f"line {line}: {_NOT_PAIRS}") from None
+        if not isinstance(pairs, list):
+            raise InputError(f"line {line}: {_NOT_PAIRS}")
+        for index, pair in enumerate(pairs, start=1):
+            if not (
+                isinstance(pair, list)
+                and len(pair) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in pair)
+            ):
+                raise InputError(
+                    f"line {line}: pair {index} of 'letting init', {json.dumps(pair)}, is not "
+                    f"[row, col] ({_CSPLIB_BASE})"
+                )
+            queens.append((pair[0], pair[1]))
+    found = problems(n, queens, (), _as_written)
+    if found:
+        raise InputError(f"{'; '.join(found[:5])} ({_CSPLIB_BASE})")
+    return Puzzle(n, tuple(queens))
+
+
+def _as_written(square: Square) -> str:
+    """A square as a CSPLib file writes it: ``[row, col]``, 0-based."""
+    return f"[{shown(square[0])}, {shown(square[1])}]"
+
+
+_DIAGONALS_FORMAT = (
+    "the paper's Excluded Diagonals files pair k, from 0 to 2n - 2, with t: 1 for the "
+    "diagonal row + col = k, 0 for row - col = k - (n - 1), counting from 0"
+)
+
+
+def _read_diagonals(text: str, first: int | None) -> Puzzle:
+    """The generator format of Gent, Jefferson and Nightingale: ``n = 20``, ``numdiags = 44``,
+    ``diags = [[37, 0], [11, 1], ...]``; the first ``first`` pairs are excluded (all by
+    default). Every pair is checked, and named by its place in the list as the file writes it.
+    """
+    size = re.search(r"^\s*(?:letting\s+)?n\s*(?:=|be)\s*([0-9]+)\s*$", text, flags=re.MULTILINE)
+    if size is None:
+        raise InputError("the Excluded Diagonals file has no 'n = ...' (a whole number)")
+    n = read_whole(size.group(1))
+    if n < 1:
+        raise InputError("the Excluded Diagonals file's n must be at least 1")
+    listed = re.search(r"diags\s*(?:=|be)\s*(\[.*\])", text, flags=re.DOTALL)
+    try:
+        pairs = json.loads(listed.group(1)) if listed is not None else None
+    except ValueError:
+        pairs = None
+    if not isinstance(pairs, list):
+        raise InputError(f"the file's 'diags' is not a list of [k, t] pairs ({_DIAGONALS_FORMAT})")
+    excluded: list[Diagonal] = []
+    for index, pair in enumerate(pairs, start=1):
+        written = json.dumps(pair)
+        if not (
+            isinstance(pair, list)
+            and len(pair) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in pair)
+        ):
+            raise InputError(
+                f"pair {index} of 'diags', {written}, is not [k, t] ({_DIAGONALS_FORMAT})"
+            )
+        k, kind = pair
+        if kind not in (0, 1):
+            raise InputError(
+                f"pair {index} of 'diags', {written}: t must be 1 (the diagonal row + col = k) "
+                "or 0 (row - col = k - (n - 1))"
+            )
+        if not 0 <= k <= 2 * n - 2:
+            raise InputError(
+                f"pair {index} of 'diags', {written}: k must be 0 to {2 * n - 2} on a board "
+                f"with n = {n} ({_DIAGONALS_FORMAT})"
+            )
+        excluded.append(Diagonal(SUM, k) if kind == 1 else Diagonal(DIFFERENCE, k - (n - 1)))
+    declared = re.search(
+        r"^\s*(?:letting\s+)?numdiags\s*(?:=|be)\s*([0-9]+)\s*$", text, flags=re.MULTILINE
+    )
+    if declared is not None and read_whole(declared.group(1)) != len(pairs):
+        raise InputError(
+            f"the file says numdiags = {declared.group(1)} but lists {len(pairs)} diagonals"
+        )
+    if first is not None:
+        if first > len(excluded):
+            raise InputError(
+                f"the file lists {len(excluded)} diagonals, fewer than the first {first} asked for"
+            )
+        excluded = excluded[:first]
+    return Puzzle(n, excluded=tuple(dict.fromkeys(excluded)))
+
+
+def random_puzzle(n: int, queens: int, *, seed: int | None = None) -> Puzzle:
+    """``queens`` non-attacking queens placed at random on an n x n board (no blocked squares).
+
+    The result need not be completable: deciding that is the solver's job (and NP-complete).
+    """
+    if not 0 <= queens <= n:
+        raise InputError(f"cannot place {queens} non-attacking queens on a {n} x {n} board")
+    chooser = random.Random(seed)
+    while True:
+        placed: list[Square] = []
+        rows: set[int] = set()
+        sums: set[int] = set()
+        differences: set[int] = set()
+        for col in chooser.sample(range(n), queens):
+            free = [
+                row
+                for row in range(n)
+                if row not in rows and row + col not in sums and row - col not in differences
+            ]
+            if not free:
+                break
+            row = chooser.choice(free)
+            placed.append((row, col))
+            rows.add(row)
+            sums.add(row + col)
+            differences.add(row - col)
+        else:
+            return Puzzle(n, tuple(sorted(placed)))
+
+
+def puzzle_text(puzzle: Puzzle) -> str:
+    """The puzzle as a board drawing that --board reads: Q given, # blocked (and every square of
+    an excluded diagonal), . free."""
+    marks = {square: "#" for square in puzzle.closed_squares()}
+    marks |= {square: "Q" for square in puzzle.queens}
+    return "\n".join(
+        " ".join(marks.get((row, col), ".") for col in range(puzzle.n)) for row in range(puzzle.n)
+    )
