@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from helpers import PLAIN_ENV, TERMINAL_ENV, known_total, process_env, run_on_terminal
 
+from nqueens import bench
 from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
 from nqueens.engines.mip import BACKENDS
-from nqueens.run import bench
 
 ROOT = Path(__file__).parent.parent
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from nqueens.core import validation
-from nqueens.core.board import Puzzle
+from nqueens.core.board import Puzzle, excluded_diagonals
 from nqueens.core.known_counts import how_many
 from nqueens.core.results import FirstResult, InputError, Square, Stats
 from nqueens.core.strategies import MAX_UNBOUNDED_ENUMERATION_N, STRATEGIES
@@ -87,7 +87,7 @@ def _request(
         n,
         given,
         validation.squares(blocked, "blocked squares"),
-        validation.diagonals(excluded),
+        excluded_diagonals(excluded),
     )
     if unique and puzzle.constrained:
         raise InputError("unique solutions need a symmetric board: the given squares break it")
@@ -142,7 +142,7 @@ def solve(
     limit: int | None = None,
     time_limit: float | None = None,
     unique: bool = False,
-    engine: str = "cp-sat",
+    engine: str = registry.SOLVE_DEFAULT,
     strategy: str | None = None,
     mip_solver: str = "scip",
     queens: Iterable[Square] = (),

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from nqueens.core.results import InputError, Square
-from nqueens.core.validation import read_whole, shown
+from nqueens.core.validation import read_whole, shown, tuples_of
 
 
 def square_name(square: Square) -> str:
@@ -216,3 +216,22 @@ class Puzzle:
 def _code_name(diagonal: Diagonal) -> str:
     """A diagonal as code writes it, for the API's messages."""
     return f"Diagonal({diagonal.kind!r}, {shown(diagonal.value)})"
+
+
+def excluded_diagonals(value: object) -> tuple[Diagonal, ...]:
+    """``value`` as excluded diagonals: Diagonal values, or ``("sum", row + col)`` and
+    ``("difference", row - col)`` pairs."""
+    result = []
+    for item, pair in tuples_of(value, "excluded diagonals must be a list"):
+        if (
+            len(pair) != 2
+            or pair[0] not in (SUM, DIFFERENCE)
+            or isinstance(pair[1], bool)
+            or not isinstance(pair[1], int)
+        ):
+            raise InputError(
+                f"excluded diagonals must be ('sum', row + col) or ('difference', row - col), "
+                f"not {shown(item)}"
+            )
+        result.append(Diagonal(pair[0], pair[1]))
+    return tuple(result)

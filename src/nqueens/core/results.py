@@ -62,11 +62,10 @@ class Status(enum.Enum):
 class Stats:
     """The solver's own statistics for one search, as the seed programs report them.
 
-    ``conflicts`` and ``branches`` are the engine's two counters, named by the engine
-    (``Engine.stat_names``): CP-SAT's conflicts and branches, the original CP solver's failures
-    and branches, a MIP solver's simplex iterations and branch-and-bound nodes, or the bitboard
-    engine's subproblems and nodes (queens placed).
-    """
+    ``conflicts`` and ``branches`` are the engine's two counters, which ``counter_names`` names as
+    the engine does (``Engine.stat_names``): CP-SAT's conflicts and branches, the original CP
+    solver's failures and branches, a MIP solver's simplex iterations and branch-and-bound nodes, or
+    the bitboard engine's subproblems and nodes (queens placed)."""
 
     n: int
     solutions: int
@@ -78,6 +77,7 @@ class Stats:
     engine: str = "cp-sat"  # which solver: it decides what conflicts and branches mean
     strategy: str | None = None  # the search strategy, where the engine takes one
     backend: str | None = None  # the solver behind the engine, where it has a choice (mip)
+    counter_names: tuple[str, str] = ("conflicts", "branches")  # what the two counters count
 
     @property
     def solutions_per_second(self) -> float:
@@ -88,9 +88,7 @@ class Stats:
     def figures(self) -> dict[str, int]:
         """The engine's two counters under the engine's names for them, e.g. ``{"subproblems":
         94, "nodes": 198511}`` for the bitboard engine: what ``--stats`` prints."""
-        from nqueens.engines.registry import engine_named
-
-        first_name, second_name = engine_named(self.engine).stat_names
+        first_name, second_name = self.counter_names
         return {first_name: self.conflicts, second_name: self.branches}
 
     def __repr__(self) -> str:

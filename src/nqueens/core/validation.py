@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nqueens.core.results import InputError, Square
-
-if TYPE_CHECKING:
-    from nqueens.core.board import Diagonal
 
 NO_TIME_LIMIT_BEYOND = 1e9
 """Seconds (about 32 years) beyond which a time limit means no limit: solvers take milliseconds
@@ -69,7 +66,7 @@ def seconds(value: object, what: str = "the time limit") -> float | None:
     return None if value > NO_TIME_LIMIT_BEYOND else float(value)
 
 
-def _tuples(value: object, not_a_list: str) -> Iterator[tuple[object, tuple[Any, ...]]]:
+def tuples_of(value: object, not_a_list: str) -> Iterator[tuple[object, tuple[Any, ...]]]:
     """Each item of the iterable ``value`` with its items as a tuple (empty for an item that is
     not iterable), one at a time; InputError ``not_a_list`` when ``value`` is not iterable."""
     try:
@@ -86,31 +83,10 @@ def _tuples(value: object, not_a_list: str) -> Iterator[tuple[object, tuple[Any,
 def squares(value: object, what: str) -> tuple[Square, ...]:
     """``value`` as 0-based ``(row, col)`` squares: any iterable of pairs of whole numbers."""
     result = []
-    for item, pair in _tuples(value, f"{what} must be (row, col) pairs"):
+    for item, pair in tuples_of(value, f"{what} must be (row, col) pairs"):
         if len(pair) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in pair):
             raise InputError(f"{what} must be (row, col) pairs of whole numbers, not {shown(item)}")
         result.append((pair[0], pair[1]))
-    return tuple(result)
-
-
-def diagonals(value: object) -> tuple[Diagonal, ...]:
-    """``value`` as excluded diagonals: Diagonal values, or ``("sum", row + col)`` and
-    ``("difference", row - col)`` pairs."""
-    from nqueens.core.board import DIFFERENCE, SUM, Diagonal  # puzzle's messages use shown()
-
-    result = []
-    for item, pair in _tuples(value, "excluded diagonals must be a list"):
-        if (
-            len(pair) != 2
-            or pair[0] not in (SUM, DIFFERENCE)
-            or isinstance(pair[1], bool)
-            or not isinstance(pair[1], int)
-        ):
-            raise InputError(
-                f"excluded diagonals must be ('sum', row + col) or ('difference', row - col), "
-                f"not {shown(item)}"
-            )
-        result.append(Diagonal(pair[0], pair[1]))
     return tuple(result)
 
 

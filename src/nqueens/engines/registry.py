@@ -25,6 +25,9 @@ ENGINES: dict[str, Engine] = {engine.name: engine for engine in _ENGINES}
 
 AUTO = "auto"
 
+SOLVE_DEFAULT = cpsat.NAME
+"""The engine ``solve`` runs unless told: it enumerates with symmetry and puzzles, on every core."""
+
 COUNT_PREFERENCE = (bitboard.NAME, reduced.NAME, cpsat.NAME)
 """What ``count --engine auto`` tries, fastest first (benchmarks/counting.py measures it)."""
 

@@ -10,10 +10,9 @@ side by side in the order the search met them, each parent centred over its chil
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from nqueens.explain.events import Event
+from nqueens.explain.steps import DEAD_END, Event
+from nqueens.explain.steps import SOLUTION as SOLUTION_EVENT
 
 CHOICE = "choice"
 FAILURE = "failure"
@@ -63,9 +62,6 @@ class SearchTree:
 
     def record(self, event: Event) -> None:
         """A step of the narration at the current node."""
-        from nqueens.explain.events import DEAD_END
-        from nqueens.explain.events import SOLUTION as SOLUTION_EVENT
-
         node = self.nodes[self._current]
         if node.event is None:
             node.first_step = event.step

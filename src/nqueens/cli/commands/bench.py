@@ -113,7 +113,7 @@ def bench(
     """
     size_list, first_size_list, engine_list, strategy_list = sizes, first_sizes, engines, strategies
     output = Output("text")
-    from nqueens.run import bench as benchmark
+    from nqueens import bench as benchmark
 
     total = len(size_list) * len(
         benchmark.columns(engine_list, strategy_list, benchmark.ALL, mip_solvers)

@@ -29,6 +29,7 @@ from nqueens.core import clock
 from nqueens.core.board import Puzzle
 from nqueens.core.known_counts import KNOWN_TOTALS
 from nqueens.core.results import Status
+from nqueens.engines import registry
 
 
 @click.command(cls=QueensCommand, epilog=EXIT_CODES_HELP)
@@ -40,7 +41,7 @@ from nqueens.core.results import Status
     help="Only one of each set of solutions that are turns or mirror images of each other.",
 )
 @puzzle_options
-@engine_options("cp-sat")
+@engine_options(registry.SOLVE_DEFAULT)
 @board_options
 @common_options
 @click.pass_context

@@ -35,6 +35,8 @@ from nqueens.engines.bitboard import kernel as bitkernel
 from nqueens.engines.streams import EngineStream
 
 NAME = "bitboard"
+STAT_NAMES = ("subproblems", "nodes")
+"""What the engine's two counters count, as statistics and JSON name them."""
 
 PLAIN_PYTHON_MAX_N = 13
 """Boards up to this size are searched in plain Python: answered before numba would have
@@ -85,7 +87,7 @@ class BitboardEngine(Engine):
     strategies = (FIRST_MIN,)
     max_n = 64
     max_n_reason = "keeps a column in one 64-bit machine word"
-    stat_names = ("subproblems", "nodes")
+    stat_names = STAT_NAMES
     splits = True
 
     def strategy_for(self, request: Request) -> str | None:
@@ -331,6 +333,7 @@ class BitboardStream(EngineStream):
             status=status,
             unique=self._delivered if self._unique else None,
             engine=NAME,
+            counter_names=STAT_NAMES,
             strategy=FIRST_MIN,
         )
 

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from ortools.constraint_solver import pywrapcp
 
 NAME = "cp"
+STAT_NAMES = ("failures", "branches")
+"""What the engine's two counters count, as statistics and JSON name them."""
 
 MAX_AUTO_N = 500
 """The auto strategy (impact-based search) ignores the time limit while it initialises, which
@@ -127,6 +129,7 @@ class CpSearch:
             wall_time=self.wall_time,
             status=status,
             engine=NAME,
+            counter_names=STAT_NAMES,
             strategy=self.strategy,
         )
 
@@ -169,7 +172,7 @@ class CpEngine(Engine):
     strategies = (FIRST_MIN, FIRST_FAIL_MID, AUTO)
     max_n = 10_000
     max_n_reason = "builds a model too large to be useful"
-    stat_names = ("failures", "branches")
+    stat_names = STAT_NAMES
 
     def memory_needed(self, request: Request) -> int:
         # OR-Tools once loaded, then the search's growth with N², fitted to what it took at

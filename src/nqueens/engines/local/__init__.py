@@ -16,6 +16,8 @@ from nqueens.core.results import FirstResult, SearchInterrupted, Solution, Stats
 from nqueens.engines.base import FIRST, Engine, Request
 
 NAME = "local"
+STAT_NAMES = ("swaps", "moves")
+"""What the engine's two counters count, as statistics and JSON name them."""
 
 MIN_N = 4
 """Boards 2 and 3 have no solution, which local search cannot prove: complete engines answer."""
@@ -35,7 +37,7 @@ class LocalEngine(Engine):
     commands = frozenset({FIRST})
     max_n = 10_000_000
     max_n_reason = "keeps eight numbers per column"
-    stat_names = ("swaps", "moves")
+    stat_names = STAT_NAMES
 
     def memory_needed(self, request: Request) -> int:
         # numba and numpy once loaded; the kernel's arrays (eight int64 per column) and the
@@ -101,6 +103,7 @@ def local_first(request: Request) -> FirstResult:
             wall_time=time.monotonic() - started,
             status=status,
             engine=NAME,
+            counter_names=STAT_NAMES,
         )
 
     try:

@@ -25,6 +25,8 @@ from nqueens.engines.base import FIRST, Engine, Request
 from nqueens.engines.streams import EngineStream
 
 NAME = "mip"
+STAT_NAMES = ("iterations", "nodes")
+"""What the engine's two counters count, as statistics and JSON name them."""
 
 BACKENDS = {"scip": "SCIP", "cbc": "CBC", "highs": "HIGHS", "glpk": "GLPK"}
 """MIP backends: the first three linked into the ortools wheel, GLPK (the blog's) via swiglpk."""
@@ -213,6 +215,7 @@ class MipSolutionStream(EngineStream):
             wall_time=time.monotonic() - self._started,
             status=status,
             engine=NAME,
+            counter_names=STAT_NAMES,
             backend=self._backend,
         )
 
@@ -224,7 +227,7 @@ class MipEngine(Engine):
     summary = "a 0-1 integer program for a MIP solver (see --mip-solver); small boards"
     max_n = 200
     max_n_reason = "builds N² binary variables"
-    stat_names = ("iterations", "nodes")
+    stat_names = STAT_NAMES
 
     def memory_needed(self, request: Request) -> int:
         # OR-Tools once loaded, and about 10 kB a binary variable with its constraints.

@@ -29,6 +29,8 @@ from nqueens.engines.base import (
 from nqueens.engines.streams import EngineStream
 
 NAME = "reduced"
+STAT_NAMES = ("subproblems", "nodes")
+"""What the engine's two counters count, as statistics and JSON name them."""
 
 MAX_FREE = 64
 """Free columns the search takes: a column's candidate rows are one 64-bit word."""
@@ -161,7 +163,7 @@ class ReducedEngine(Engine):
     summary = "a compiled search of what given queens leave free: large puzzles, whole diagonals"
     max_n = 10_000
     max_n_reason = "reads the board square by square"
-    stat_names = ("subproblems", "nodes")
+    stat_names = STAT_NAMES
     splits = True
 
     def refusal(self, request: Request) -> str | None:
@@ -293,4 +295,5 @@ class ReducedStream(EngineStream):
             wall_time=time.monotonic() - self._started,
             status=status,
             engine=NAME,
+            counter_names=STAT_NAMES,
         )

@@ -1,0 +1,101 @@
+"""The package's layers: imports run one way, without cycles, and modules stay readable.
+
+Read from the source with ``ast``, so that a lazy import inside a function counts too.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import nqueens
+
+PACKAGE = Path(nqueens.__file__).parent
+LAYERS = {"core": 0, "engines": 1, "run": 2, "formats": 2, "explain": 2, "api": 3, "bench": 4}
+"""What each top-level module or folder may import: its own layer and those below; the command
+line (``cli``) and ``__main__`` sit on top of everything."""
+MAX_LINES = 400
+COMPILED = {"kernel.py"}  # numba searches: one loop is clearer whole than cut in two
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
+    """The package's modules that ``path`` imports, anywhere in it."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("nqueens"):
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                names.add(full if full in modules else node.module)
+        elif isinstance(node, ast.Import):
+            names.update(a.name for a in node.names if a.name.startswith("nqueens"))
+    return {name for name in names if name in modules}
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    return LAYERS.get(parts[1]) if len(parts) > 1 else None
+
+
+def test_imports_run_down_the_layers() -> None:
+    modules = _modules()
+    upward = [
+        f"{module} imports {imported}"
+        for module, path in modules.items()
+        for imported in _imports(path, modules)
+        if (below := _layer(module)) is not None
+        and (above := _layer(imported)) is not None
+        and above > below
+    ]
+    assert upward == []
+
+
+def test_no_module_imports_itself_back() -> None:
+    modules = _modules()
+    graph = {module: _imports(path, modules) - {module} for module, path in modules.items()}
+    cycles = []
+
+    def walk(module: str, path: list[str], done: set[str]) -> None:
+        for imported in graph[module]:
+            if imported in path:
+                cycles.append(" -> ".join([*path[path.index(imported) :], imported]))
+            elif imported not in done:
+                done.add(imported)
+                walk(imported, [*path, imported], done)
+
+    for module in graph:
+        walk(module, [module], set())
+    assert cycles == []
+
+
+def test_modules_stay_readable() -> None:
+    long = {
+        str(path.relative_to(PACKAGE)): lines
+        for path in PACKAGE.rglob("*.py")
+        if path.name not in COMPILED and (lines := len(path.read_text().splitlines())) > MAX_LINES
+    }
+    assert long == {}
+
+
+def test_commands_name_no_engine() -> None:
+    """Which engine runs is the registry's business: a command that names one is out of date
+    the day the engines change."""
+    from nqueens.engines import registry
+
+    commands = PACKAGE / "cli" / "commands"
+    named = [
+        f"{path.name}: {name}"
+        for path in commands.glob("*.py")
+        for name in registry.ENGINES
+        if f'"{name}"' in path.read_text()
+    ]
+    assert named == []
