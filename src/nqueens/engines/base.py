@@ -103,6 +103,15 @@ class Engine:
     max_n_reason: ClassVar[str]  # why, in a few words: "builds N² binary variables"
     stat_names: ClassVar[tuple[str, str]]  # what Stats.conflicts and Stats.branches mean here
     splits: ClassVar[bool] = False  # counts through subproblems, on several cores
+    count_rank: ClassVar[int | None] = None
+    """Its place in what ``count --engine auto`` tries, fastest first (None: never tried);
+    ``benchmarks/counting.py`` measures the order."""
+    excluded_diagonals_rank: ClassVar[int | None] = None
+    """The same for boards with excluded diagonals, except small ones (``prefers``)."""
+
+    def prefers(self, request: Request) -> bool:
+        """Whether the auto count should take the excluded-diagonals order for ``request``."""
+        return False
 
     def memory_needed(self, request: Request) -> int:
         """Bytes of address space the search of ``request`` may take, loading its solver

@@ -28,14 +28,6 @@ AUTO = "auto"
 SOLVE_DEFAULT = cpsat.NAME
 """The engine ``solve`` runs unless told: it enumerates with symmetry and puzzles, on every core."""
 
-COUNT_PREFERENCE = (bitboard.NAME, reduced.NAME, cpsat.NAME)
-"""What ``count --engine auto`` tries, fastest first (benchmarks/counting.py measures it)."""
-
-EXCLUDED_DIAGONALS_PREFERENCE = (reduced.NAME, bitboard.NAME, cpsat.NAME)
-"""The same with excluded diagonals on all but small boards: near the paper's phase transition
-few boards survive, and the reduced search's forward checking prunes what the bitboard engine
-must walk through (benchmarks/diagonals.py)."""
-
 
 def describe(capability: str) -> str:
     """The engines that declare ``capability`` (an Engine flag such as ``splits``), for help."""
@@ -99,9 +91,15 @@ def check(engine: Engine, request: Request) -> None:
 
 
 def for_count(request: Request) -> Engine:
-    """The fastest exact engine that can count ``request`` (the last choice when none can, so
-    that checking it says why)."""
-    excluded = request.puzzle is not None and request.puzzle.excluded and reduced.large(request)
-    preference = EXCLUDED_DIAGONALS_PREFERENCE if excluded else COUNT_PREFERENCE
-    candidates = [ENGINES[name] for name in preference]
+    """The fastest exact engine that can count ``request``, by the ranks the engines declare (the
+    last choice when none can, so that checking it says why)."""
+    excluded = any(engine.prefers(request) for engine in ENGINES.values())
+
+    def rank(engine: Engine) -> int | None:
+        return engine.excluded_diagonals_rank if excluded else engine.count_rank
+
+    candidates = sorted(
+        (engine for engine in ENGINES.values() if rank(engine) is not None),
+        key=lambda engine: rank(engine) or 0,
+    )
     return next((e for e in candidates if refusal(e, request) is None), candidates[-1])

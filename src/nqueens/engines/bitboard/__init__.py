@@ -89,6 +89,8 @@ class BitboardEngine(Engine):
     max_n_reason = "keeps a column in one 64-bit machine word"
     stat_names = STAT_NAMES
     splits = True
+    count_rank = 1
+    excluded_diagonals_rank = 2
 
     def strategy_for(self, request: Request) -> str | None:
         return FIRST_MIN

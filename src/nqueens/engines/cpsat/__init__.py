@@ -220,6 +220,8 @@ class CpSatEngine(Engine):
     max_n_reason = "runs out of memory"
     stat_names = ("conflicts", "branches")
     splits = True
+    count_rank = 3
+    excluded_diagonals_rank = 3
 
     def wants_workers(self, request: Request) -> bool:
         # Below ten open columns, starting the worker processes costs more than they save.

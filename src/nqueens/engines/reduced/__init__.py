@@ -165,6 +165,13 @@ class ReducedEngine(Engine):
     max_n_reason = "reads the board square by square"
     stat_names = STAT_NAMES
     splits = True
+    count_rank = 2
+    excluded_diagonals_rank = 1
+
+    def prefers(self, request: Request) -> bool:
+        # Near the paper's phase transition few boards survive, and forward checking prunes
+        # what the bitboard engine must walk through (benchmarks/diagonals.py).
+        return request.puzzle is not None and bool(request.puzzle.excluded) and large(request)
 
     def refusal(self, request: Request) -> str | None:
         free = free_columns(request)
