@@ -17,7 +17,7 @@ from nqueens import InputError, Status
 
 @pytest.mark.parametrize("symmetry", [True, False])
 @pytest.mark.parametrize("workers", [1, 2])
-@pytest.mark.parametrize("n", [1, 4, 8, 11, 14])
+@pytest.mark.parametrize("n", [1, 4, 8, 11, pytest.param(14, marks=pytest.mark.slow)])
 def test_count_is_the_same_in_this_process_and_in_workers(
     n: int, workers: int, symmetry: bool
 ) -> None:

@@ -52,6 +52,7 @@ def test_bench_json_has_every_cell_with_its_statistics() -> None:
     assert seed == {4: 0.0, 5: 0.0, 6: 0.0}
 
 
+@pytest.mark.slow  # its JSON twin runs by default; the CSV writer is the same walk
 def test_bench_csv_parses_with_every_cell() -> None:
     result = bench(*SMALL_PLAN, "--format", "csv")
     assert result.exit_code == 0

@@ -80,7 +80,11 @@ LEAVE_EARLY = {
 @pytest.mark.parametrize(
     ("engine", "how"),
     [
-        *[("cp-sat", how) for how in LEAVE_EARLY],  # the engine whose search runs in a thread
+        # the engine whose search runs in a thread; one way to leave by default, all with -m slow
+        *[
+            pytest.param("cp-sat", how, marks=() if how == "del" else pytest.mark.slow)
+            for how in LEAVE_EARLY
+        ],
         ("mip", "del"),  # a solve runs in a thread too, briefly
         ("cp", "kept to the end"),
         ("bitboard", "kept to the end"),
