@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from helpers import invoke, known_total, process_env
 
+import nqueens
+
 pytest.importorskip("distributed", reason="the cluster extra is not installed")
 
 DASK = shutil.which("dask", path=str(Path(sys.executable).parent))
@@ -195,6 +197,18 @@ def test_a_malformed_cluster_address_exits_2_at_once(address: str, message: str)
     assert result.exit_code == 2, result.stderr
     assert message in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_without_dask_a_cluster_count_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The message is the API's and the command line's alike: it names no option."""
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
+    result = invoke("count", "10", "--cluster", "local:1")
+    assert result.exit_code == 2, result.stderr
+    assert "counting on a cluster needs Dask: pip install 'nqueens[cluster]'" in result.stderr
+    with pytest.raises(nqueens.InputError, match=r"needs Dask"):
+        nqueens.count(10, cluster="local:1")
 
 
 def _ends_within(seconds: float, *arguments: str) -> subprocess.CompletedProcess[str]:

@@ -98,7 +98,7 @@ def dask() -> Any:
         import distributed
     except ImportError:
         raise InputError(
-            "--cluster needs Dask: pip install 'nqueens[cluster]'",
+            "counting on a cluster needs Dask: pip install 'nqueens[cluster]'"
         ) from None
     return distributed
 
