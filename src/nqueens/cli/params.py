@@ -18,14 +18,19 @@ from nqueens.core.validation import read_whole, shown
 from nqueens.engines.base import COUNT, FIRST
 
 
-def _open_source(path: str, what: str) -> BinaryIO:
+def _source_name(path: str) -> str:
+    """``path`` as messages name it."""
+    return "standard input" if path == "-" else path
+
+
+def _open_source(path: str) -> BinaryIO:
     """The bytes of ``path``, or of stdin for '-', saying on stderr what is awaited when a
     person is at the keyboard; InputError when stdin is closed."""
     if path != "-":
         return open(path, "rb")
     stdin = sys.stdin
     if stdin is None or stdin.closed:
-        raise InputError(f"standard input is closed: give a FILE, or pipe the {what} in")
+        raise InputError("standard input is closed: give a FILE, or pipe the boards in")
     if stdin.isatty():  # a person at the keyboard: say what is awaited
         click.echo(
             "Reading from the terminal: type or paste, then press Ctrl-D on a line "
@@ -35,11 +40,16 @@ def _open_source(path: str, what: str) -> BinaryIO:
     return stdin.buffer
 
 
-def _text(data: bytes, name: str, offset: int = 0, *, final: bool = True) -> str:
-    """``data`` as UTF-8 (a byte-order mark kept for the reader to drop); InputError for a
-    binary file or another encoding, naming the byte."""
+def _not_binary(data: bytes, name: str) -> bytes:
+    """``data``, unless it holds a NUL byte, which no text does: InputError then."""
     if b"\0" in data:
         raise InputError(f"{name} is a binary file, not text")
+    return data
+
+
+def _decoded(data: bytes, name: str, offset: int = 0, *, final: bool = True) -> str:
+    """``data`` as UTF-8 (a byte-order mark kept for the reader to drop), ``final`` unless it
+    may end inside a character; InputError for another encoding, naming the byte."""
     try:
         return data.decode("utf-8") if final else _UTF8().decode(data, final=False)
     except UnicodeDecodeError as error:
@@ -52,87 +62,11 @@ def _text(data: bytes, name: str, offset: int = 0, *, final: bool = True) -> str
 _UTF8 = codecs.getincrementaldecoder("utf-8")
 
 
-_SOURCE_NAMES = {"-": "standard input"}
-
-
-class TextFile(click.ParamType):  # type: ignore[type-arg]
-    """A text file's contents ('-' for stdin): UTF-8, a byte-order mark dropped.
-
-    A binary file, text in another encoding or a file too large to be a board is refused with a
-    message, never a decoding traceback, and never read to its end first.
-    """
+class _Source(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3 on
+    """A file named on the command line ('-' for stdin), refused with one message whatever
+    went wrong in reading it."""
 
     name = "FILE"
-    max_bytes = 1 << 30
-    _CHUNK = 1 << 20
-
-    def convert(
-        self, value: object, param: click.Parameter | None, ctx: click.Context | None
-    ) -> str:
-        path = str(value)
-        name = _SOURCE_NAMES.get(path, path)
-        try:
-            stream = _open_source(path, "boards")
-            try:
-                data = self._contents(stream, name)
-            finally:
-                if path != "-":
-                    stream.close()
-            return _text(data, name).removeprefix("\ufeff")
-        except OSError as error:
-            self.fail(f"cannot read {path}: {error.strerror or error}", param, ctx)
-        except InputError as error:
-            self.fail(error.command_line, param, ctx)
-
-    def _contents(self, stream: BinaryIO, name: str) -> bytes:
-        chunks = []
-        size = 0
-        while chunk := stream.read(self._CHUNK):
-            if b"\0" in chunk:
-                raise InputError(f"{name} is a binary file, not text")
-            size += len(chunk)
-            if size > self.max_bytes:
-                raise InputError(f"{name} is larger than {self.max_bytes >> 20:,} MB")
-            chunks.append(chunk)
-        return b"".join(chunks)
-
-
-class TextLines(click.ParamType):  # type: ignore[type-arg]
-    """A text file's lines ('-' for stdin), read as they are used, so that a stream of any
-    length takes constant memory: UTF-8, checked as it is read.
-
-    What opens the file and its first bytes are checked at once (a missing, binary or Latin-1
-    file is a usage error before anything is done); a fault further on is an InputError raised
-    by the iteration, naming the line.
-    """
-
-    name = "FILE"
-    max_line_bytes = 1 << 30
-    """A line longer than this cannot be a board any engine draws."""
-
-    def convert(
-        self, value: object, param: click.Parameter | None, ctx: click.Context | None
-    ) -> Iterator[str]:
-        path = str(value)
-        name = _SOURCE_NAMES.get(path, path)
-        try:
-            stream = _open_source(path, "boards")
-        except (OSError, InputError) as error:
-            self._refuse(path, error, param, ctx)
-        try:
-            start = stream.peek(1 << 16) if isinstance(stream, io.BufferedReader) else b"-"
-            if not start:  # Ctrl-D at once: a terminal would wait for more after it
-                if path != "-":
-                    stream.close()
-                return iter(())
-            _text(start, name, final=False)
-        except (OSError, InputError) as error:
-            if path != "-":
-                stream.close()
-            self._refuse(path, error, param, ctx)
-        if path != "-" and ctx is not None:
-            ctx.call_on_close(stream.close)
-        return self._lines(stream, name)
 
     def _refuse(
         self,
@@ -144,6 +78,81 @@ class TextLines(click.ParamType):  # type: ignore[type-arg]
         if isinstance(error, InputError):
             self.fail(error.command_line, param, ctx)
         self.fail(f"cannot read {path}: {error.strerror or error}", param, ctx)
+
+
+class TextFile(_Source):
+    """A text file's contents ('-' for stdin): UTF-8, a byte-order mark dropped.
+
+    A binary file, text in another encoding or a file too large to be a board is refused with a
+    message, never a decoding traceback, and never read to its end first.
+    """
+
+    max_bytes = 1 << 30
+    _CHUNK = 1 << 20
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> str:
+        path = str(value)
+        name = _source_name(path)
+        try:
+            stream = _open_source(path)
+            try:
+                data = self._contents(stream, name)
+            finally:
+                if path != "-":
+                    stream.close()
+            return _decoded(data, name).removeprefix("\ufeff")
+        except (OSError, InputError) as error:
+            self._refuse(path, error, param, ctx)
+
+    def _contents(self, stream: BinaryIO, name: str) -> bytes:
+        chunks = []
+        size = 0
+        while chunk := stream.read(self._CHUNK):
+            size += len(_not_binary(chunk, name))
+            if size > self.max_bytes:
+                raise InputError(f"{name} is larger than {self.max_bytes >> 20:,} MB")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+class TextLines(_Source):
+    """A text file's lines ('-' for stdin), read as they are used, so that a stream of any
+    length takes constant memory: UTF-8, checked as it is read.
+
+    What opens the file and its first bytes are checked at once (a missing, binary or Latin-1
+    file is a usage error before anything is done); a fault further on is an InputError raised
+    by the iteration, naming the line.
+    """
+
+    max_line_bytes = 1 << 30
+    """A line longer than this cannot be a board any engine draws."""
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> Iterator[str]:
+        path = str(value)
+        name = _source_name(path)
+        try:
+            stream = _open_source(path)
+        except (OSError, InputError) as error:
+            self._refuse(path, error, param, ctx)
+        try:
+            if isinstance(stream, io.BufferedReader):  # a look at the start, not consumed
+                start = stream.peek(1 << 16)
+                if not start:  # Ctrl-D at once: a terminal would wait for more after it
+                    if path != "-":
+                        stream.close()
+                    return iter(())
+                _decoded(_not_binary(start, name), name, final=False)
+        except (OSError, InputError) as error:
+            if path != "-":
+                stream.close()
+            self._refuse(path, error, param, ctx)
+        if path != "-" and ctx is not None:
+            ctx.call_on_close(stream.close)
+        return self._lines(stream, name)
 
     def _lines(self, stream: BinaryIO, name: str) -> Iterator[str]:
         offset = 0
@@ -160,7 +169,7 @@ class TextLines(click.ParamType):  # type: ignore[type-arg]
                 raise InputError(
                     f"line {number} of {name} is longer than {self.max_line_bytes >> 20:,} MB"
                 )
-            yield _text(raw, name, offset)
+            yield _decoded(_not_binary(raw, name), name, offset)
             offset += len(raw)
 
 
