@@ -21,14 +21,18 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from types import FrameType
 
-STOP_SIGNALS = tuple(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
+
+def _present(*names: str) -> tuple[int, ...]:
+    """The signals of these names that this platform has."""
+    return tuple(getattr(signal, name) for name in names if hasattr(signal, name))
+
+
+STOP_SIGNALS = _present("SIGINT", "SIGTERM", "SIGHUP")
 """The signals that stop a search, keeping what it found so far."""
-GROUP_SIGNALS = tuple(
-    getattr(signal, name) for name in ("SIGINT", "SIGHUP") if hasattr(signal, name)
-)
+GROUP_SIGNALS = _present("SIGINT", "SIGHUP")
 """The stop signals a terminal sends to every process of its foreground group."""
+HANG_UP = _present("SIGHUP")
+"""A terminal's hang-up, which Python's helper processes do not ignore as they do Ctrl-C."""
 
 _RETRY_SECONDS = 0.02  # how soon a signal held back during an import is looked at again
 _IMPORT_MACHINERY = ("<frozen importlib._bootstrap>", "<frozen importlib._bootstrap_external>")
@@ -84,7 +88,10 @@ def _retry(signum: int) -> None:
 
 def _end_now_if_idle(signum: int) -> None:
     """End the process at once with the signal's exit code, if that loses nothing: no worker
-    process runs and stdout takes what it holds. Returns where it would lose something."""
+    process runs and stdout takes what it holds. Returns where it would lose something, and in
+    any process but the command line's: a program that calls the API is never ended under it."""
+    if not _installed:
+        return
     multiprocessing = sys.modules.get("multiprocessing")
     if multiprocessing is not None and multiprocessing.active_children():
         return
@@ -140,7 +147,7 @@ def held(*, end_now_if_idle: bool = False) -> Iterator[list[int]]:
     def handler(signum: int, frame: FrameType | None) -> None:
         global _received
         _received = signum
-        if end_now_if_idle and _installed:  # the command line's process, never a library's host
+        if end_now_if_idle:
             _end_now_if_idle(signum)
         arrived.append(signum)
 

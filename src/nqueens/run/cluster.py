@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import math
 import re
-import signal
 import time
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -39,7 +38,6 @@ _ADDRESS = re.compile(
 )
 _RECONNECT_SECONDS = 5  # how long the client may look for its lost scheduler
 _POLL_SECONDS = 0.2
-_HANG_UP = (signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()
 _AHEAD_PER_THREAD = 4
 _THREADS_CHECK_SECONDS = 5.0
 
@@ -124,7 +122,7 @@ def connected(cluster: Cluster, deadline: float | None) -> Iterator[Any]:
                 # thread that does, which would let a Ctrl-C reach the local cluster's workers.
                 # It ignores SIGINT and SIGTERM, not SIGHUP: started with SIGHUP blocked, it
                 # outlives a hang-up sent to the group, and so knows what the workers unregister.
-                with signals.blocked(_HANG_UP):
+                with signals.blocked(signals.HANG_UP):
                     resource_tracker.ensure_running()
             with signals.blocked(signals.GROUP_SIGNALS):  # the local workers leave it to us
                 try:
