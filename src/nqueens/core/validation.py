@@ -25,6 +25,8 @@ and nothing nqueens takes is that large."""
 def read_whole(text: str) -> int:
     """A whole number from ASCII digits; one of more than MAX_DIGITS digits is kept as the
     smallest number of that length, enough to be refused with its size named (``shown``)."""
+    if len(text) <= MAX_DIGITS:  # no more digits than that: nothing to shorten
+        return int(text)
     digits = text.lstrip("+-").lstrip("0")
     if len(digits) > MAX_DIGITS:
         smallest: int = 10 ** (len(digits) - 1)

@@ -149,7 +149,7 @@ def read_boards(lines: Iterable[str]) -> Iterator[BoardCheck]:
         if stripped.startswith("{"):
             board = _json_board(count + 1, stripped, reader.number)
         elif _NUMBERS.fullmatch(stripped):
-            numbers = [int(value) if len(value) < 19 else read_whole(value) for value in cells]
+            numbers = [read_whole(value) for value in cells]
             if numbers == list(range(1, len(numbers) + 1)) and _labelled_row_follows(reader):
                 board = _labelled_board(count + 1, numbers[-1], reader)
             else:
