@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,9 @@ HANDLERS_TIMEOUT = 30.0  # seconds for a process to set up its handlers, however
 END_TIMEOUT = 60.0
 
 
-def _start(arguments: list[str]) -> subprocess.Popen[str]:
+def _start(
+    arguments: list[str], before_exec: Callable[[], None] | None = None
+) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [*COMMAND, *arguments],
         stdout=subprocess.PIPE,
@@ -34,6 +37,7 @@ def _start(arguments: list[str]) -> subprocess.Popen[str]:
         text=True,
         env=process_env(),
         start_new_session=True,  # its own process group, to look for leftovers afterwards
+        preexec_fn=before_exec,
     )
 
 
@@ -200,26 +204,21 @@ def test_a_ctrl_c_before_anything_is_counted_is_an_interrupted_count(
 
 def test_a_hang_up_ignored_by_nohup_stays_ignored() -> None:
     """``nohup nqueens count ... &`` must outlive the terminal: a signal ignored at start-up
-    stays ignored (nqueens's own stop handling took SIGHUP back, and the count ended with 129)."""
+    stays ignored (nqueens's own stop handling took SIGHUP back, and the count ended with 129).
+    The hang-up comes once the handlers are in place, where the bug was."""
 
     def as_nohup_starts_it() -> None:
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
-    counting = subprocess.Popen(
-        [sys.executable, "-m", "nqueens", "count", "14", "--workers", "1"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=process_env(),
-        preexec_fn=as_nohup_starts_it,
-    )
+    counting = _start(["count", "14", "--workers", "1"], before_exec=as_nohup_starts_it)
     try:
-        time.sleep(0.5)
-        counting.send_signal(signal.SIGHUP)
-        out, err = counting.communicate(timeout=60)
+        _wait_for_handlers(counting)
+        os.killpg(counting.pid, signal.SIGHUP)  # as a terminal's hang-up reaches its group
+        out, err = counting.communicate(timeout=END_TIMEOUT)
     finally:
         if counting.poll() is None:
-            counting.kill()
-            counting.wait()
+            os.killpg(counting.pid, signal.SIGKILL)
+            counting.communicate()
     assert counting.returncode == 0, err
     assert int(out) == known_total(14)
+    _assert_group_gone(counting.pid)
