@@ -187,6 +187,25 @@ def test_a_ctrl_c_while_the_api_loads_its_search_is_the_callers_to_handle() -> N
     assert (ran.returncode, ran.stdout) == (0, "the caller handles it\n"), ran.stderr
 
 
+def test_a_signal_while_multiprocessing_is_half_imported_ends_the_command_line() -> None:
+    """A Ctrl-C that lands while Python's multiprocessing package is being imported (the count
+    command imports it at start-up) ends the process with 130; it was a traceback, because the
+    half-made package had no ``active_children`` to ask."""
+    program = (
+        "import sys, types\n"
+        "from nqueens.core import signals\n"
+        "for name in ('multiprocessing', 'multiprocessing.process'):\n"
+        "    sys.modules[name] = types.ModuleType(name)  # as while its import runs\n"
+        "signals.install()\n"
+        "signals._end_now_if_idle(signals.signal.SIGINT)\n"
+        "print('not ended')\n"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, env=process_env()
+    )
+    assert (ran.returncode, ran.stdout, ran.stderr) == (130, "", "Interrupted.\n")
+
+
 def test_a_ctrl_c_before_anything_is_counted_is_an_interrupted_count(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -92,8 +92,11 @@ def _end_now_if_idle(signum: int) -> None:
     any process but the command line's: a program that calls the API is never ended under it."""
     if not _installed:
         return
-    multiprocessing = sys.modules.get("multiprocessing")
-    if multiprocessing is not None and multiprocessing.active_children():
+    # Read from the module that defines it: while multiprocessing is still being imported (a
+    # signal can land then), its package has no active_children yet, and no child exists.
+    process = sys.modules.get("multiprocessing.process")
+    active_children = getattr(process, "active_children", None)
+    if active_children is not None and active_children():
         return
     try:
         if sys.stdout is not None:
