@@ -3,13 +3,16 @@ fails (a closed pipe, a full disk, a stop signal), and warnings as one line."""
 
 from __future__ import annotations
 
+import atexit
 import errno
 import io
+import os
 import re
 import sys
+import threading
 import warnings
 from contextlib import suppress
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 import click
 
@@ -139,7 +142,27 @@ def main() -> None:
         discard_stdout()
         _say_on_stderr(f"Error: the output could not be written: {error.strerror or error}.")
         code = EXIT_IO_ERROR
-    sys.exit(code if isinstance(code, int) else EXIT_OK)
+    _exit_at_once(code if isinstance(code, int) else EXIT_OK)
+
+
+def _exit_at_once(code: int) -> NoReturn:
+    """End the process as an ordinary exit would (other threads finished, exit handlers run,
+    output flushed), but without the interpreter's teardown of every module it loaded: numba's
+    and OR-Tools' take longer to tear down than many a command takes to run."""
+    for thread in threading.enumerate():
+        if thread is not threading.main_thread() and not thread.daemon:
+            thread.join()
+    atexit._run_exitfuncs()
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError) as error:
+        discard_stdout()
+        if code == EXIT_OK and not isinstance(error, BrokenPipeError):
+            _say_on_stderr(f"Error: the output could not be written: {error}.")
+            code = EXIT_IO_ERROR
+    with suppress(OSError, ValueError):
+        sys.stderr.flush()
+    os._exit(code)
 
 
 class _ClosedStdout(io.TextIOBase):
