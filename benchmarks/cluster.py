@@ -160,10 +160,11 @@ def fault(n: int, folder: Path) -> None:
 
 
 def _subproblems(n: int) -> int:
+    from nqueens.core.board import Board
     from nqueens.engines.base import Request
     from nqueens.engines.bitboard import ENGINE
 
-    return len(ENGINE.subproblems(Request("count", n), None))
+    return len(ENGINE.subproblems(Request("count", Board(n)), None))
 
 
 def throughput(n: int, repeat: int, folder: Path) -> None:
@@ -235,6 +236,7 @@ def project(
 ) -> None:
     """The estimate nqueens prints, with more time to sample, for each size."""
     from nqueens.cli.render import duration
+    from nqueens.core.board import Board
     from nqueens.engines.base import Request
     from nqueens.engines.bitboard import ENGINE
     from nqueens.run.estimate import estimate
@@ -245,7 +247,7 @@ def project(
     print("|---|---|---|---|" + "---|" * len(workers))
     checks = []
     for n in sizes:
-        request = Request("count", n)
+        request = Request("count", Board(n))
         ENGINE.prepare(request)
         pieces = ENGINE.subproblems(request, None)
         guess = estimate(ENGINE, pieces, budget, share=1.0)

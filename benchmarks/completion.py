@@ -47,19 +47,19 @@ def main() -> None:
         cells = []
         for engine, strategy in COLUMNS:
             times = []
-            for puzzle in puzzles:
+            for board in puzzles:
                 started = time.perf_counter()
                 result = nqueens.first(
                     n,
                     engine=engine,
                     strategy=strategy,
                     time_limit=args.time_limit,
-                    queens=puzzle.queens,
+                    queens=board.queens,
                 )
                 elapsed = time.perf_counter() - started
                 if result.solution is not None or result.proven_infeasible:
                     if result.solution is not None:
-                        assert puzzle.allows(result.solution.rows)
+                        assert board.allows(result.solution.rows)
                     times.append(elapsed)
             median = f"{statistics.median(times):.3f}" if times else "—"
             cells.append(f"{median} ({len(times)}/{len(puzzles)})")

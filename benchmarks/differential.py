@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from compare_seed import ROOT
 
 import nqueens
-from nqueens.core.board import Puzzle
+from nqueens.core.board import Board
 from nqueens.engines import bitboard, cpsat
 from nqueens.engines.base import COUNT, Request, Subproblem
 from nqueens.formats.boards import random_puzzle
@@ -68,7 +68,7 @@ def splits(max_n: int) -> None:
         started = time.perf_counter()
         total, unique = int(COUNTS["total"][str(n)]), int(COUNTS["unique"][str(n)])
         for symmetry in (True, False):
-            request = Request(COUNT, n, symmetry=symmetry)
+            request = Request(COUNT, Board(n), symmetry=symmetry)
             for columns in range(1, 6):
                 got, classes = added_up(cpsat.subproblems(request, None, columns=columns))
                 expect(f"cp-sat N = {n} on {columns} columns, symmetry {symmetry}", got, total)
@@ -87,12 +87,12 @@ def puzzles(count: int, max_n: int) -> None:
     chooser = random.Random(79)
     for number in range(count):
         n = chooser.randint(4, max_n)
-        puzzle = random_puzzle(n, chooser.randint(0, 2), seed=number)
-        free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in puzzle.queens]
+        board = random_puzzle(n, chooser.randint(0, 2), seed=number)
+        free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in board.queens]
         blocked = tuple(chooser.sample(free, chooser.randint(0, n)))
-        puzzle = Puzzle(n, puzzle.queens, blocked)
-        truth = plain_count(n, set(puzzle.queens), set(blocked))
-        request = Request(COUNT, n, puzzle=puzzle)
+        board = Board(n, board.queens, blocked)
+        truth = plain_count(n, set(board.queens), set(blocked))
+        request = Request(COUNT, board)
         for columns in range(1, 6):
             got, _ = added_up(cpsat.subproblems(request, None, columns=columns))
             expect(f"cp-sat puzzle {number} (N = {n}) on {columns} columns", got, truth)
@@ -101,7 +101,7 @@ def puzzles(count: int, max_n: int) -> None:
             expect(f"bitboard puzzle {number} (N = {n}) on {lines} lines", got, truth)
         engines = ["cp", "mip"] if n <= 7 else ["cp"]
         for engine in engines:
-            got = nqueens.count(n, queens=puzzle.queens, blocked=blocked, engine=engine).solutions
+            got = nqueens.count(n, queens=board.queens, blocked=blocked, engine=engine).solutions
             expect(f"{engine} puzzle {number} (N = {n})", got, truth)
     print(f"{count} puzzles checked on every engine and split", flush=True)
 

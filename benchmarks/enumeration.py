@@ -25,6 +25,7 @@ from contextlib import contextmanager
 
 from compare_seed import ROOT, parse_sizes
 
+from nqueens.core.board import Board
 from nqueens.core.strategies import FIRST_FAIL_MID, FIRST_MIN
 from nqueens.engines.base import COUNT, Request
 from nqueens.engines.cpsat import split
@@ -70,7 +71,7 @@ def presolve(on: bool) -> Iterator[None]:
 
 def enumerate_all(n: int, strategy: str, *, inprocessing: bool) -> tuple[float, int]:
     """Seconds to enumerate every solution of the plain model, and how many there were."""
-    queens_model = build_model(n, strategy=strategy)
+    queens_model = build_model(Board(n), strategy=strategy)
     solver = enumeration_solver(None, strategy=strategy)
     solver.parameters.use_sat_inprocessing = inprocessing
     callback = CountingCallback()
@@ -81,7 +82,7 @@ def enumerate_all(n: int, strategy: str, *, inprocessing: bool) -> tuple[float, 
 
 def split_count(n: int, strategy: str, columns: int) -> tuple[float, int, int]:
     """Seconds to count with ``columns`` fixed columns, the count, and the subproblems."""
-    request = Request(COUNT, n, strategy=strategy)
+    request = Request(COUNT, Board(n), strategy=strategy)
     tasks = split.subproblems(request, None, columns=columns)
     started = time.perf_counter()
     solutions = sum(split.count_subproblem(task).solutions for task in tasks)

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from compare_seed import machine
 
+from nqueens.core.board import Board
 from nqueens.engines import registry
 from nqueens.engines.base import Request
 
@@ -33,7 +34,8 @@ BOARDS = (10_000_000, 1_000_000, 10_000, 1_000, 200, 64, 18, 10)
 def largest_board(engine: str, command: str) -> int:
     """The largest board ``engine`` takes for ``command`` under a time limit."""
     for n in BOARDS:
-        if registry.refusal(registry.ENGINES[engine], Request(command, n, time_limit=1.0)) is None:
+        request = Request(command, Board(n), time_limit=1.0)
+        if registry.refusal(registry.ENGINES[engine], request) is None:
             return n
     raise SystemExit(f"the {engine} engine takes no board for {command}")
 

@@ -9,10 +9,17 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from helpers import assert_valid_board, brute_force_solutions, known_total, known_unique
+from helpers import (
+    assert_valid_board,
+    brute_force_solutions,
+    invoke,
+    known_total,
+    known_unique,
+)
 
 import nqueens
 from nqueens import InputError, Status
+from nqueens.core.board import BoardError
 
 
 @pytest.mark.parametrize("symmetry", [True, False])
@@ -90,7 +97,9 @@ def test_api_errors_name_squares_0_based_and_the_command_line_1_based() -> None:
     with pytest.raises(InputError) as refused:
         nqueens.first(8, queens=[(8, 0)])
     assert "square (8, 0) is off the 8 x 8 board" in str(refused.value)
-    assert "square 9,1 is off the 8 x 8 board" in refused.value.command_line
+    assert isinstance(refused.value, BoardError)
+    assert "square 9,1 is off the 8 x 8 board" in refused.value.for_people()
+    assert "square 9,1 is off the 8 x 8 board" in invoke("first", "8", "--queen", "9,1").stderr
 
 
 def test_limit_stops_after_that_many_solutions() -> None:
@@ -210,7 +219,8 @@ def test_api_errors_speak_the_apis_language_and_the_command_line_its_own() -> No
     with pytest.raises(InputError) as refused:
         nqueens.count(19)
     assert "time_limit=" in str(refused.value) and "--time-limit" not in str(refused.value)
-    assert "--time-limit" in refused.value.command_line
+    said = invoke("count", "19")
+    assert said.exit_code == 2 and "(--time-limit)" in said.stderr, said.stderr
 
 
 @pytest.mark.parametrize(

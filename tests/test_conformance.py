@@ -37,6 +37,7 @@ from helpers import (
 )
 
 from nqueens.cli import cli, params
+from nqueens.core.board import Board
 from nqueens.engines import registry
 from nqueens.engines.base import Request
 
@@ -273,7 +274,7 @@ ENGINE_COMMANDS = [
 
 
 def _takes(engine: str, command: str, n: int) -> bool:
-    return registry.refusal(registry.ENGINES[engine], Request(command, n)) is None
+    return registry.refusal(registry.ENGINES[engine], Request(command, Board(n))) is None
 
 
 ENGINE_OPTIONS = [
@@ -364,7 +365,7 @@ def _assert_colour_never_changes_data(command: str, engine: str, output_format: 
 def _largest_board(engine: str, command: str, cap: int) -> int:
     """The largest board up to ``cap`` that ``engine`` takes for ``command`` under a time limit."""
     for n in (10_000_000, 1_000_000, 10_000, 1_000, 200, 64, 18, 10):
-        request = Request(command, n, time_limit=1.0)
+        request = Request(command, Board(n), time_limit=1.0)
         if n <= cap and registry.refusal(registry.ENGINES[engine], request) is None:
             return n
     raise AssertionError(f"the {engine} engine takes no board for {command}")

@@ -19,6 +19,7 @@ from helpers import (
 )
 
 import nqueens
+from nqueens.core.board import Board
 from nqueens.engines import bitboard
 from nqueens.engines.base import COUNT, Request
 from nqueens.engines.cpsat import split as cpsat_split
@@ -37,7 +38,7 @@ def _added_up(tasks: list[object]) -> tuple[int, int | None]:
 @pytest.mark.parametrize("n", range(1, 12))
 def test_bitboard_counts_exactly_for_every_split(n: int, symmetry: bool) -> None:
     """Every depth of the cut, 0 to 5 free lines placed per subproblem."""
-    request = Request(COUNT, n, symmetry=symmetry)
+    request = Request(COUNT, Board(n), symmetry=symmetry)
     for lines in range(6):
         tasks = bitboard.ENGINE.subproblems(request, None, lines=lines)
         solutions, unique = _added_up(list(tasks))
@@ -58,7 +59,9 @@ def test_the_default_count_is_exact_with_its_unique_solutions(n: int) -> None:
 @pytest.mark.parametrize("n", range(1, 9))
 def test_cp_sat_counts_exactly_for_every_split(n: int, columns: int, symmetry: bool) -> None:
     """Every split depth; boards up to N = 12 run in benchmarks/differential.py (minutes)."""
-    tasks = cpsat_split.subproblems(Request(COUNT, n, symmetry=symmetry), None, columns=columns)
+    tasks = cpsat_split.subproblems(
+        Request(COUNT, Board(n), symmetry=symmetry), None, columns=columns
+    )
     solutions, unique = _added_up(list(tasks))
     assert solutions == known_total(n)
     if symmetry:
@@ -67,7 +70,9 @@ def test_cp_sat_counts_exactly_for_every_split(n: int, columns: int, symmetry: b
 
 def test_cp_sat_presolve_no_longer_loses_the_issues_smallest_case() -> None:
     """N = 11 with the first queens on rows 2, 6, 3, 9: presolve declared it infeasible."""
-    task = cpsat_split.CpSatSubproblem("cp-sat", None, 11, (2, 6, 3, 9), True, "first-fail-mid")
+    task = cpsat_split.CpSatSubproblem(
+        "cp-sat", None, Board(11), (2, 6, 3, 9), True, "first-fail-mid"
+    )
     found = cpsat_split.count_subproblem(task)
     rows_first = (2, 6, 3, 9)
     expected = [
@@ -135,7 +140,7 @@ def _assert_counts_puzzle(
 ) -> None:
     n = 10
     expected = count_completions(n, queens, blocked)
-    request = Request(COUNT, n, puzzle=nqueens.core.board.Puzzle(n, tuple(queens), tuple(blocked)))
+    request = Request(COUNT, nqueens.core.board.Board(n, tuple(queens), tuple(blocked)))
     if engine == "cp-sat":
         for columns in cp_sat_splits:
             assert (

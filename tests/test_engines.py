@@ -19,6 +19,7 @@ from helpers import (
 
 import nqueens
 from nqueens import InputError, Status
+from nqueens.core.board import Board
 
 ENGINE_STRATEGIES = [
     ("cp-sat", "first-min"),
@@ -180,7 +181,7 @@ def test_a_stream_stopped_before_cp_sat_ran_still_reports_its_statistics() -> No
     from nqueens.core.results import Status
     from nqueens.engines.cpsat import CpSatSolutionStream
 
-    stream = CpSatSolutionStream(8)
+    stream = CpSatSolutionStream(Board(8))
     stream._started = True  # as after search.start(), with the thread not yet in solve()
     stream._end(Status.INTERRUPTED)
     assert stream.stats.status is Status.INTERRUPTED

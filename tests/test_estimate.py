@@ -13,7 +13,7 @@ from rich.progress import Progress
 import nqueens
 from nqueens.cli.progress import _TimeLeftColumn
 from nqueens.cli.render import estimate_line
-from nqueens.core.board import DIFFERENCE, SUM, Diagonal, Puzzle
+from nqueens.core.board import DIFFERENCE, SUM, Board, Diagonal
 from nqueens.engines.base import Engine, Request, Subcount, Subproblem
 from nqueens.engines.bitboard import ENGINE as BITBOARD
 from nqueens.engines.reduced import ENGINE as REDUCED
@@ -26,16 +26,16 @@ EXCLUDED_DIFFERENCES = frozenset({-2, 5})
 
 def _requests() -> list[Request]:
     """Every kind of bitboard piece: symmetric starts (corner and inside), plain, a puzzle."""
-    puzzle = Puzzle(11, queens=((2, 0),), blocked=((5, 5), (0, 7)))
+    board = Board(11, queens=((2, 0),), blocked=((5, 5), (0, 7)))
     return [
-        Request("count", 11),
-        Request("count", 12),
-        Request("count", 10, symmetry=False),
-        Request("count", 11, puzzle=puzzle),
+        Request("count", Board(11)),
+        Request("count", Board(12)),
+        Request("count", Board(10), symmetry=False),
+        Request("count", board),
     ]
 
 
-@pytest.mark.parametrize("request_", _requests(), ids=lambda r: f"{r.n}-{r.symmetry}-{r.puzzle}")
+@pytest.mark.parametrize("request_", _requests(), ids=lambda r: f"{r.n}-{r.symmetry}-{r.board.constrained}")
 def test_bitboard_pieces_cut_finer_add_up_to_the_piece(request_: Request) -> None:
     for piece in BITBOARD.subproblems(request_, None, lines=1):
         whole = BITBOARD.count_subproblem(piece)
@@ -51,8 +51,8 @@ def test_reduced_pieces_cut_finer_add_up_to_the_piece() -> None:
     excluded = tuple(Diagonal(SUM, value) for value in EXCLUDED_SUMS) + tuple(
         Diagonal(DIFFERENCE, value) for value in EXCLUDED_DIFFERENCES
     )
-    puzzle = Puzzle(n, tuple(sorted(queens)), tuple(sorted(blocked)), excluded)
-    pieces = REDUCED.subproblems(Request("count", n, puzzle=puzzle), None)
+    board = Board(n, tuple(sorted(queens)), tuple(sorted(blocked)), excluded)
+    pieces = REDUCED.subproblems(Request("count", board), None)
     assert len(pieces) > 1
     for piece in pieces[:: max(1, len(pieces) // 6)]:
         parts = REDUCED.finer(piece)
@@ -67,7 +67,7 @@ def test_reduced_pieces_cut_finer_add_up_to_the_piece() -> None:
 
 
 def test_an_estimate_is_near_the_time_the_count_takes() -> None:
-    request = Request("count", 14)
+    request = Request("count", Board(14))
     BITBOARD.prepare(request)
     pieces = BITBOARD.subproblems(request, None)
     guess = estimate(BITBOARD, pieces, budget=0.3)

@@ -10,6 +10,7 @@ import pytest
 from helpers import TERMINAL_ENV, assert_valid_board, invoke, strip_ansi
 
 import nqueens
+from nqueens.core.board import Board
 from nqueens.explain.events import explain
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -17,7 +18,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 def test_explain_4_tells_the_guides_story() -> None:
     """The corner queen fails, the first queen moves down one square, propagation does the rest."""
-    story = explain(4)
+    story = explain(Board(4))
     kinds = [event.kind for event in story.events]
     assert kinds == [
         "decision",  # queen on 1,1 (the corner)
@@ -45,7 +46,7 @@ def test_explain_4_tells_the_guides_story() -> None:
 def test_explain_counts_match_the_cp_engine() -> None:
     """Watching the search does not change it: same solutions, failures and branches."""
     for strategy in ("first-min", "first-fail-mid"):
-        story = explain(6, strategy=strategy, all_solutions=True)
+        story = explain(Board(6), strategy=strategy, all_solutions=True)
         stats = nqueens.count(6, engine="cp", strategy=strategy)
         assert story.solutions == stats.solutions == 4
         assert (story.failures, story.branches) == (stats.conflicts, stats.branches)

@@ -43,15 +43,15 @@ def test_the_same_seed_gives_the_same_board() -> None:
 
 
 def test_local_search_keeps_the_givens_and_avoids_blocked_squares() -> None:
-    puzzle = random_puzzle(2_000, 50, seed=3)
-    blocked = [(row, (col + 1) % 2_000) for row, col in puzzle.queens[:20]]
+    board = random_puzzle(2_000, 50, seed=3)
+    blocked = [(row, (col + 1) % 2_000) for row, col in board.queens[:20]]
     result = nqueens.first(
-        2_000, engine="local", queens=puzzle.queens, blocked=blocked, time_limit=30, seed=1
+        2_000, engine="local", queens=board.queens, blocked=blocked, time_limit=30, seed=1
     )
     assert result.solution is not None
     _assert_solution(result.solution.rows)
     squares = set(result.solution.squares())
-    assert set(puzzle.queens) <= squares and not set(blocked) & squares
+    assert set(board.queens) <= squares and not set(blocked) & squares
 
 
 def test_local_search_on_a_puzzle_without_completion_stops_at_its_time_limit() -> None:
@@ -79,10 +79,10 @@ def test_what_local_search_cannot_do_is_refused(call: object, message: str) -> N
 def test_auto_takes_local_search_for_large_boards_and_puzzles() -> None:
     assert nqueens.first(2_000).stats.engine == "local"
     assert nqueens.first(100).stats.engine == "cp"
-    puzzle = random_puzzle(10_000, 100, seed=0)
-    result = nqueens.first(10_000, queens=puzzle.queens)
+    board = random_puzzle(10_000, 100, seed=0)
+    result = nqueens.first(10_000, queens=board.queens)
     assert result.solution is not None and result.stats.engine == "local"
-    assert set(puzzle.queens) <= set(result.solution.squares())
+    assert set(board.queens) <= set(result.solution.squares())
 
 
 @pytest.mark.parametrize("n", [2, 3])

@@ -123,25 +123,25 @@ def test_auto_falls_back_to_cp_sat_when_the_fast_search_gets_lost() -> None:
     """Seed 0 of the completion benchmark at N = 100: first-fail-mid does not finish in 10 s."""
     from nqueens.formats.boards import random_puzzle
 
-    puzzle = random_puzzle(100, 10, seed=0)
+    board = random_puzzle(100, 10, seed=0)
     fast = nqueens.first(
-        100, engine="cp", strategy="first-fail-mid", queens=puzzle.queens, time_limit=1.5
+        100, engine="cp", strategy="first-fail-mid", queens=board.queens, time_limit=1.5
     )
-    result = nqueens.first(100, queens=puzzle.queens)
+    result = nqueens.first(100, queens=board.queens)
     assert fast.solution is None and not fast.proven_infeasible
     assert result.solution is not None or result.proven_infeasible
     assert result.stats.engine == "cp-sat"
     if result.solution is not None:
         assert_valid_board(result.solution.rows, 100)
-        assert puzzle.allows(result.solution.rows)
+        assert board.allows(result.solution.rows)
 
 
 def test_auto_stops_when_the_time_limit_is_spent_by_the_first_attempt() -> None:
     """The fast search gets the whole second of a 1 s limit; CP-SAT must not start with none."""
     from nqueens.formats.boards import random_puzzle
 
-    puzzle = random_puzzle(100, 10, seed=0)
-    result = nqueens.first(100, queens=puzzle.queens, time_limit=1.0)
+    board = random_puzzle(100, 10, seed=0)
+    result = nqueens.first(100, queens=board.queens, time_limit=1.0)
     assert result.solution is None and not result.proven_infeasible
     assert result.stats.status is nqueens.Status.TIME_LIMIT
 

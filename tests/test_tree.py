@@ -20,7 +20,7 @@ import pytest
 from helpers import TERMINAL_ENV, invoke, process_env, strip_ansi
 
 import nqueens
-from nqueens.core.board import Puzzle
+from nqueens.core.board import Board
 from nqueens.explain.events import explain
 from nqueens.explain.page import statistics_line
 
@@ -42,7 +42,7 @@ def _tree_svg(tmp_path: Path, *arguments: str) -> ET.Element:
 @pytest.mark.parametrize("strategy", ["first-min", "first-fail-mid"])
 @pytest.mark.parametrize("n", [4, 5, 6, 7])
 def test_the_tree_is_the_solvers_own_search(n: int, strategy: str) -> None:
-    story = explain(n, strategy=strategy, all_solutions=True)
+    story = explain(Board(n), strategy=strategy, all_solutions=True)
     tree = story.tree
     stats = nqueens.count(n, engine="cp", strategy=strategy)
     # Every branch the solver counts is an edge; every failure it counts is a red square.
@@ -56,7 +56,7 @@ def test_the_tree_is_the_solvers_own_search(n: int, strategy: str) -> None:
 
 def test_the_svg_marks_every_node_with_its_kind_and_depth(tmp_path: Path) -> None:
     root = _tree_svg(tmp_path, "8", "--all")
-    story = explain(8, all_solutions=True)
+    story = explain(Board(8), all_solutions=True)
     drawn = [g for g in _nodes(root) if not _inside_subtree(root, g)]
     assert {g.get("data-kind") for g in drawn} <= KINDS
     assert all(g.get("data-depth", "").isdigit() for g in drawn)
@@ -108,7 +108,7 @@ def test_the_page_is_one_file_with_no_network(tmp_path: Path) -> None:
     assert embedded is not None
     data = json.loads(embedded[1])
     assert [len(tree["nodes"]) for tree in data] == [
-        len(explain(6, strategy=s, all_solutions=True).tree.nodes)
+        len(explain(Board(6), strategy=s, all_solutions=True).tree.nodes)
         for s in ("first-min", "first-fail-mid")
     ]
     assert all(len(node["board"]) == 36 for node in data[0]["nodes"].values())
@@ -120,7 +120,7 @@ def test_the_page_shows_each_tree_s_title_once(tmp_path: Path) -> None:
     assert invoke("explain", "5", "--tree", str(path)).exit_code == 0
     body = path.read_text().split("<body>", 1)[1]
     shown = re.sub(r"<title>.*?</title>", "", body)  # tooltips, not on the page
-    line = statistics_line(explain(5))
+    line = statistics_line(explain(Board(5)))
     assert shown.count(line) == 1
     picture = tmp_path / "tree.svg"
     assert invoke("explain", "5", "--tree", str(picture)).exit_code == 0
@@ -142,7 +142,7 @@ def test_bad_tree_options_exit_2(arguments: list[str], message: str) -> None:
 
 
 def test_a_backtrack_that_forces_a_queen_says_so() -> None:
-    story = explain(4)
+    story = explain(Board(4))
     assert "a queen is forced on 4,2" in story.events[4].text
     assert story.events[4].forced == {(3, 1)}
     assert story.events[0].forced == frozenset()
@@ -203,7 +203,7 @@ def _contrast(a: str, b: str) -> float:
 def test_explain_takes_a_puzzle() -> None:
     result = invoke("explain", "6", "--queen", "1,2", "--all")
     assert result.exit_code == 0, result.stderr
-    story = explain(6, all_solutions=True, puzzle=Puzzle(6, ((0, 1),)))
+    story = explain(Board(6, ((0, 1),)), all_solutions=True)
     assert story.solutions == 1  # of the 4 solutions for N = 6, one has a queen on 1,2
     assert "1 solution in" in result.stderr
     refused = invoke("explain", "6", "--queen", "1,1", "--queen", "2,2")

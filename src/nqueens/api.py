@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from nqueens.core import validation
-from nqueens.core.board import Puzzle, excluded_diagonals
+from nqueens.core.board import Board, excluded_diagonals
 from nqueens.core.known_counts import how_many
 from nqueens.core.results import FirstResult, InputError, Square, Stats
 from nqueens.core.strategies import MAX_UNBOUNDED_ENUMERATION_N, STRATEGIES
@@ -37,22 +37,38 @@ MAX_MODEL_N = 10_000
 """The largest board ``solve`` and ``count`` take: beyond it, building a model is not useful."""
 
 
-def check_board_size(n: object, command: str = FIRST) -> int:
-    """``n`` if it is a board size ``command`` accepts; InputError otherwise."""
-    size = validation.whole_number(n, "N", minimum=1)
+def check_board_size(n: int, command: str = FIRST) -> int:
+    """``n`` if ``command`` takes boards that large; InputError naming ``n`` otherwise."""
     largest = MAX_N if command == FIRST else MAX_MODEL_N
-    if size > largest:
+    if n > largest:
         what = "finds a solution for" if command == FIRST else "builds a model for"
         raise InputError(
-            f"N = {validation.shown(size)} is larger than {largest:,}, "
-            f"the largest board nqueens {what}"
+            f"N = {validation.shown(n)} is larger than {largest:,}, "
+            f"the largest board nqueens {what}",
+            argument="n",
         )
-    return size
+    return n
+
+
+def board_of(
+    n: int | Board,
+    queens: Iterable[Square],
+    blocked: Iterable[Square],
+    excluded: Iterable[tuple[str, int]],
+) -> Board:
+    """The board a call asks about: a Board as it is, or N and the squares given beside it."""
+    if not isinstance(n, Board):
+        return Board(n, queens, blocked, excluded)  # type: ignore[arg-type]  # Board checks them
+    if any(validation.squares(given, "squares") for given in (queens, blocked)) or any(
+        excluded_diagonals(excluded)
+    ):
+        raise InputError("give the squares in the Board, or N and the squares, not both")
+    return n
 
 
 def _request(
     command: str,
-    n: int,
+    n: int | Board,
     *,
     queens: Iterable[Square],
     blocked: Iterable[Square],
@@ -68,7 +84,8 @@ def _request(
 ) -> Request:
     """The arguments every command shares, checked, as one request; a ``resumable`` count
     (checkpoint or cluster) may run as long as it takes."""
-    n = check_board_size(n, command)
+    board = board_of(n, queens, blocked, excluded)
+    check_board_size(board.n, command)
     if limit is not None:
         limit = validation.whole_number(limit, "the solution limit", minimum=1)
     time_limit = validation.seconds(time_limit)
@@ -82,14 +99,7 @@ def _request(
         raise InputError(
             f"unknown MIP solver {validation.shown(mip_solver)}; choose from {', '.join(BACKENDS)}"
         )
-    given = validation.squares(queens, "queens")
-    puzzle = Puzzle(
-        n,
-        given,
-        validation.squares(blocked, "blocked squares"),
-        excluded_diagonals(excluded),
-    )
-    if unique and puzzle.constrained:
+    if unique and not board.symmetric:
         raise InputError("unique solutions need a symmetric board: the given squares break it")
     if unique and not symmetry:
         raise InputError("unique solutions come from the board's symmetry: keep symmetry on")
@@ -97,24 +107,20 @@ def _request(
     # an Excluded Diagonals problem that the reduced search takes: the given queens of a large
     # board each take two diagonals out of it, or whole diagonals are excluded (the paper's
     # instances, decided in seconds; Ctrl-C still gives a partial count).
-    free = n - len(puzzle.queens)
+    free = board.n - len(board.queens)
     unbounded = command != FIRST and limit is None and time_limit is None and not resumable
-    reducible = free <= MAX_FREE and (n > bitboard.ENGINE.max_n or bool(puzzle.excluded))
+    reducible = free <= MAX_FREE and (board.n > bitboard.ENGINE.max_n or bool(board.excluded))
     if unbounded and free > MAX_UNBOUNDED_ENUMERATION_N and not reducible:
-        size = how_many(n) if not puzzle.queens else f"{free} columns have no given queen"
-        why = f"{size}, too many to go through without a limit."
+        size = how_many(board.n) if not board.queens else f"{free} columns have no given queen"
         raise InputError(
-            f"{why} Give a time limit (time_limit=) for a partial count, a lower bound, "
-            "a solution limit (solve's limit=), or count with checkpoint= or cluster= so the "
-            "work can be resumed or shared.",
-            command_line=f"{why} Give a time limit (--time-limit) for a partial count, a lower "
-            "bound, a solution limit (solve --limit), or count with --checkpoint FILE or "
-            "--cluster ADDRESS so the work can be resumed or shared.",
+            f"{size}, too many to go through without a limit. Give a time limit ({{time_limit}}) "
+            "for a partial count, a lower bound, a solution limit (solve's {limit}), or count "
+            "with {checkpoint} or {cluster} so the work can be resumed or shared.",
+            names=("time_limit", "limit", "checkpoint", "cluster"),
         )
     return Request(
         command,
-        n,
-        puzzle=puzzle if puzzle.constrained else None,
+        board,
         strategy=strategy,
         limit=limit,
         time_limit=time_limit,
@@ -137,7 +143,7 @@ def _engine(name: str, request: Request) -> Engine:
 
 
 def solve(
-    n: int,
+    n: int | Board,
     *,
     limit: int | None = None,
     time_limit: float | None = None,
@@ -174,7 +180,7 @@ def solve(
 
 
 def count(
-    n: int,
+    n: int | Board,
     *,
     time_limit: float | None = None,
     workers: int | None = None,
@@ -272,7 +278,7 @@ def count(
 
 
 def first(
-    n: int,
+    n: int | Board,
     *,
     time_limit: float | None = None,
     engine: str = AUTO,
@@ -314,7 +320,7 @@ def first(
 
     time_limit = request.time_limit  # validated: None for no limit, inf and 1e308 included
     started = time.monotonic()
-    plan = first_plan(n, request.puzzle)
+    plan = first_plan(request.board)
     for attempt in plan:
         budget = None if time_limit is None else time_limit - (time.monotonic() - started)
         if budget is not None and budget <= 0 and attempt is not plan[0]:

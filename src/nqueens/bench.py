@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from nqueens import api
+from nqueens.core.board import Board
 from nqueens.core.known_counts import KNOWN_TOTALS
 from nqueens.core.results import InputError, Stats
 from nqueens.engines import registry
@@ -101,7 +102,7 @@ def columns(
             result.append(Column(name, None))
             continue
         for strategy in chosen_strategies:
-            request = Request(command, 8, strategy=strategy)
+            request = Request(command, Board(8), strategy=strategy)
             if registry.refusal(engine, request) is None:
                 result.append(Column(name, strategy))
     return result
@@ -114,7 +115,7 @@ def _import_engines(engines: Iterable[str], mip_solvers: Iterable[str]) -> None:
     table) belongs to that size's cells, and the largest size may be one the engine refuses.
     """
     for name in engines:
-        registry.engine_named(name).prepare(Request(COUNT, 8))
+        registry.engine_named(name).prepare(Request(COUNT, Board(8)))
         for mip_solver in mip_solvers if name == MIP else ["scip"]:
             api.first(4, engine=name, mip_solver=mip_solver)
 

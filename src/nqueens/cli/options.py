@@ -15,22 +15,20 @@ from typing import Any, TypeVar, cast
 
 import click
 
-from nqueens import api
-from nqueens.cli import render
+from nqueens.cli import render, report
 from nqueens.cli.output import COLOR_KEY
 from nqueens.cli.params import (
     Seconds,
     TextFile,
     WholeNumber,
 )
-from nqueens.core.board import Diagonal, Puzzle, diagonal_through, parse_square
+from nqueens.core.board import Board, Diagonal, diagonal_through, parse_square
 from nqueens.core.results import InputError, Square
 from nqueens.core.strategies import AUTO, STRATEGIES
 from nqueens.core.validation import read_whole, shown
 from nqueens.engines import registry
-from nqueens.engines.base import COUNT, FIRST, SOLVE
 from nqueens.engines.mip import BACKENDS
-from nqueens.formats.boards import read_puzzle
+from nqueens.formats.boards import read_board
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -48,12 +46,9 @@ def board_size(ctx: click.Context, param: click.Parameter, value: str | None) ->
             f"N must be a positive whole number (digits 0-9), not {shown(text)}", ctx, param
         )
     number = read_whole(text)
-    command = ctx.command.name if ctx.command.name in (SOLVE, COUNT) else FIRST
-    try:
-        api.check_board_size(number, command)
-    except InputError as error:
-        raise click.BadParameter(error.command_line, ctx, param) from None
-    return number
+    if number < 1:
+        raise click.BadParameter(f"N must be at least 1, not {shown(number)}", ctx, param)
+    return number  # the command checks that it takes boards that large
 
 
 COLOR_HELP = (
@@ -219,14 +214,14 @@ def engine_options(default_engine: str, auto_help: str = "") -> Callable[[F], F]
     return decorate
 
 
-def puzzle_options(function: F) -> F:
+def takes_board(function: F) -> F:
     """N, --queen, --block, --exclude-diagonal, --board and --diagonals, delivered to the
-    command as one ``puzzle`` (a Puzzle, whose ``n`` is the board size): squares are typed
-    1-based ROW,COL, held 0-based."""
+    command as one ``board`` (a Board, checked once): squares are typed 1-based ROW,COL, held
+    0-based."""
     command = function
 
     @functools.wraps(command)
-    def with_puzzle(
+    def with_board(
         *args: Any,
         n: int | None,
         queen_squares: tuple[str, ...],
@@ -246,10 +241,10 @@ def puzzle_options(function: F) -> F:
             blocked[:0] = from_file.blocked
             excluded[:0] = from_file.excluded
         with usage_errors():
-            puzzle = Puzzle(size, tuple(queens), tuple(blocked), tuple(dict.fromkeys(excluded)))
-        return command(*args, puzzle=puzzle, **kwargs)
+            board = Board(size, tuple(queens), tuple(blocked), tuple(dict.fromkeys(excluded)))
+        return command(*args, board=board, **kwargs)
 
-    function = cast(F, with_puzzle)
+    function = cast(F, with_board)
     function = click.option(
         "--diagonals",
         type=WholeNumber(0),
@@ -290,19 +285,21 @@ def puzzle_options(function: F) -> F:
     )(function)
 
 
-def _board_file(board_text: str | None, diagonals: int | None) -> Puzzle | None:
+def _board_file(board_text: str | None, diagonals: int | None) -> Board | None:
     """The puzzle a --board file holds (--diagonals taking the first D of its diagonals)."""
     if board_text is None:
         if diagonals is not None:
             raise click.UsageError("--diagonals takes the first D diagonals of a --board file")
         return None
     try:
-        return read_puzzle(board_text, diagonals)
+        return read_board(board_text, diagonals)
     except InputError as error:
-        raise click.BadParameter(error.command_line, param_hint="'--board'") from None
+        raise click.BadParameter(
+            report.usage_error(error).message, param_hint="'--board'"
+        ) from None
 
 
-def _board_size(n: int | None, from_file: Puzzle | None) -> int:
+def _board_size(n: int | None, from_file: Board | None) -> int:
     """N, from the argument or the board file, which must agree when both give it."""
     if from_file is None:
         if n is None:
@@ -321,7 +318,7 @@ def _square(text: str, option: str) -> Square:
     try:
         return parse_square(text)
     except InputError as error:
-        raise click.BadParameter(error.command_line, param_hint=f"'{option}'") from None
+        raise click.BadParameter(str(error), param_hint=f"'{option}'") from None
 
 
 def _diagonal(text: str, n: int) -> Diagonal:
@@ -397,4 +394,4 @@ def usage_errors() -> Iterator[None]:
     try:
         yield
     except InputError as error:
-        raise click.UsageError(error.command_line) from None
+        raise report.usage_error(error) from None

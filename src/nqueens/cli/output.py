@@ -17,7 +17,7 @@ from rich.console import Console
 from nqueens.cli import render
 from nqueens.cli.svg import numbered_path
 from nqueens.core import signals
-from nqueens.core.board import Puzzle
+from nqueens.core.board import Board
 from nqueens.core.results import Solution, Stats, Status
 
 if TYPE_CHECKING:
@@ -71,13 +71,13 @@ class Output:
         style: str = "auto",
         *,
         ascii_only: bool = False,
-        puzzle: Puzzle | None = None,
+        board: Board | None = None,
     ) -> None:
         self.format = output_format
         self.style = style
         self.ascii_only = ascii_only
-        self.puzzle = puzzle if puzzle is not None and puzzle.constrained else None
-        self._legend_due = self.puzzle is not None  # under the first board drawn
+        self.board = board if board is not None and board.constrained else None
+        self._legend_due = self.board is not None  # under the first board drawn
         context = click.get_current_context(silent=True)
         color = context.meta.get(COLOR_KEY) if context is not None else None
         # --color acts as FORCE_COLOR and --no-color as NO_COLOR; neither leaves them to rich.
@@ -125,13 +125,13 @@ class Output:
                 self.out.print(
                     render.rich_board(
                         solution,
-                        puzzle=self.puzzle,
+                        board=self.board,
                         ascii_only=self.ascii_only,
                         colour=not self.out.no_color,
                     )
                 )
-                if self.puzzle is not None and self._legend_due:
-                    self.out.print(render.legend(self.puzzle, ascii_only=self.ascii_only))
+                if self.board is not None and self._legend_due:
+                    self.out.print(render.legend(self.board, ascii_only=self.ascii_only))
                     self._legend_due = False
             if number is not None:
                 self.out.print()

@@ -76,7 +76,7 @@ class _Source(click.ParamType):  # type: ignore[type-arg]  # generic from click 
         ctx: click.Context | None,
     ) -> NoReturn:
         if isinstance(error, InputError):
-            self.fail(error.command_line, param, ctx)
+            self.fail(str(error), param, ctx)
         self.fail(f"cannot read {path}: {error.strerror or error}", param, ctx)
 
 
@@ -240,11 +240,13 @@ class BoardSizes(click.ParamType):  # type: ignore[type-arg]  # generic from cli
             if low > high:
                 self.fail(f"the range {low}-{high} is empty", param, ctx)
             command = FIRST if param is not None and param.name == "first_sizes" else COUNT
+            if low < 1:
+                self.fail(f"a board size must be at least 1, not {low}", param, ctx)
             for n in (low, high):
                 try:
                     api.check_board_size(n, command)
                 except InputError as error:
-                    self.fail(error.command_line, param, ctx)
+                    self.fail(str(error), param, ctx)
             sizes.extend(range(low, high + 1))
         return sizes
 

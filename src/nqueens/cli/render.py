@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 
-from nqueens.core.board import SUM, Puzzle
+from nqueens.core.board import SUM, Board
 from nqueens.core.glyphs import QUEEN
 from nqueens.core.results import Solution, Square, Stats, Status
 
@@ -80,7 +80,7 @@ def rich_board_width(n: int) -> int:
 def rich_board(
     solution: Solution,
     *,
-    puzzle: Puzzle | None = None,
+    board: Board | None = None,
     ascii_only: bool = False,
     colour: bool = True,
 ) -> Text:
@@ -89,8 +89,8 @@ def rich_board(
     return rich_grid(
         solution.n,
         set(solution.squares()),
-        given=set(puzzle.queens) if puzzle is not None else (),
-        marks=puzzle_marks(puzzle, ascii_only=ascii_only) if puzzle is not None else None,
+        given=set(board.queens) if board is not None else (),
+        marks=puzzle_marks(board, ascii_only=ascii_only) if board is not None else None,
         ascii_only=ascii_only,
         colour=colour,
     )
@@ -116,29 +116,29 @@ _FALLING = "\N{BOX DRAWINGS LIGHT DIAGONAL UPPER LEFT TO LOWER RIGHT}"
 _BOTH = "\N{BOX DRAWINGS LIGHT DIAGONAL CROSS}"
 
 
-def puzzle_marks(puzzle: Puzzle, *, ascii_only: bool = False) -> dict[Square, str]:
+def puzzle_marks(board: Board, *, ascii_only: bool = False) -> dict[Square, str]:
     """What an empty square of the puzzle shows: ``#`` blocked, a diagonal stroke on an excluded
     diagonal (``/``, ``\\``, or a cross where two meet)."""
     rising, falling, both = ("/", "\\", "X") if ascii_only else (_RISING, _FALLING, _BOTH)
     marks: dict[Square, str] = {}
-    for diagonal in puzzle.excluded:
+    for diagonal in board.excluded:
         stroke = rising if diagonal.kind == SUM else falling
-        for square in diagonal.squares(puzzle.n):
+        for square in diagonal.squares(board.n):
             marks[square] = both if marks.get(square, stroke) != stroke else stroke
-    marks.update(dict.fromkeys(puzzle.blocked, "#"))
+    marks.update(dict.fromkeys(board.blocked, "#"))
     return marks
 
 
-def legend(puzzle: Puzzle, *, ascii_only: bool = False) -> str:
+def legend(board: Board, *, ascii_only: bool = False) -> str:
     """The key to a puzzle's marks on a board, naming only the marks it has."""
     queen = "Q" if ascii_only else QUEEN
     rising, falling = ("/", "\\") if ascii_only else (_RISING, _FALLING)
     parts = []
-    if puzzle.queens:
+    if board.queens:
         parts.append(f"[{queen}] given queen")
-    if puzzle.blocked:
+    if board.blocked:
         parts.append("# blocked square")
-    if puzzle.excluded:
+    if board.excluded:
         parts.append(f"{rising} {falling} excluded diagonal")
     return "   ".join(parts)
 

@@ -7,7 +7,24 @@ import click
 
 from nqueens.cli import render
 from nqueens.cli.svg import MAX_SVG_N
-from nqueens.core.board import Puzzle
+from nqueens.core.board import Board, BoardError
+from nqueens.core.results import InputError
+
+_PARAMETER_HINTS = {"n": "'N'", "board": None}
+"""How a usage error names the API argument at fault; None: the board's options together."""
+
+
+def usage_error(error: InputError) -> click.UsageError:
+    """An input the library refuses, as the command line says it (exit 2): squares named 1-based,
+    the API's arguments named as options (``time_limit`` as ``--time-limit``)."""
+    if isinstance(error, BoardError):
+        message = error.for_people()
+    else:
+        message = error.worded(lambda name: "--" + name.replace("_", "-"))
+    hint = _PARAMETER_HINTS.get(error.argument or "")
+    if hint is not None:
+        return click.BadParameter(message, param_hint=hint)
+    return click.UsageError(message)
 
 
 def check_drawable(n: int, style: str, svg_path: str | None) -> None:
@@ -24,18 +41,18 @@ def check_drawable(n: int, style: str, svg_path: str | None) -> None:
         )
 
 
-def none_exists(puzzle: Puzzle) -> str:
+def none_exists(board: Board) -> str:
     """Why there is nothing to show: the board has no solution, or the givens no completion."""
-    if puzzle.constrained:
+    if board.constrained:
         given = [
             what
             for what, present in (
-                ("the given queens", puzzle.queens),
-                ("the blocked squares", puzzle.blocked),
-                ("the excluded diagonals", puzzle.excluded),
+                ("the given queens", board.queens),
+                ("the blocked squares", board.blocked),
+                ("the excluded diagonals", board.excluded),
             )
             if present
         ]
         keeps = " and ".join(filter(None, (", ".join(given[:-1]), given[-1])))
-        return f"No completion exists: no solution for N = {puzzle.n} respects {keeps}."
-    return f"No solution exists for N = {puzzle.n}."
+        return f"No completion exists: no solution for N = {board.n} respects {keeps}."
+    return f"No solution exists for N = {board.n}."

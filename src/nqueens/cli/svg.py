@@ -11,7 +11,7 @@ import textwrap
 import xml.etree.ElementTree as ET
 from collections.abc import Collection
 
-from nqueens.core.board import Puzzle, diagonal_name
+from nqueens.core.board import Board, diagonal_name
 from nqueens.core.glyphs import QUEEN
 from nqueens.core.results import Square
 
@@ -39,7 +39,7 @@ def board_svg(
     crossed: Collection[Square] = (),
     fresh: Collection[Square] = (),
     forced: Collection[Square] = (),
-    puzzle: Puzzle | None = None,
+    board: Board | None = None,
     caption: str | None = None,
 ) -> str:
     """An SVG document of an n x n board with ``queens``; ``crossed`` squares are ruled out
@@ -69,8 +69,8 @@ def board_svg(
     for row in range(n):
         for col in range(n):
             _square(svg, (row, col), LIGHT if (row + col) % 2 == 0 else DARK, "square")
-    if puzzle is not None:
-        _puzzle_marks(svg, puzzle)
+    if board is not None:
+        _puzzle_marks(svg, board)
     for row, col in sorted(crossed):
         x, y = MARGIN + col * SQUARE + SQUARE / 2, MARGIN + row * SQUARE + SQUARE / 2 + 7
         strong = (row, col) in fresh
@@ -91,7 +91,7 @@ def board_svg(
         mark.set("fill", "#ffffff" if strong else "#222222")
     for row, col in sorted(queens):
         x, y = MARGIN + col * SQUARE + SQUARE / 2, MARGIN + row * SQUARE + SQUARE * 0.75
-        given = puzzle is not None and (row, col) in puzzle.queens
+        given = board is not None and (row, col) in board.queens
         outlined = (row, col) in forced
         glyph = FORCED_QUEEN if outlined else QUEEN
         css = "queen given" if given else "queen forced" if outlined else "queen"
@@ -127,19 +127,19 @@ def _square(svg: ET.Element, square: Square, colour: str, css: str) -> ET.Elemen
     )
 
 
-def _puzzle_marks(svg: ET.Element, puzzle: Puzzle) -> None:
+def _puzzle_marks(svg: ET.Element, board: Board) -> None:
     """Blue squares under the given queens, grey blocked squares, and a stroke along each
     excluded diagonal, from the centre of its first square to the centre of its last."""
     for css, colour, squares in (
-        ("given", GIVEN, puzzle.queens),
-        ("blocked", BLOCKED, puzzle.blocked),
+        ("given", GIVEN, board.queens),
+        ("blocked", BLOCKED, board.blocked),
     ):
         for row, col in sorted(squares):
             square = _square(svg, (row, col), colour, css)
             if css == "blocked":
                 ET.SubElement(square, "title").text = f"blocked square {row + 1},{col + 1}"
-    for diagonal in puzzle.excluded:
-        on_board = diagonal.squares(puzzle.n)
+    for diagonal in board.excluded:
+        on_board = diagonal.squares(board.n)
         (top_row, top_col), (end_row, end_col) = on_board[0], on_board[-1]
         line = ET.SubElement(
             svg,
@@ -156,7 +156,7 @@ def _puzzle_marks(svg: ET.Element, puzzle: Puzzle) -> None:
                 "class": "excluded",
             },
         )
-        ET.SubElement(line, "title").text = f"excluded diagonal {diagonal_name(diagonal, puzzle.n)}"
+        ET.SubElement(line, "title").text = f"excluded diagonal {diagonal_name(diagonal, board.n)}"
 
 
 def _text(

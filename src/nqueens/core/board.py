@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from nqueens.core.results import InputError, Square
-from nqueens.core.validation import read_whole, shown, tuples_of
+from nqueens.core.validation import read_whole, shown, squares, tuples_of, whole_number
 
 
 def square_name(square: Square) -> str:
@@ -134,8 +134,8 @@ def problems(
     for diagonal in excluded:
         if not diagonal.on_board(n):
             found.append(f"diagonal {name_diagonal(diagonal)} is off the {n} x {n} board")
-    for kind, squares in (("queen", queens), ("blocked square", blocked)):
-        for square in sorted(s for s, times in Counter(squares).items() if times > 1):
+    for kind, given in (("queen", queens), ("blocked square", blocked)):
+        for square in sorted(s for s, times in Counter(given).items() if times > 1):
             found.append(f"{kind} {name(square)} is given twice")
     for square in sorted(set(queens) & set(blocked)):
         found.append(f"square {name(square)} is both a queen and blocked")
@@ -157,10 +157,36 @@ def diagonals_of(square: Square) -> tuple[Diagonal, Diagonal]:
     return Diagonal(SUM, row + col), Diagonal(DIFFERENCE, row - col)
 
 
+class BoardError(InputError):
+    """What makes given squares not a puzzle. The message names squares as code writes them
+    (0-based ``(row, col)``); :meth:`for_people` names them as people read them (``3,4``)."""
+
+    def __init__(
+        self,
+        n: int,
+        queens: tuple[Square, ...],
+        blocked: tuple[Square, ...],
+        excluded: tuple[Diagonal, ...],
+    ) -> None:
+        self._parts = (n, queens, blocked, excluded)
+        found = problems(n, queens, blocked, zero_based, excluded, _code_name)
+        super().__init__("; ".join(found), argument="board")
+
+    def for_people(self) -> str:
+        """The same problems, each square named 1-based as ROW,COL."""
+        n, queens, blocked, excluded = self._parts
+        return "; ".join(problems(n, queens, blocked, square_name, excluded))
+
+
 @dataclass(frozen=True)
-class Puzzle:
-    """An n x n board with queens that must be kept, squares that must stay empty and whole
-    diagonals that no queen may take."""
+class Board:
+    """An n x n board, with the queens that must be kept, the squares that must stay empty and
+    the whole diagonals that no queen may take: everything a search is asked to respect. It is
+    checked once, when made, and flows unchanged to the engine that searches it.
+
+    Squares are 0-based ``(row, col)`` pairs; diagonals are :class:`Diagonal` values or
+    ``("sum", row + col)`` and ``("difference", row - col)`` pairs.
+    """
 
     n: int
     queens: tuple[Square, ...] = ()
@@ -168,19 +194,27 @@ class Puzzle:
     excluded: tuple[Diagonal, ...] = ()
 
     def __post_init__(self) -> None:
-        found = problems(self.n, self.queens, self.blocked, zero_based, self.excluded, _code_name)
-        if found:
-            # The API's squares are 0-based (row, col); people type and read 1-based ROW,COL.
-            named = problems(self.n, self.queens, self.blocked, square_name, self.excluded)
-            raise InputError("; ".join(found), command_line="; ".join(named))
+        n = whole_number(self.n, "N", minimum=1)
+        queens = squares(self.queens, "queens")
+        blocked = squares(self.blocked, "blocked squares")
+        excluded = excluded_diagonals(self.excluded)
+        for name, value in (("queens", queens), ("blocked", blocked), ("excluded", excluded)):
+            object.__setattr__(self, name, value)
+        if problems(n, queens, blocked, zero_based, excluded, _code_name):
+            raise BoardError(n, queens, blocked, excluded)
 
     def on_board(self, square: Square) -> bool:
         return 0 <= square[0] < self.n and 0 <= square[1] < self.n
 
     @property
     def constrained(self) -> bool:
-        """True when any square or diagonal is given: the board then loses its symmetry."""
+        """True when any square or diagonal is given."""
         return bool(self.queens or self.blocked or self.excluded)
+
+    @property
+    def symmetric(self) -> bool:
+        """True when the board keeps the 8 symmetries of the square: nothing is given on it."""
+        return not self.constrained
 
     @property
     def excluded_sums(self) -> frozenset[int]:

@@ -6,6 +6,7 @@ Core code returns these; only the CLI decides how to show them.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 
 Square = tuple[int, int]
@@ -15,13 +16,26 @@ Square = tuple[int, int]
 class InputError(ValueError):
     """An argument outside what nqueens accepts; the message says why, for the user to read.
 
-    The message speaks the API's language (``time_limit=``); ``command_line`` says the same in
-    the command line's (``--time-limit``), where the two differ.
+    ``argument`` names the API argument at fault, where there is one, so that a caller with other
+    names for its arguments (the command line's options) can name its own. A message that
+    mentions arguments writes each of ``names`` as ``{name}``: ``str()`` spells it as the API does
+    (``time_limit=``), :meth:`worded` as the caller's ``spell`` does.
     """
 
-    def __init__(self, message: str, *, command_line: str | None = None) -> None:
-        super().__init__(message)
-        self.command_line = command_line or message
+    def __init__(
+        self, message: str, *, argument: str | None = None, names: tuple[str, ...] = ()
+    ) -> None:
+        self.template = message
+        self.argument = argument
+        self.names = names
+        super().__init__(self.worded(lambda name: f"{name}="))
+
+    def worded(self, spell: Callable[[str], str]) -> str:
+        """The message, each argument it mentions spelled by ``spell``."""
+        text = self.template
+        for name in self.names:
+            text = text.replace(f"{{{name}}}", spell(name))
+        return text
 
 
 @dataclass(frozen=True)

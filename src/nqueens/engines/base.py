@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from nqueens.core.board import Puzzle
+from nqueens.core.board import Board
 from nqueens.core.results import FirstResult, Stats
 from nqueens.engines.streams import EngineStream, count_all, first_of
 
@@ -34,8 +34,7 @@ class Request:
     """One validated request: the command, the board and how to search it."""
 
     command: str
-    n: int
-    puzzle: Puzzle | None = None
+    board: Board
     strategy: str | None = None  # None: the engine's choice for the command
     limit: int | None = None  # solve: stop after this many solutions
     time_limit: float | None = None
@@ -51,6 +50,11 @@ class Request:
     def __post_init__(self) -> None:
         if self.time_limit is not None and self.deadline is None:
             object.__setattr__(self, "deadline", time.monotonic() + self.time_limit)
+
+    @property
+    def n(self) -> int:
+        """The board's size."""
+        return self.board.n
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline

@@ -48,7 +48,7 @@ def refusal(engine: Engine, request: Request) -> str | None:
         return f"the {engine.name} engine does not {request.command}"
     if request.unique and not engine.unique:
         return f"the {engine.name} engine does not know the board's symmetry (unique solutions)"
-    if request.puzzle is not None and not engine.puzzles:
+    if request.board.constrained and not engine.puzzles:
         return f"the {engine.name} engine does not take given queens or blocked squares"
     if request.strategy is not None and request.strategy not in engine.strategies:
         if not engine.strategies:

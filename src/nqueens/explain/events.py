@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 from ortools.constraint_solver import pywrapcp
 
-from nqueens.core.board import Puzzle, attack, square_name
+from nqueens.core.board import Board, attack, square_name
 from nqueens.core.results import InputError, Square
 from nqueens.core.strategies import FIRST_FAIL_MID, FIRST_MIN
+from nqueens.engines.cp.model import decision_builder, queens_on
 from nqueens.explain.steps import (
     BACKTRACK,
     DEAD_END,
@@ -169,15 +170,9 @@ def _forward_check(before: Domains) -> tuple[str, Domains]:
             return "the solver's AllDifferent propagation finds no way on", tuple(domains)
 
 
-def explain(
-    n: int,
-    *,
-    strategy: str = FIRST_MIN,
-    all_solutions: bool = False,
-    puzzle: Puzzle | None = None,
-) -> Explanation:
-    """Run the guide's original-CP search on an n x n board (keeping a ``puzzle``'s given
-    squares) and narrate it."""
+def explain(board: Board, *, strategy: str = FIRST_MIN, all_solutions: bool = False) -> Explanation:
+    """Run the guide's original-CP search on a board (given squares kept) and narrate it."""
+    n = board.n
     if not 1 <= n <= MAX_EXPLAIN_N:
         raise InputError(
             f"explain draws every step, so it takes boards of 1 to {MAX_EXPLAIN_N}, not {n}"
@@ -185,21 +180,8 @@ def explain(
     if strategy not in (FIRST_MIN, FIRST_FAIL_MID):
         raise InputError("explain follows a named strategy: first-min or first-fail-mid")
     solver = pywrapcp.Solver(f"{n}-queens explained")
-    queens = [solver.IntVar(0, n - 1, f"col_{col}") for col in range(n)]
-    solver.Add(solver.AllDifferent(queens))
-    solver.Add(solver.AllDifferent([queens[col] + col for col in range(n)]))
-    solver.Add(solver.AllDifferent([queens[col] - col for col in range(n)]))
-    if puzzle is not None:
-        for row, col in puzzle.queens:
-            solver.Add(queens[col] == row)
-        for row, col in puzzle.closed_squares():
-            solver.Add(queens[col] != row)
-    if strategy == FIRST_MIN:
-        builder = solver.Phase(queens, solver.CHOOSE_FIRST_UNBOUND, solver.ASSIGN_MIN_VALUE)
-    else:
-        builder = solver.Phase(
-            queens, solver.CHOOSE_MIN_SIZE_LOWEST_MIN, solver.ASSIGN_CENTER_VALUE
-        )
+    queens = queens_on(solver, board)
+    builder = decision_builder(solver, queens, strategy)
     narrator = _Narrator(solver, queens)
     solutions = 0
     solver.NewSearch(builder, [narrator])

@@ -7,7 +7,7 @@ import json
 import random
 import re
 
-from nqueens.core.board import DIFFERENCE, SUM, Diagonal, Puzzle, problems
+from nqueens.core.board import DIFFERENCE, SUM, Board, Diagonal, problems
 from nqueens.core.results import InputError, Square
 from nqueens.core.validation import read_whole, shown
 
@@ -16,7 +16,7 @@ _BLOCKED_CELLS = {"#", "X", "x"}
 _FREE_CELLS = {".", "_"}
 
 
-def read_puzzle(text: str, diagonals: int | None = None) -> Puzzle:
+def read_board(text: str, diagonals: int | None = None) -> Board:
     """A starting position from text: a CSPLib problem 79 instance, an Excluded Diagonals file
     (of which ``diagonals`` takes the first D pairs, the paper's way to make an instance with D
     diagonals; all of them by default), or a board drawing.
@@ -37,7 +37,7 @@ def read_puzzle(text: str, diagonals: int | None = None) -> Puzzle:
     return _read_drawing(text)
 
 
-def _read_drawing(text: str) -> Puzzle:
+def _read_drawing(text: str) -> Board:
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines:
         raise InputError("the board is empty")
@@ -60,7 +60,7 @@ def _read_drawing(text: str) -> Puzzle:
                     f"square {row + 1},{col + 1} is {cell!r}: use Q (queen), # or X (blocked), "
                     ". or _ (free)"
                 )
-    return Puzzle(n, tuple(queens), tuple(blocked))
+    return Board(n, tuple(queens), tuple(blocked))
 
 
 _CSPLIB_BASE = "CSPLib problem 79 files count rows and columns from 0"
@@ -71,7 +71,7 @@ _NOT_PAIRS = (
 )
 
 
-def _read_csplib(text: str) -> Puzzle:
+def _read_csplib(text: str) -> Board:
     """CSPLib problem 79: ``letting n = 8``, ``letting init = [[row, col], ...]`` (or ``be``).
 
     Squares are 0-based there, row first, as the problem's Essence' model and the notes on its
@@ -112,7 +112,7 @@ def _read_csplib(text: str) -> Puzzle:
     found = problems(n, queens, (), _as_written)
     if found:
         raise InputError(f"{'; '.join(found[:5])} ({_CSPLIB_BASE})")
-    return Puzzle(n, tuple(queens))
+    return Board(n, tuple(queens))
 
 
 def _as_written(square: Square) -> str:
@@ -126,7 +126,7 @@ _DIAGONALS_FORMAT = (
 )
 
 
-def _read_diagonals(text: str, first: int | None) -> Puzzle:
+def _read_diagonals(text: str, first: int | None) -> Board:
     """The generator format of Gent, Jefferson and Nightingale: ``n = 20``, ``numdiags = 44``,
     ``diags = [[37, 0], [11, 1], ...]``; the first ``first`` pairs are excluded (all by
     default). Every pair is checked, and named by its place in the list as the file writes it.
@@ -180,10 +180,10 @@ def _read_diagonals(text: str, first: int | None) -> Puzzle:
                 f"the file lists {len(excluded)} diagonals, fewer than the first {first} asked for"
             )
         excluded = excluded[:first]
-    return Puzzle(n, excluded=tuple(dict.fromkeys(excluded)))
+    return Board(n, excluded=tuple(dict.fromkeys(excluded)))
 
 
-def random_puzzle(n: int, queens: int, *, seed: int | None = None) -> Puzzle:
+def random_puzzle(n: int, queens: int, *, seed: int | None = None) -> Board:
     """``queens`` non-attacking queens placed at random on an n x n board (no blocked squares).
 
     The result need not be completable: deciding that is the solver's job (and NP-complete).
@@ -210,14 +210,14 @@ def random_puzzle(n: int, queens: int, *, seed: int | None = None) -> Puzzle:
             sums.add(row + col)
             differences.add(row - col)
         else:
-            return Puzzle(n, tuple(sorted(placed)))
+            return Board(n, tuple(sorted(placed)))
 
 
-def puzzle_text(puzzle: Puzzle) -> str:
+def puzzle_text(board: Board) -> str:
     """The puzzle as a board drawing that --board reads: Q given, # blocked (and every square of
     an excluded diagonal), . free."""
-    marks = {square: "#" for square in puzzle.closed_squares()}
-    marks |= {square: "Q" for square in puzzle.queens}
+    marks = {square: "#" for square in board.closed_squares()}
+    marks |= {square: "Q" for square in board.queens}
     return "\n".join(
-        " ".join(marks.get((row, col), ".") for col in range(puzzle.n)) for row in range(puzzle.n)
+        " ".join(marks.get((row, col), ".") for col in range(board.n)) for row in range(board.n)
     )

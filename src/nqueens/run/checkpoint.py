@@ -39,14 +39,14 @@ def identity(engine: str, request: Request, tasks: Sequence[Subproblem]) -> dict
 
 def _count_identity(engine: str, request: Request) -> dict[str, object]:
     """The count a checkpoint belongs to, whatever the cut: board, puzzle, engine, symmetry."""
-    puzzle = request.puzzle
+    board = request.board
     belongs_to = {
         "n": request.n,
         "engine": engine,
         "symmetry": request.symmetry,
-        "queens": sorted(puzzle.queens) if puzzle is not None else [],
-        "blocked": sorted(puzzle.blocked) if puzzle is not None else [],
-        "excluded": sorted(puzzle.excluded) if puzzle is not None else [],
+        "queens": sorted(board.queens),
+        "blocked": sorted(board.blocked),
+        "excluded": sorted(board.excluded),
     }
     return dict(json.loads(json.dumps(belongs_to)))  # as read back: lists, not tuples
 

@@ -87,15 +87,15 @@ def count_split(
 def is_long(request: Request) -> bool:
     """Whether a count of ``request`` without a time limit takes minutes or more: it has more
     columns without a given queen than the largest board counted without a limit."""
-    puzzle_queens = len(request.puzzle.queens) if request.puzzle is not None else 0
-    return request.time_limit is None and request.n - puzzle_queens > MAX_UNBOUNDED_ENUMERATION_N
+    free = request.n - len(request.board.queens)
+    return request.time_limit is None and free > MAX_UNBOUNDED_ENUMERATION_N
 
 
 def _added_up(
     engine: Engine, request: Request, found: Sequence[Subcount], started: float, status: Status
 ) -> Stats:
     """The subproblems' counts and statistics added up."""
-    counts_classes = request.symmetry and request.puzzle is None
+    counts_classes = request.symmetry and request.board.symmetric
     return Stats(
         n=request.n,
         solutions=sum(sub.solutions for sub in found),

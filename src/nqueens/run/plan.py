@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nqueens.core.board import Puzzle
+from nqueens.core.board import Board
 from nqueens.core.strategies import AUTO, FIRST_FAIL_MID
 from nqueens.engines import bitboard, cp, cpsat, local, reduced
 
@@ -56,16 +56,17 @@ class Attempt:
     seconds: float | None = None
 
 
-def first_plan(n: int, puzzle: Puzzle | None) -> list[Attempt]:
-    """The attempts, in order, to find one solution for an n x n board and its given squares."""
-    if puzzle is None:
+def first_plan(board: Board) -> list[Attempt]:
+    """The attempts, in order, to find one solution for a board and its given squares."""
+    n = board.n
+    if not board.constrained:
         if n >= LOCAL_FROM_N:
             return [Attempt(local.NAME, None)]
         return [Attempt(cp.NAME, FIRST_FAIL_MID)]
-    free = n - len(puzzle.queens)
+    free = n - len(board.queens)
     if n > bitboard.ENGINE.max_n and free <= REDUCED_MAX_FREE:
         return [Attempt(reduced.NAME, None)]
-    if puzzle.excluded and free <= reduced.MAX_FREE:
+    if board.excluded and free <= reduced.MAX_FREE:
         return [
             Attempt(cp.NAME, FIRST_FAIL_MID, EXCLUDED_TRY_SECONDS),
             Attempt(reduced.NAME, None),

@@ -11,7 +11,7 @@ from nqueens.cli.options import (
     board_size,
     common_options,
     engine_options,
-    puzzle_options,
+    takes_board,
     usage_errors,
 )
 from nqueens.cli.output import (
@@ -24,7 +24,7 @@ from nqueens.cli.output import (
 from nqueens.cli.params import Seconds, WholeNumber
 from nqueens.cli.progress import count_display
 from nqueens.core import clock
-from nqueens.core.board import Puzzle
+from nqueens.core.board import Board
 from nqueens.core.known_counts import KNOWN_TOTALS
 from nqueens.core.results import SearchInterrupted
 from nqueens.core.strategies import AUTO
@@ -80,13 +80,13 @@ from nqueens.run.cluster import CONNECT_SECONDS, ClusterLost, ClusterUnreachable
     help="How long --cluster waits for the scheduler to answer before giving up, e.g. "
     "--connect-timeout 30 on a slow network.",
 )
-@puzzle_options
+@takes_board
 @engine_options(AUTO, "the fastest exact engine that can take the board")
 @common_options
 @click.pass_context
 def count(
     ctx: click.Context,
-    puzzle: Puzzle,
+    board: Board,
     unique: bool,
     workers: int | None,
     symmetry: bool,
@@ -115,18 +115,15 @@ def count(
       nqueens count 19 --checkpoint n19.ckpt   minutes of work, resumable
     """
     output = Output(output_format)
-    n = puzzle.n
-    known_total = None if puzzle.constrained else KNOWN_TOTALS.get(n)
+    n = board.n
+    known_total = None if board.constrained else KNOWN_TOTALS.get(n)
     with count_display(
         output, n, enabled=not quiet, cluster=cluster is not None, known_total=known_total
     ) as display:
         try:
             with usage_errors():
                 stats = api.count(
-                    n,
-                    queens=puzzle.queens,
-                    blocked=puzzle.blocked,
-                    excluded=puzzle.excluded,
+                    board,
                     time_limit=clock.remaining(time_limit),
                     workers=workers,
                     symmetry=symmetry,

@@ -11,8 +11,8 @@ from nqueens.cli import render
 from nqueens.cli.options import (
     QueensCommand,
     board_size,
-    puzzle_options,
     svg_target,
+    takes_board,
     tree_target,
 )
 from nqueens.cli.output import (
@@ -23,7 +23,7 @@ from nqueens.cli.output import (
     Pictures,
 )
 from nqueens.cli.svg import board_svg
-from nqueens.core.board import Puzzle
+from nqueens.core.board import Board
 from nqueens.core.results import InputError
 from nqueens.core.strategies import FIRST_FAIL_MID, FIRST_MIN
 
@@ -75,11 +75,11 @@ if TYPE_CHECKING:
     is_flag=True,
     help="With --tree FILE.html: both strategies' trees side by side.",
 )
-@puzzle_options
+@takes_board
 @click.pass_context
 def explain(
     ctx: click.Context,
-    puzzle: Puzzle,
+    board: Board,
     strategy: str,
     all_solutions: bool,
     step: bool,
@@ -109,16 +109,11 @@ def explain(
     strategies = [FIRST_MIN, FIRST_FAIL_MID] if compare else [strategy]
     try:
         explanations = [
-            run_explanation(
-                puzzle.n,
-                strategy=chosen,
-                all_solutions=all_solutions,
-                puzzle=puzzle if puzzle.constrained else None,
-            )
+            run_explanation(board, strategy=chosen, all_solutions=all_solutions)
             for chosen in strategies
         ]
     except InputError as error:
-        raise click.BadParameter(error.command_line, param_hint="'N'") from None
+        raise click.BadParameter(str(error), param_hint="'N'") from None
     if tree_path is not None:
         from nqueens.explain import page as treeview
 

@@ -11,7 +11,7 @@ from nqueens.cli.options import (
     board_size,
     common_options,
     engine_options,
-    puzzle_options,
+    takes_board,
     usage_errors,
 )
 from nqueens.cli.output import (
@@ -27,7 +27,7 @@ from nqueens.cli.progress import spinner
 from nqueens.cli.report import check_drawable, none_exists
 from nqueens.cli.svg import board_svg
 from nqueens.core import clock, signals
-from nqueens.core.board import Puzzle
+from nqueens.core.board import Board
 from nqueens.core.results import SearchInterrupted
 from nqueens.core.strategies import AUTO
 from nqueens.engines.base import MAX_SEED
@@ -41,7 +41,7 @@ from nqueens.engines.base import MAX_SEED
     help="Start the random choices of local search, CP-SAT and the cp engine's auto from this "
     "number, to get the same solution again (CP-SAT's parallel workers may still differ).",
 )
-@puzzle_options
+@takes_board
 @engine_options(AUTO, "the engines measured fastest to a first solution, in turn")
 @board_options
 @common_options
@@ -49,7 +49,7 @@ from nqueens.engines.base import MAX_SEED
 def first(
     ctx: click.Context,
     seed: int | None,
-    puzzle: Puzzle,
+    board: Board,
     engine: str,
     strategy: str | None,
     mip_solver: str,
@@ -70,16 +70,13 @@ def first(
       nqueens first 20 --queen 1,1 --queen 2,5
       nqueens first 8 --svg eight.svg     also save a picture
     """
-    output = Output(output_format, style, ascii_only=ascii_only, puzzle=puzzle)
-    n = puzzle.n
+    output = Output(output_format, style, ascii_only=ascii_only, board=board)
+    n = board.n
     check_drawable(n, style, svg_path)
     try:
         with usage_errors(), spinner(output, f"Searching N = {n}", enabled=not quiet):
             result = api.first(
-                n,
-                queens=puzzle.queens,
-                blocked=puzzle.blocked,
-                excluded=puzzle.excluded,
+                board,
                 time_limit=clock.remaining(time_limit),
                 engine=engine,
                 strategy=strategy,
@@ -95,7 +92,7 @@ def first(
     output.end_of_search(result.stats, with_stats=show_stats)
     if result.solution is None:
         if result.proven_infeasible:
-            output.message(none_exists(puzzle))
+            output.message(none_exists(board))
             ctx.exit(EXIT_NO_SOLUTION)
         output.message(
             f"No solution found for N = {n} within the time limit of {time_limit:g} s "
@@ -104,7 +101,7 @@ def first(
         ctx.exit(EXIT_TIME_LIMIT)
     if svg_path is not None:
         pictures = Pictures(svg_path)
-        pictures.save(board_svg(n, result.solution.squares(), puzzle=puzzle))
+        pictures.save(board_svg(n, result.solution.squares(), board=board))
         pictures.report(output)
     output.message(f"Found in {result.stats.wall_time:.3f} s.")
     if show_stats and output.format == "text":

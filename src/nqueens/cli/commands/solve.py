@@ -12,7 +12,7 @@ from nqueens.cli.options import (
     board_size,
     common_options,
     engine_options,
-    puzzle_options,
+    takes_board,
     usage_errors,
 )
 from nqueens.cli.output import (
@@ -26,7 +26,7 @@ from nqueens.cli.params import WholeNumber
 from nqueens.cli.report import check_drawable, none_exists
 from nqueens.cli.svg import board_svg
 from nqueens.core import clock
-from nqueens.core.board import Puzzle
+from nqueens.core.board import Board
 from nqueens.core.known_counts import KNOWN_TOTALS
 from nqueens.core.results import Status
 from nqueens.engines import registry
@@ -40,14 +40,14 @@ from nqueens.engines import registry
     is_flag=True,
     help="Only one of each set of solutions that are turns or mirror images of each other.",
 )
-@puzzle_options
+@takes_board
 @engine_options(registry.SOLVE_DEFAULT)
 @board_options
 @common_options
 @click.pass_context
 def solve(
     ctx: click.Context,
-    puzzle: Puzzle,
+    board: Board,
     limit: int | None,
     unique: bool,
     engine: str,
@@ -73,17 +73,14 @@ def solve(
       nqueens solve 8 --queen 1,1          those with a queen in the top left
       nqueens solve 10 --format json > solutions.jsonl
     """
-    output = Output(output_format, style, ascii_only=ascii_only, puzzle=puzzle)
-    n = puzzle.n
+    output = Output(output_format, style, ascii_only=ascii_only, board=board)
+    n = board.n
     check_drawable(n, style, svg_path)
     digits = len(str(limit or KNOWN_TOTALS.get(n) or 1))
     pictures = Pictures(svg_path)
     with usage_errors():
         stream = api.solve(
-            n,
-            queens=puzzle.queens,
-            blocked=puzzle.blocked,
-            excluded=puzzle.excluded,
+            board,
             limit=limit,
             time_limit=clock.remaining(time_limit),
             unique=unique,
@@ -97,7 +94,7 @@ def solve(
                 output.solution(solution, number)
                 if svg_path is not None:
                     caption = f"Solution {number}"
-                    picture = board_svg(n, solution.squares(), puzzle=puzzle, caption=caption)
+                    picture = board_svg(n, solution.squares(), board=board, caption=caption)
                     pictures.save(picture, number, digits)
         except KeyboardInterrupt:
             stream.close()
@@ -105,7 +102,7 @@ def solve(
     stats = stream.stats
     output.end_of_search(stats, with_stats=show_stats)
     if stats.solutions == 0 and stats.status is Status.COMPLETE:
-        output.message(none_exists(puzzle))
+        output.message(none_exists(board))
         ctx.exit(EXIT_NO_SOLUTION)
     output.message(render.summary(stats))
     if show_stats:

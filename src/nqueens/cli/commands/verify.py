@@ -65,7 +65,7 @@ def verify(ctx: click.Context, source: str, output_format: str) -> None:
                     click.echo(f"board {board.number} (N = {board.n}): {problem}")
     except InputError as error:
         so_far = f" ({_checked(checked, invalid)} before it)" if checked else ""
-        raise click.BadParameter(error.command_line + so_far, param_hint="'FILE'") from None
+        raise click.BadParameter(str(error) + so_far, param_hint="'FILE'") from None
     if not checked:
         raise click.BadParameter("no board found in the input", param_hint="'FILE'")
     output.message(f"{_checked(checked, invalid)}.")

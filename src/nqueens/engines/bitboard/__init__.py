@@ -20,7 +20,6 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from nqueens.core.board import Puzzle
 from nqueens.core.results import Solution, Stats, Status
 from nqueens.core.strategies import FIRST_MIN
 from nqueens.core.symmetry import images
@@ -112,7 +111,7 @@ class BitboardEngine(Engine):
         :func:`_split_lines` says)."""
         n = request.n
         given, blocked = _search_squares(request)
-        if request.puzzle is not None or not request.symmetry:
+        if not (request.board.symmetric and request.symmetry):
             starts = [(PLAIN, 0, given)]
         elif n < 4:
             starts = [(LONE, 0, ())]
@@ -165,10 +164,10 @@ class BitboardEngine(Engine):
 def _search_squares(request: Request) -> tuple[tuple[LineRow, ...], tuple[LineRow, ...]]:
     """The request's given queens and closed squares (blocked, or on an excluded diagonal,
     which pre-sets that diagonal's bit on every line) as (line, row): (col, row) of the board."""
-    puzzle = request.puzzle or Puzzle(request.n)
+    board = request.board
     return (
-        tuple((col, row) for row, col in puzzle.queens),
-        tuple((col, row) for row, col in puzzle.closed_squares()),
+        tuple((col, row) for row, col in board.queens),
+        tuple((col, row) for row, col in board.closed_squares()),
     )
 
 

@@ -12,17 +12,14 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Generator
-from typing import TYPE_CHECKING
 
 from nqueens.core import signals
-from nqueens.core.board import Puzzle
+from nqueens.core.board import Board
 from nqueens.core.results import Solution, Stats, Status
 from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, FIRST_MIN, MAX_UNBOUNDED_ENUMERATION_N
 from nqueens.engines.base import FIRST, SOLVE, Engine, Request
+from nqueens.engines.cp.model import decision_builder, queens_on
 from nqueens.engines.streams import EngineStream
-
-if TYPE_CHECKING:
-    from ortools.constraint_solver import pywrapcp
 
 NAME = "cp"
 STAT_NAMES = ("failures", "branches")
@@ -38,65 +35,30 @@ class CpSearch:
 
     def __init__(
         self,
-        n: int,
+        board: Board,
         *,
         strategy: str,
         deadline: float | None,
-        puzzle: Puzzle | None,
         seed: int | None = None,
     ) -> None:
         from ortools.constraint_solver import pywrapcp
 
-        self.n = n
+        self.n = board.n
         self.deadline = deadline
-        self.solver = pywrapcp.Solver(f"{n}-queens")
-        solver = self.solver
-        self.queens = [solver.IntVar(0, n - 1, f"queen_col_{col}") for col in range(n)]
-        solver.Add(solver.AllDifferent(self.queens))
-        solver.Add(solver.AllDifferent([self.queens[col] + col for col in range(n)]))
-        solver.Add(solver.AllDifferent([self.queens[col] - col for col in range(n)]))
-        if puzzle is not None:
-            for row, col in puzzle.queens:
-                solver.Add(self.queens[col] == row)
-            for row, col in puzzle.blocked:
-                solver.Add(self.queens[col] != row)
-            for col in range(n):  # excluded diagonals: forbidden values of the diagonals
-                for total in puzzle.excluded_sums:
-                    if 0 <= total - col < n:
-                        solver.Add(self.queens[col] + col != total)
-                for difference in puzzle.excluded_differences:
-                    if 0 <= difference + col < n:
-                        solver.Add(self.queens[col] - col != difference)
+        self.solver = pywrapcp.Solver(f"{board.n}-queens")
+        self.queens = queens_on(self.solver, board)
         self.strategy = strategy
-        self._builder = self._decision_builder(strategy, seed)
+        self._builder = decision_builder(self.solver, self.queens, strategy, seed)
         self._stop = threading.Event()
         # One limit for Ctrl-C and the deadline, read on the clock that end_status reads: the
         # solver's own TimeLimit keeps time its own way, and may stop a hair before the deadline.
-        self._monitors = [solver.CustomLimit(self._should_stop)]
+        self._monitors = [self.solver.CustomLimit(self._should_stop)]
         self._started = time.monotonic()
 
     def _should_stop(self) -> bool:
         return self._stop.is_set() or (
             self.deadline is not None and time.monotonic() >= self.deadline
         )
-
-    def _decision_builder(self, strategy: str, seed: int | None) -> pywrapcp.DecisionBuilder:
-        solver = self.solver
-        if strategy == FIRST_MIN:
-            return solver.Phase(self.queens, solver.CHOOSE_FIRST_UNBOUND, solver.ASSIGN_MIN_VALUE)
-        if strategy == FIRST_FAIL_MID:
-            return solver.Phase(
-                self.queens, solver.CHOOSE_MIN_SIZE_LOWEST_MIN, solver.ASSIGN_CENTER_VALUE
-            )
-        if strategy == AUTO:
-            from ortools.constraint_solver import pywrapcp
-
-            parameters = pywrapcp.DefaultPhaseParameters()
-            parameters.display_level = parameters.NONE  # it would log to stderr
-            if seed is not None:
-                parameters.random_seed = seed
-            return solver.DefaultPhase(self.queens, parameters)
-        raise ValueError(f"unknown strategy {strategy!r}")
 
     def solutions(self) -> Generator[Solution, None, None]:
         """Each solution in turn; a stop signal ends the search at its next check and propagates."""
@@ -139,17 +101,16 @@ class CpSolutionStream(EngineStream):
 
     def __init__(
         self,
-        n: int,
+        board: Board,
         *,
         strategy: str,
         limit: int | None,
         deadline: float | None,
-        puzzle: Puzzle | None = None,
         seed: int | None = None,
     ) -> None:
-        self.n = n
+        self.n = board.n
         self._limit = limit
-        self._search = CpSearch(n, strategy=strategy, deadline=deadline, puzzle=puzzle, seed=seed)
+        self._search = CpSearch(board, strategy=strategy, deadline=deadline, seed=seed)
         self._solutions = self._search.solutions()
 
     def _next_solution(self) -> Solution | None:
@@ -204,11 +165,10 @@ class CpEngine(Engine):
 
     def solve(self, request: Request) -> EngineStream:
         return CpSolutionStream(
-            request.n,
+            request.board,
             strategy=self.strategy_for(request) or FIRST_FAIL_MID,
             limit=request.limit,
             deadline=request.deadline,
-            puzzle=request.puzzle,
             seed=request.seed,
         )
 

@@ -19,7 +19,7 @@ import weakref
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from nqueens.core.board import Puzzle
+from nqueens.core.board import Board
 from nqueens.core.clock import seconds_until
 from nqueens.core.results import FirstResult, SearchInterrupted, Solution, Stats, Status
 from nqueens.core.strategies import (
@@ -96,11 +96,10 @@ def _stats(
 
 
 def find_first(
-    n: int,
+    board: Board,
     *,
     strategy: str = AUTO,
     deadline: float | None = None,
-    puzzle: Puzzle | None = None,
     seed: int | None = None,
 ) -> FirstResult:
     """Look for one solution by the ``deadline`` (time.monotonic()); ``auto`` is CP-SAT's
@@ -109,7 +108,8 @@ def find_first(
 
     from nqueens.engines.cpsat.model import build_model
 
-    queens_model = build_model(n, strategy=strategy, puzzle=puzzle)
+    n = board.n
+    queens_model = build_model(board, strategy=strategy)
     solver = first_solution_solver(seconds_until(deadline), seed)
     if strategy != AUTO:
         solver.parameters.search_branching = cp_model.FIXED_SEARCH
@@ -143,21 +143,20 @@ class CpSatSolutionStream(EngineStream):
 
     def __init__(
         self,
-        n: int,
+        board: Board,
         *,
         limit: int | None = None,
         deadline: float | None = None,
         unique: bool = False,
         strategy: str = FIRST_MIN,
-        puzzle: Puzzle | None = None,
     ) -> None:
         from nqueens.engines.cpsat.callbacks import StreamingCallback
         from nqueens.engines.cpsat.model import build_model
 
-        self.n = n
+        self.n = board.n
         self._unique = unique
         self._strategy = strategy
-        queens_model = build_model(n, strategy=strategy, break_symmetry=unique, puzzle=puzzle)
+        queens_model = build_model(board, strategy=strategy, break_symmetry=unique)
         self._solver = enumeration_solver(seconds_until(deadline), strategy=strategy)
         # The search thread sees only the channel, never the stream: a stream its consumer drops
         # (``for s in solve(12): break``) can then be collected, and its finalizer stops the
@@ -225,8 +224,7 @@ class CpSatEngine(Engine):
 
     def wants_workers(self, request: Request) -> bool:
         # Below ten open columns, starting the worker processes costs more than they save.
-        given = len(request.puzzle.queens) if request.puzzle is not None else 0
-        return request.n - given >= WORKERS_FROM_OPEN_COLUMNS
+        return request.n - len(request.board.queens) >= WORKERS_FROM_OPEN_COLUMNS
 
     def memory_needed(self, request: Request) -> int:
         # OR-Tools once loaded, then what CP-SAT's parallel workers took at N = 1,000 and
@@ -249,20 +247,18 @@ class CpSatEngine(Engine):
 
     def solve(self, request: Request) -> EngineStream:
         return CpSatSolutionStream(
-            request.n,
+            request.board,
             limit=request.limit,
             deadline=request.deadline,
             unique=request.unique,
             strategy=self.strategy_for(request) or AUTO,
-            puzzle=request.puzzle,
         )
 
     def first(self, request: Request) -> FirstResult:
         return find_first(
-            request.n,
+            request.board,
             strategy=self.strategy_for(request) or AUTO,
             deadline=request.deadline,
-            puzzle=request.puzzle,
             seed=request.seed,
         )
 

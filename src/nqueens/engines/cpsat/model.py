@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from nqueens.core.board import Puzzle
+from nqueens.core.board import Board
 from nqueens.core.strategies import FIRST_FAIL_MID, FIRST_MIN
 
 
@@ -30,21 +30,21 @@ class QueensModel:
 
 
 def build_model(
-    n: int,
+    board: Board,
     *,
     strategy: str = FIRST_MIN,
     break_symmetry: bool = False,
     leading_rows: Sequence[int] = (),
-    puzzle: Puzzle | None = None,
 ) -> QueensModel:
-    """Build the N-queens model for an ``n`` x ``n`` board.
+    """Build the N-queens model of a board.
 
     ``strategy`` adds the matching decision strategy (none for ``auto``). ``break_symmetry``
     keeps only the lexicographically smallest solution of each class under the 8 symmetries of
     the square (see :func:`add_lex_leader`). ``leading_rows`` fixes the queens of the first
-    columns to these rows, which splits a search into independent subproblems. ``puzzle`` keeps
-    its queens and leaves its blocked squares empty.
+    columns to these rows, which splits a search into independent subproblems. The board's given
+    queens are kept, its blocked squares and excluded diagonals left empty.
     """
+    n = board.n
     model = cp_model.CpModel()
     queens = [model.new_int_var(0, n - 1, f"queen_col_{col}") for col in range(n)]
     model.add_all_different(queens)
@@ -54,18 +54,17 @@ def build_model(
         add_lex_leader(model, queens)
     for col, row in enumerate(leading_rows):
         model.add(queens[col] == row)
-    if puzzle is not None:
-        for row, col in puzzle.queens:
-            model.add(queens[col] == row)
-        for row, col in puzzle.blocked:
-            model.add(queens[col] != row)
-        for col in range(n):  # excluded diagonals: forbidden values of rows[c] + c, rows[c] - c
-            for total in puzzle.excluded_sums:
-                if 0 <= total - col < n:
-                    model.add(queens[col] + col != total)
-            for difference in puzzle.excluded_differences:
-                if 0 <= difference + col < n:
-                    model.add(queens[col] - col != difference)
+    for row, col in board.queens:
+        model.add(queens[col] == row)
+    for row, col in board.blocked:
+        model.add(queens[col] != row)
+    for col in range(n):  # excluded diagonals: forbidden values of rows[c] + c, rows[c] - c
+        for total in board.excluded_sums:
+            if 0 <= total - col < n:
+                model.add(queens[col] + col != total)
+        for difference in board.excluded_differences:
+            if 0 <= difference + col < n:
+                model.add(queens[col] - col != difference)
     if strategy == FIRST_MIN:  # the guide's: columns left to right, lowest row first
         model.add_decision_strategy(queens, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
     elif strategy == FIRST_FAIL_MID:

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from nqueens.core.board import Puzzle
+from nqueens.core.board import Board
 from nqueens.core.strategies import (
     FIRST_FAIL_MID,
     MAX_UNBOUNDED_ENUMERATION_N,
@@ -34,11 +34,10 @@ NAME = "cp-sat"
 class CpSatSubproblem(Subproblem):
     """Count the solutions whose first queens are in ``leading_rows``."""
 
-    n: int = 0
+    board: Board
     leading_rows: tuple[int, ...] = ()
     symmetry: bool = True
     strategy: str = FIRST_FAIL_MID
-    puzzle: Puzzle | None = None
 
 
 def leading_columns(n: int) -> int:
@@ -67,7 +66,7 @@ def subproblems(
     workers evenly loaded.
     """
     n = request.n
-    symmetry = request.symmetry and request.puzzle is None
+    symmetry = request.symmetry and request.board.symmetric
     strategy = request.strategy or FIRST_FAIL_MID
     first_rows = range((n + 1) // 2) if symmetry else range(n)
     placements: list[tuple[int, ...]] = [
@@ -81,7 +80,7 @@ def subproblems(
             if all(abs(row - earlier) not in (0, col - c) for c, earlier in enumerate(placed))
         ]
     return [
-        CpSatSubproblem(NAME, deadline, n, rows, symmetry, strategy, request.puzzle)
+        CpSatSubproblem(NAME, deadline, request.board, rows, symmetry, strategy)
         for rows in placements
     ]
 
@@ -97,11 +96,10 @@ def count_subproblem(task: CpSatSubproblem) -> Subcount:
         if time_limit <= 0:
             return Subcount(0, 0 if task.symmetry else None, 0, 0, complete=False)
     queens_model = build_model(
-        task.n,
+        task.board,
         strategy=task.strategy,
         break_symmetry=task.symmetry,
         leading_rows=task.leading_rows,
-        puzzle=task.puzzle,
     )
     solver = enumeration_solver(time_limit, strategy=task.strategy)
     callback: ClassCountingCallback | CountingCallback = (

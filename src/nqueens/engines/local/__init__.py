@@ -50,7 +50,7 @@ class LocalEngine(Engine):
                 "local search cannot prove that a board has no solution, and boards under 4 "
                 "have none but N = 1"
             )
-        if request.puzzle is not None and request.time_limit is None:
+        if request.board.constrained and request.time_limit is None:
             return (
                 "local search cannot prove that a puzzle has no completion: give it a time "
                 "limit, or use a complete engine"
@@ -80,13 +80,11 @@ def local_first(request: Request) -> FirstResult:
     kernel = localkernel.compiled()
     rows = numpy.zeros(n, dtype=numpy.int64)
     fixed = numpy.zeros(n, dtype=numpy.bool_)
-    puzzle = request.puzzle
-    codes: list[int] = []
-    if puzzle is not None:
-        for row, col in puzzle.queens:
-            rows[col] = row
-            fixed[col] = True
-        codes = [row * n + col for row, col in puzzle.closed_squares()]
+    board = request.board
+    for row, col in board.queens:
+        rows[col] = row
+        fixed[col] = True
+    codes = [row * n + col for row, col in board.closed_squares()]
     blocked = numpy.array(codes, dtype=numpy.int64)
     counters = numpy.zeros(2, dtype=numpy.int64)
     work = numpy.zeros(localkernel.WORK_PER_N * n, dtype=numpy.int64)

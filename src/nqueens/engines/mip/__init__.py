@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
-from nqueens.core.board import Puzzle
+from nqueens.core.board import Board
 from nqueens.core.known_counts import how_many
 from nqueens.core.results import Solution, Square, Stats, Status
 from nqueens.engines.base import FIRST, Engine, Request
@@ -52,23 +52,23 @@ class Program(Protocol):
         ...
 
 
-def constraints(n: int, puzzle: Puzzle | None) -> Iterator[tuple[list[Square], int, int]]:
-    """The program's constraints as (squares, lower bound, upper bound) on their sum.
+def constraints(board: Board) -> Iterator[tuple[list[Square], int, int]]:
+    """The board's constraints as (squares, lower bound, upper bound) on their sum.
 
     A lower bound is 0 unless it equals the upper bound.
     """
+    n = board.n
     for i in range(n):
         yield [(i, c) for c in range(n)], 1, 1  # row i
         yield [(r, i) for r in range(n)], 1, 1  # column i
     for diagonal in _diagonals(n):
         yield diagonal, 0, 1
-    if puzzle is not None:
-        for square in puzzle.queens:
-            yield [square], 1, 1
-        for square in puzzle.blocked:
-            yield [square], 0, 0
-        for excluded in puzzle.excluded:
-            yield excluded.squares(n), 0, 0
+    for square in board.queens:
+        yield [square], 1, 1
+    for square in board.blocked:
+        yield [square], 0, 0
+    for excluded in board.excluded:
+        yield excluded.squares(n), 0, 0
 
 
 class OrToolsProgram:
@@ -154,14 +154,13 @@ class MipSolutionStream(EngineStream):
 
     def __init__(
         self,
-        n: int,
+        board: Board,
         *,
         backend: str,
         limit: int | None,
         deadline: float | None,
-        puzzle: Puzzle | None = None,
     ) -> None:
-        self.n = n
+        n = self.n = board.n
         self._backend = backend
         self._limit = limit
         self._deadline = deadline
@@ -171,9 +170,9 @@ class MipSolutionStream(EngineStream):
         if backend == "glpk":
             from nqueens.engines.mip.glpk import GlpkProgram
 
-            self._program = GlpkProgram(n, self._until_deadline(constraints(n, puzzle)))
+            self._program = GlpkProgram(n, self._until_deadline(constraints(board)))
         else:
-            self._program = OrToolsProgram(n, backend, self._until_deadline(constraints(n, puzzle)))
+            self._program = OrToolsProgram(n, backend, self._until_deadline(constraints(board)))
 
     def _until_deadline(
         self, constraints: Iterator[tuple[list[Square], int, int]]
@@ -243,11 +242,10 @@ class MipEngine(Engine):
 
     def solve(self, request: Request) -> EngineStream:
         return MipSolutionStream(
-            request.n,
+            request.board,
             backend=request.mip_solver,
             limit=request.limit,
             deadline=request.deadline,
-            puzzle=request.puzzle,
         )
 
 

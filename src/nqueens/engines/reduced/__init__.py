@@ -16,7 +16,6 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
-from nqueens.core.board import Puzzle
 from nqueens.core.results import Solution, Stats, Status
 from nqueens.engines.base import (
     FIRST,
@@ -54,7 +53,7 @@ class Reduction:
 
 def free_columns(request: Request) -> int:
     """Columns without a given queen."""
-    return request.n - (len(request.puzzle.queens) if request.puzzle is not None else 0)
+    return request.n - len(request.board.queens)
 
 
 def large(request: Request) -> bool:
@@ -67,15 +66,15 @@ def reduce(request: Request) -> Reduction:
     """Take the given queens' rows, columns and diagonals out, and blocked squares and excluded
     diagonals with them."""
     n = request.n
-    puzzle = request.puzzle or Puzzle(n)
-    queens = puzzle.queens
-    blocked = set(puzzle.blocked)
+    board = request.board
+    queens = board.queens
+    blocked = set(board.blocked)
     given = [-1] * n
     for row, col in queens:
         given[col] = row
     used_rows = {row for row, _ in queens}
-    sums = {row + col for row, col in queens} | puzzle.excluded_sums
-    differences = {row - col for row, col in queens} | puzzle.excluded_differences
+    sums = {row + col for row, col in queens} | board.excluded_sums
+    differences = {row - col for row, col in queens} | board.excluded_differences
     rows = [row for row in range(n) if row not in used_rows]
     columns = [col for col in range(n) if given[col] < 0]
     masks = {}
@@ -171,7 +170,7 @@ class ReducedEngine(Engine):
     def prefers(self, request: Request) -> bool:
         # Near the paper's phase transition few boards survive, and forward checking prunes
         # what the bitboard engine must walk through (benchmarks/diagonals.py).
-        return request.puzzle is not None and bool(request.puzzle.excluded) and large(request)
+        return bool(request.board.excluded) and large(request)
 
     def refusal(self, request: Request) -> str | None:
         free = free_columns(request)

@@ -1,0 +1,62 @@
+"""The guide's model on the original CP solver: what the cp engine searches and ``explain``
+narrates, built in one place so that the two always search the same thing.
+
+One integer variable per column, its value the queen's row, and three AllDifferent constraints:
+on the rows, and on ``row + col`` and ``row - col``, the two diagonals. A board's given queens fix
+their columns, blocked squares and excluded diagonals remove values. OR-Tools is imported by
+the caller, which hands the solver in.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from nqueens.core.board import Board
+from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, FIRST_MIN
+
+if TYPE_CHECKING:
+    from ortools.constraint_solver import pywrapcp
+
+
+def queens_on(solver: pywrapcp.Solver, board: Board) -> list[pywrapcp.IntVar]:
+    """The board's model in ``solver``: the queen of each column, as a row variable."""
+    n = board.n
+    queens = [solver.IntVar(0, n - 1, f"queen_col_{col}") for col in range(n)]
+    solver.Add(solver.AllDifferent(queens))
+    solver.Add(solver.AllDifferent([queens[col] + col for col in range(n)]))
+    solver.Add(solver.AllDifferent([queens[col] - col for col in range(n)]))
+    for row, col in board.queens:
+        solver.Add(queens[col] == row)
+    for row, col in board.blocked:
+        solver.Add(queens[col] != row)
+    for col in range(n):  # excluded diagonals: forbidden values of the diagonals
+        for total in board.excluded_sums:
+            if 0 <= total - col < n:
+                solver.Add(queens[col] + col != total)
+        for difference in board.excluded_differences:
+            if 0 <= difference + col < n:
+                solver.Add(queens[col] - col != difference)
+    return queens
+
+
+def decision_builder(
+    solver: pywrapcp.Solver,
+    queens: list[pywrapcp.IntVar],
+    strategy: str,
+    seed: int | None = None,
+) -> pywrapcp.DecisionBuilder:
+    """How the search walks the model: first-min (the guide's order), first-fail-mid, or auto
+    (the solver's impact-based search, seeded by ``seed``)."""
+    if strategy == FIRST_MIN:
+        return solver.Phase(queens, solver.CHOOSE_FIRST_UNBOUND, solver.ASSIGN_MIN_VALUE)
+    if strategy == FIRST_FAIL_MID:
+        return solver.Phase(queens, solver.CHOOSE_MIN_SIZE_LOWEST_MIN, solver.ASSIGN_CENTER_VALUE)
+    if strategy == AUTO:
+        from ortools.constraint_solver import pywrapcp
+
+        parameters = pywrapcp.DefaultPhaseParameters()
+        parameters.display_level = parameters.NONE  # it would log to stderr
+        if seed is not None:
+            parameters.random_seed = seed
+        return solver.DefaultPhase(queens, parameters)
+    raise ValueError(f"unknown strategy {strategy!r}")
