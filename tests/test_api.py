@@ -102,6 +102,20 @@ def test_api_errors_name_squares_0_based_and_the_command_line_1_based() -> None:
     assert "square 9,1 is off the 8 x 8 board" in invoke("first", "8", "--queen", "9,1").stderr
 
 
+def test_a_board_is_taken_whole_or_as_n_and_squares_never_both() -> None:
+    corner = nqueens.Board(8, queens=[(0, 0)], excluded=[("sum", 3)])
+    expected = sum(
+        rows[0] == 0 and all(row + col != 3 for col, row in enumerate(rows))
+        for rows in brute_force_solutions(8)
+    )
+    assert nqueens.count(corner, engine="bitboard").solutions == expected
+    assert nqueens.count(8, queens=[(0, 0)], excluded=[("sum", 3)]).solutions == expected
+    with pytest.raises(InputError, match="not both"):
+        nqueens.count(corner, blocked=[(1, 1)])
+    with pytest.raises(nqueens.BoardError, match=r"queens \(0, 0\) and \(1, 1\) share a diagonal"):
+        nqueens.Board(8, queens=[(0, 0), (1, 1)])
+
+
 def test_limit_stops_after_that_many_solutions() -> None:
     with nqueens.solve(8, limit=5) as stream:
         boards = [solution.rows for solution in stream]

@@ -123,11 +123,24 @@ def test_limits_hold_on_every_engine() -> None:
         (lambda: nqueens.first(8, strategy="first-min"), "auto engine picks both"),
         (lambda: nqueens.count(8, engine="glpk"), "unknown engine"),
         (lambda: nqueens.first(8, engine="mip", mip_solver="gurobi"), "unknown MIP solver"),
+        (lambda: nqueens.first(8, engine="mip", mip_solvr="glpk"), "unknown option 'mip_solvr'"),
+        (
+            lambda: nqueens.first(8, engine="cp", mip_solver="glpk"),
+            "the cp engine has no MIP solver to choose: mip_solver= is the mip engine's",
+        ),
     ],
 )
 def test_engine_refusals_say_why(call: Callable[[], object], message: str) -> None:
     with pytest.raises(InputError, match=message):
         call()
+
+
+@pytest.mark.parametrize("command", ["solve", "count", "first"])
+def test_an_engine_option_for_another_engine_is_refused_not_dropped(command: str) -> None:
+    """--mip-solver belongs to the mip engine: given to another, it was silently ignored."""
+    result = invoke(command, "6", "--engine", "cp", "--mip-solver", "glpk")
+    assert result.exit_code == 2
+    assert "--mip-solver is the mip engine's; engines that can: mip" in result.stderr
 
 
 @pytest.mark.parametrize("engine", ["cp-sat", "cp", "mip"])

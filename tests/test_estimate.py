@@ -35,7 +35,9 @@ def _requests() -> list[Request]:
     ]
 
 
-@pytest.mark.parametrize("request_", _requests(), ids=lambda r: f"{r.n}-{r.symmetry}-{r.board.constrained}")
+@pytest.mark.parametrize(
+    "request_", _requests(), ids=lambda r: f"{r.n}-{r.symmetry}-{r.board.constrained}"
+)
 def test_bitboard_pieces_cut_finer_add_up_to_the_piece(request_: Request) -> None:
     for piece in BITBOARD.subproblems(request_, None, lines=1):
         whole = BITBOARD.count_subproblem(piece)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from nqueens.api import MAX_N, count, first, solve
+    from nqueens.core.board import Board, BoardError, Diagonal
     from nqueens.core.results import (
         FirstResult,
         InputError,
@@ -36,6 +37,9 @@ _HOMES = {
     "count": "nqueens.api",
     "first": "nqueens.api",
     "solve": "nqueens.api",
+    "Board": "nqueens.core.board",
+    "BoardError": "nqueens.core.board",
+    "Diagonal": "nqueens.core.board",
     "CheckpointUnwritable": "nqueens.run.checkpoint",
     "ClusterLost": "nqueens.run.cluster",
     "ClusterUnreachable": "nqueens.run.cluster",
@@ -49,9 +53,12 @@ _HOMES = {
 
 __all__ = [
     "MAX_N",
+    "Board",
+    "BoardError",
     "CheckpointUnwritable",
     "ClusterLost",
     "ClusterUnreachable",
+    "Diagonal",
     "FirstResult",
     "InputError",
     "SearchInterrupted",

@@ -16,14 +16,12 @@ from typing import TYPE_CHECKING
 
 from nqueens.core import validation
 from nqueens.core.board import Board, excluded_diagonals
-from nqueens.core.known_counts import how_many
 from nqueens.core.results import FirstResult, InputError, Square, Stats
-from nqueens.core.strategies import MAX_UNBOUNDED_ENUMERATION_N, STRATEGIES
-from nqueens.engines import bitboard, registry
+from nqueens.core.strategies import STRATEGIES
+from nqueens.engines import registry
 from nqueens.engines.base import COUNT, FIRST, MAX_SEED, SOLVE, Engine, Request
-from nqueens.engines.mip import BACKENDS
-from nqueens.engines.reduced import MAX_FREE
 from nqueens.engines.streams import EngineStream
+from nqueens.run.plan import check_bounded, first_plan
 
 if TYPE_CHECKING:
     from nqueens.run.counting import EstimateCallback, ProgressCallback
@@ -58,7 +56,7 @@ def board_of(
 ) -> Board:
     """The board a call asks about: a Board as it is, or N and the squares given beside it."""
     if not isinstance(n, Board):
-        return Board(n, queens, blocked, excluded)  # type: ignore[arg-type]  # Board checks them
+        return Board(n, queens, blocked, excluded)
     if any(validation.squares(given, "squares") for given in (queens, blocked)) or any(
         excluded_diagonals(excluded)
     ):
@@ -74,7 +72,7 @@ def _request(
     blocked: Iterable[Square],
     excluded: Iterable[tuple[str, int]],
     strategy: str | None,
-    mip_solver: str,
+    engine_options: dict[str, str],
     time_limit: float | None,
     limit: int | None = None,
     unique: bool = False,
@@ -95,30 +93,12 @@ def _request(
         raise InputError(
             f"unknown strategy {validation.shown(strategy)}; choose from {', '.join(STRATEGIES)}"
         )
-    if mip_solver not in BACKENDS:
-        raise InputError(
-            f"unknown MIP solver {validation.shown(mip_solver)}; choose from {', '.join(BACKENDS)}"
-        )
+    options = registry.checked_options(engine_options)
     if unique and not board.symmetric:
         raise InputError("unique solutions need a symmetric board: the given squares break it")
     if unique and not symmetry:
         raise InputError("unique solutions come from the board's symmetry: keep symmetry on")
-    # The search left is as large as the columns no given queen fills, unless what is left is
-    # an Excluded Diagonals problem that the reduced search takes: the given queens of a large
-    # board each take two diagonals out of it, or whole diagonals are excluded (the paper's
-    # instances, decided in seconds; Ctrl-C still gives a partial count).
-    free = board.n - len(board.queens)
-    unbounded = command != FIRST and limit is None and time_limit is None and not resumable
-    reducible = free <= MAX_FREE and (board.n > bitboard.ENGINE.max_n or bool(board.excluded))
-    if unbounded and free > MAX_UNBOUNDED_ENUMERATION_N and not reducible:
-        size = how_many(board.n) if not board.queens else f"{free} columns have no given queen"
-        raise InputError(
-            f"{size}, too many to go through without a limit. Give a time limit ({{time_limit}}) "
-            "for a partial count, a lower bound, a solution limit (solve's {limit}), or count "
-            "with {checkpoint} or {cluster} so the work can be resumed or shared.",
-            names=("time_limit", "limit", "checkpoint", "cluster"),
-        )
-    return Request(
+    request = Request(
         command,
         board,
         strategy=strategy,
@@ -126,9 +106,11 @@ def _request(
         time_limit=time_limit,
         unique=unique,
         symmetry=symmetry,
-        mip_solver=mip_solver,
+        options=options,
         seed=seed,
     )
+    check_bounded(request, resumable=resumable)
+    return request
 
 
 def _engine(name: str, request: Request) -> Engine:
@@ -150,10 +132,10 @@ def solve(
     unique: bool = False,
     engine: str = registry.SOLVE_DEFAULT,
     strategy: str | None = None,
-    mip_solver: str = "scip",
     queens: Iterable[Square] = (),
     blocked: Iterable[Square] = (),
     excluded: Iterable[tuple[str, int]] = (),
+    **engine_options: str,
 ) -> EngineStream:
     """Every solution for an n x n board, yielded as the engine finds them.
 
@@ -161,7 +143,8 @@ def solve(
     yields one solution per class under the 8 symmetries of the square (its lexicographically
     smallest). ``queens`` must be kept and ``blocked`` squares and ``excluded`` diagonals left
     empty (0-based ``(row, col)``; ``("sum", row + col)`` or ``("difference", row - col)``).
-    The stream's ``stats`` tell how the search ended once it is exhausted or closed.
+    The stream's ``stats`` tell how the search ended once it is exhausted or closed. Other
+    keywords are the engine's own options, such as ``mip_solver="glpk"`` for the mip engine.
     """
     request = _request(
         SOLVE,
@@ -170,7 +153,7 @@ def solve(
         blocked=blocked,
         excluded=excluded,
         strategy=strategy,
-        mip_solver=mip_solver,
+        engine_options=engine_options,
         time_limit=time_limit,
         limit=limit,
         unique=unique,
@@ -190,13 +173,13 @@ def count(
     on_estimate: EstimateCallback | None = None,
     engine: str = AUTO,
     strategy: str | None = None,
-    mip_solver: str = "scip",
     queens: Iterable[Square] = (),
     blocked: Iterable[Square] = (),
     excluded: Iterable[tuple[str, int]] = (),
     checkpoint: str | os.PathLike[str] | None = None,
     cluster: str | None = None,
     connect_timeout: float | None = 10.0,
+    **engine_options: str,
 ) -> Stats:
     """Count the solutions for an n x n board exactly; ``stats.solutions`` is the count.
 
@@ -220,7 +203,8 @@ def count(
     allowed without a time limit: the work can be resumed or shared.
     Such a long count first times a random sample of its subproblems for about a second, and
     passes the estimate to ``on_estimate(estimate, workers)``: ``estimate.seconds_on(workers)``
-    is the time it expects.
+    is the time it expects. Other keywords are the engine's own options, such as
+    ``mip_solver="glpk"`` for the mip engine.
     """
     where = None
     if cluster is not None:
@@ -238,7 +222,7 @@ def count(
         blocked=blocked,
         excluded=excluded,
         strategy=strategy,
-        mip_solver=mip_solver,
+        engine_options=engine_options,
         time_limit=time_limit,
         unique=unique,
         symmetry=symmetry,
@@ -283,11 +267,11 @@ def first(
     time_limit: float | None = None,
     engine: str = AUTO,
     strategy: str | None = None,
-    mip_solver: str = "scip",
     queens: Iterable[Square] = (),
     blocked: Iterable[Square] = (),
     excluded: Iterable[tuple[str, int]] = (),
     seed: int | None = None,
+    **engine_options: str,
 ) -> FirstResult:
     """Find one solution for an n x n board, or prove that none exists.
 
@@ -298,7 +282,8 @@ def first(
 
     ``engine="auto"`` runs the engines and strategies measured fastest to a first solution
     (see :mod:`nqueens.run.plan`); ``stats.engine`` and ``stats.strategy`` say which one
-    decided, and ``stats.wall_time`` covers every attempt.
+    decided, and ``stats.wall_time`` covers every attempt. Other keywords are the engine's own
+    options, such as ``mip_solver="glpk"`` for the mip engine.
     """
     request = _request(
         FIRST,
@@ -307,7 +292,7 @@ def first(
         blocked=blocked,
         excluded=excluded,
         strategy=strategy,
-        mip_solver=mip_solver,
+        engine_options=engine_options,
         time_limit=time_limit,
         seed=seed,
     )
@@ -316,8 +301,6 @@ def first(
         return chosen.first(replace(request, strategy=chosen.strategy_for(request)))
     if strategy is not None:
         raise InputError("a strategy needs an engine: the auto engine picks both")
-    from nqueens.run.plan import first_plan
-
     time_limit = request.time_limit  # validated: None for no limit, inf and 1e308 included
     started = time.monotonic()
     plan = first_plan(request.board)

@@ -15,6 +15,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rich import box
 from rich.console import Group
@@ -53,6 +54,10 @@ class Column:
         """The engine and its strategy or MIP solver, on two lines."""
         detail = self.strategy or self.mip_solver
         return self.engine if detail is None else f"{self.engine}\n{detail}"
+
+    def engine_options(self) -> dict[str, Any]:
+        """The engine's own options this column runs it with."""
+        return {"mip_solver": self.mip_solver} if self.mip_solver is not None else {}
 
 
 FINISHED = "finished"
@@ -116,7 +121,9 @@ def _import_engines(engines: Iterable[str], mip_solvers: Iterable[str]) -> None:
     """
     for name in engines:
         registry.engine_named(name).prepare(Request(COUNT, Board(8)))
-        for mip_solver in mip_solvers if name == MIP else ["scip"]:
+        if name != MIP:
+            api.first(4, engine=name)
+        for mip_solver in mip_solvers if name == MIP else []:
             api.first(4, engine=name, mip_solver=mip_solver)
 
 
@@ -127,9 +134,9 @@ def _measure_all(n: int, column: Column, time_limit: float) -> Stats:
         n,
         engine=column.engine,
         strategy=column.strategy,
-        mip_solver=column.mip_solver or "scip",
         time_limit=time_limit,
         workers=workers,
+        **column.engine_options(),
         symmetry=False,
     )
 
@@ -139,8 +146,8 @@ def _measure_first(n: int, column: Column, time_limit: float) -> Stats:
         n,
         engine=column.engine,
         strategy=column.strategy,
-        mip_solver=column.mip_solver or "scip",
         time_limit=time_limit,
+        **column.engine_options(),
     )
     return result.stats
 

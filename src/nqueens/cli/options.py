@@ -1,4 +1,4 @@
-"""The command line's options: how N, squares, engines and sizes are parsed, in one place.
+"""The options several commands share: colour, help, engines, drawing and pictures.
 
 Decorators add the options that several commands share; parameter types parse lists; every error
 is a click usage error (exit 2) that names the option.
@@ -17,39 +17,12 @@ import click
 
 from nqueens.cli import render, report
 from nqueens.cli.output import COLOR_KEY
-from nqueens.cli.params import (
-    Seconds,
-    TextFile,
-    WholeNumber,
-)
-from nqueens.core.board import Board, Diagonal, diagonal_through, parse_square
-from nqueens.core.results import InputError, Square
+from nqueens.cli.params import Seconds
+from nqueens.core.results import InputError
 from nqueens.core.strategies import AUTO, STRATEGIES
-from nqueens.core.validation import read_whole, shown
 from nqueens.engines import registry
-from nqueens.engines.mip import BACKENDS
-from nqueens.formats.boards import read_board
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def board_size(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
-    """Parse N: a whole number the command takes, with a message that says what was wrong.
-
-    None when N is left out, which only --board allows (it reads N from the file).
-    """
-    if value is None:
-        return None
-    text = value.strip()
-    if not re.fullmatch(r"[+-]?[0-9]+", text):
-        raise click.BadParameter(
-            f"N must be a positive whole number (digits 0-9), not {shown(text)}", ctx, param
-        )
-    number = read_whole(text)
-    if number < 1:
-        raise click.BadParameter(f"N must be at least 1, not {shown(number)}", ctx, param)
-    return number  # the command checks that it takes boards that large
-
 
 COLOR_HELP = (
     "Colours on, even where the terminal or NO_COLOR would turn them off (as FORCE_COLOR=1 "
@@ -180,20 +153,30 @@ def common_options(function: F) -> F:
 
 
 def engine_options(default_engine: str, auto_help: str = "") -> Callable[[F], F]:
-    """--engine, --strategy and --mip-solver, with the command's default engine (and what auto
-    means for the command, when it has auto)."""
+    """--engine, --strategy and every engine's own options (--mip-solver), with the command's
+    default engine (and what auto means for the command, when it has auto). The engines' own
+    options reach the command as one ``engine_options`` dict of those given."""
     engines = [*registry.ENGINES, AUTO] if auto_help else list(registry.ENGINES)
     described = "; ".join(f"{name}: {engine.summary}" for name, engine in registry.ENGINES.items())
 
     def decorate(function: F) -> F:
-        function = click.option(
-            "--mip-solver",
-            type=click.Choice(list(BACKENDS)),
-            default="scip",
-            show_default=True,
-            metavar="NAME",
-            help="Which MIP solver the mip engine uses: scip, cbc, highs (all in ortools) or glpk.",
-        )(function)
+        command = function
+
+        @functools.wraps(command)
+        def with_engine_options(*args: Any, **kwargs: Any) -> Any:
+            given = {name: kwargs.pop(name) for name in registry.OPTIONS}
+            chosen = {name: value for name, value in given.items() if value is not None}
+            return command(*args, engine_options=chosen, **kwargs)
+
+        function = cast(F, with_engine_options)
+        for option, _ in registry.OPTIONS.values():
+            function = click.option(
+                "--" + option.name.replace("_", "-"),
+                option.name,
+                type=click.Choice(option.choices),
+                metavar="NAME",
+                help=f"{option.help} [default: {option.default}]",
+            )(function)
         function = click.option(
             "--strategy",
             type=click.Choice(STRATEGIES),
@@ -212,131 +195,6 @@ def engine_options(default_engine: str, auto_help: str = "") -> Callable[[F], F]
         )(function)
 
     return decorate
-
-
-def takes_board(function: F) -> F:
-    """N, --queen, --block, --exclude-diagonal, --board and --diagonals, delivered to the
-    command as one ``board`` (a Board, checked once): squares are typed 1-based ROW,COL, held
-    0-based."""
-    command = function
-
-    @functools.wraps(command)
-    def with_board(
-        *args: Any,
-        n: int | None,
-        queen_squares: tuple[str, ...],
-        block_squares: tuple[str, ...],
-        excluded_diagonals: tuple[str, ...],
-        board_text: str | None,
-        diagonals: int | None,
-        **kwargs: Any,
-    ) -> Any:
-        from_file = _board_file(board_text, diagonals)
-        size = _board_size(n, from_file)
-        queens = [_square(text, "--queen") for text in queen_squares]
-        blocked = [_square(text, "--block") for text in block_squares]
-        excluded = [_diagonal(text, size) for text in excluded_diagonals]
-        if from_file is not None:
-            queens[:0] = from_file.queens
-            blocked[:0] = from_file.blocked
-            excluded[:0] = from_file.excluded
-        with usage_errors():
-            board = Board(size, tuple(queens), tuple(blocked), tuple(dict.fromkeys(excluded)))
-        return command(*args, board=board, **kwargs)
-
-    function = cast(F, with_board)
-    function = click.option(
-        "--diagonals",
-        type=WholeNumber(0),
-        metavar="D",
-        help="With a --board file of excluded diagonals: take only its first D (e.g. "
-        "--diagonals 20). [default: all]",
-    )(function)
-    function = click.option(
-        "--board",
-        "board_text",
-        type=TextFile(),
-        metavar="FILE",
-        help="Start from a board in FILE ('-' reads stdin), and take N from it: a drawing, one "
-        "line per row (Q a queen, # blocked, . free), or a CSPLib or excluded-diagonals file "
-        "(see the README).",
-    )(function)
-    function = click.option(
-        "--exclude-diagonal",
-        "excluded_diagonals",
-        multiple=True,
-        metavar="ROW,COL/",
-        help="Keep a whole diagonal empty: the one through ROW,COL rising to the right "
-        "(3,4/) or falling ('3,4\\', quoted). Repeatable.",
-    )(function)
-    function = click.option(
-        "--block",
-        "block_squares",
-        multiple=True,
-        metavar="ROW,COL",
-        help="Keep the square at ROW,COL empty (1-based, e.g. --block 1,1). Repeatable.",
-    )(function)
-    return click.option(
-        "--queen",
-        "queen_squares",
-        multiple=True,
-        metavar="ROW,COL",
-        help="Start with a queen at ROW,COL (1-based: 1,1 is the top left). Repeatable.",
-    )(function)
-
-
-def _board_file(board_text: str | None, diagonals: int | None) -> Board | None:
-    """The puzzle a --board file holds (--diagonals taking the first D of its diagonals)."""
-    if board_text is None:
-        if diagonals is not None:
-            raise click.UsageError("--diagonals takes the first D diagonals of a --board file")
-        return None
-    try:
-        return read_board(board_text, diagonals)
-    except InputError as error:
-        raise click.BadParameter(
-            report.usage_error(error).message, param_hint="'--board'"
-        ) from None
-
-
-def _board_size(n: int | None, from_file: Board | None) -> int:
-    """N, from the argument or the board file, which must agree when both give it."""
-    if from_file is None:
-        if n is None:
-            raise click.UsageError(
-                "Missing argument 'N' (or give a starting position with --board)."
-            )
-        return n
-    if n is not None and n != from_file.n:
-        raise click.UsageError(
-            f"N is {n}, but the board given with --board is {from_file.n} x {from_file.n}"
-        )
-    return from_file.n
-
-
-def _square(text: str, option: str) -> Square:
-    try:
-        return parse_square(text)
-    except InputError as error:
-        raise click.BadParameter(str(error), param_hint=f"'{option}'") from None
-
-
-def _diagonal(text: str, n: int) -> Diagonal:
-    """``3,4/`` or ``3,4\\`` (1-based, on the board) -> the diagonal through it."""
-    way = text.strip()[-1:]
-    if way not in ("/", "\\"):
-        raise click.BadParameter(
-            f"{text!r} does not say which diagonal: write ROW,COL/ for the one rising to the "
-            "right or ROW,COL\\ for the one falling",
-            param_hint="'--exclude-diagonal'",
-        )
-    square = _square(text.strip()[:-1], "--exclude-diagonal")
-    if not (square[0] < n and square[1] < n):
-        raise click.BadParameter(
-            f"square {text.strip()[:-1]} is off the {n} x {n} board",
-            param_hint="'--exclude-diagonal'",
-        )
-    return diagonal_through(square, way)
 
 
 def board_options(function: F) -> F:

@@ -178,7 +178,7 @@ class BoardError(InputError):
         return "; ".join(problems(n, queens, blocked, square_name, excluded))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Board:
     """An n x n board, with the queens that must be kept, the squares that must stay empty and
     the whole diagonals that no queen may take: everything a search is asked to respect. It is
@@ -189,19 +189,27 @@ class Board:
     """
 
     n: int
-    queens: tuple[Square, ...] = ()
-    blocked: tuple[Square, ...] = ()
-    excluded: tuple[Diagonal, ...] = ()
+    queens: tuple[Square, ...]
+    blocked: tuple[Square, ...]
+    excluded: tuple[Diagonal, ...]
 
-    def __post_init__(self) -> None:
-        n = whole_number(self.n, "N", minimum=1)
-        queens = squares(self.queens, "queens")
-        blocked = squares(self.blocked, "blocked squares")
-        excluded = excluded_diagonals(self.excluded)
-        for name, value in (("queens", queens), ("blocked", blocked), ("excluded", excluded)):
+    def __init__(
+        self,
+        n: int,
+        queens: Iterable[Square] = (),
+        blocked: Iterable[Square] = (),
+        excluded: Iterable[Diagonal | tuple[str, int]] = (),
+    ) -> None:
+        parts = {
+            "n": whole_number(n, "N", minimum=1),
+            "queens": squares(queens, "queens"),
+            "blocked": squares(blocked, "blocked squares"),
+            "excluded": excluded_diagonals(excluded),
+        }
+        for name, value in parts.items():
             object.__setattr__(self, name, value)
-        if problems(n, queens, blocked, zero_based, excluded, _code_name):
-            raise BoardError(n, queens, blocked, excluded)
+        if problems(self.n, self.queens, self.blocked, zero_based, self.excluded, _code_name):
+            raise BoardError(self.n, self.queens, self.blocked, self.excluded)
 
     def on_board(self, square: Square) -> bool:
         return 0 <= square[0] < self.n and 0 <= square[1] < self.n

@@ -30,6 +30,18 @@ MAX_SEED = 2**31 - 1
 
 
 @dataclass(frozen=True)
+class EngineOption:
+    """A choice that one engine offers (the MIP solver behind the mip engine). The API takes it
+    as a keyword argument of this name, the command line as an option (``--mip-solver``)."""
+
+    name: str
+    what: str  # how messages name it: "MIP solver"
+    choices: tuple[str, ...]
+    default: str
+    help: str  # what it chooses, for --help
+
+
+@dataclass(frozen=True)
 class Request:
     """One validated request: the command, the board and how to search it."""
 
@@ -40,7 +52,7 @@ class Request:
     time_limit: float | None = None
     unique: bool = False  # one solution per symmetry class (solve), or count the classes too
     symmetry: bool = True  # count: let the engine use the board's symmetry
-    mip_solver: str = "scip"
+    options: tuple[tuple[str, str], ...] = ()  # the engine's own options, as (name, value)
     seed: int | None = None  # the random seed of a randomised search (None: the engine's own)
     deadline: float | None = field(default=None, compare=False)
     """When the time limit ends, on the time.monotonic() scale: counted from the request's
@@ -103,6 +115,7 @@ class Engine:
     unique: ClassVar[bool] = False  # solve --unique and count --unique
     puzzles: ClassVar[bool] = True  # given queens and blocked squares
     strategies: ClassVar[tuple[str, ...]] = ()  # the --strategy values it follows
+    options: ClassVar[tuple[EngineOption, ...]] = ()  # choices only this engine offers
     max_n: ClassVar[int]
     max_n_reason: ClassVar[str]  # why, in a few words: "builds N² binary variables"
     stat_names: ClassVar[tuple[str, str]]  # what Stats.conflicts and Stats.branches mean here
@@ -113,8 +126,18 @@ class Engine:
     excluded_diagonals_rank: ClassVar[int | None] = None
     """The same for boards with excluded diagonals, except small ones (``prefers``)."""
 
+    def option(self, request: Request, name: str) -> str:
+        """The value of the engine's option ``name`` in ``request``: as given, or its default."""
+        given = dict(request.options)
+        return given.get(name) or next(o.default for o in self.options if o.name == name)
+
     def prefers(self, request: Request) -> bool:
         """Whether the auto count should take the excluded-diagonals order for ``request``."""
+        return False
+
+    def decides_without_limit(self, request: Request) -> bool:
+        """Whether its search of ``request`` ends in seconds, however many columns are free: a
+        count without a limit is then reasonable where the board's size alone says it is not."""
         return False
 
     def memory_needed(self, request: Request) -> int:

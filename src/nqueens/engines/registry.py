@@ -6,11 +6,13 @@ modules import their solvers only when a search runs, so reading the registry is
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from nqueens.core.memory import gigabytes, headroom
 from nqueens.core.results import InputError
 from nqueens.core.validation import shown
 from nqueens.engines import bitboard, cp, cpsat, local, mip, reduced
-from nqueens.engines.base import Engine, Request
+from nqueens.engines.base import Engine, EngineOption, Request
 
 _ENGINES: tuple[Engine, ...] = (
     cpsat.ENGINE,
@@ -22,6 +24,11 @@ _ENGINES: tuple[Engine, ...] = (
 )
 
 ENGINES: dict[str, Engine] = {engine.name: engine for engine in _ENGINES}
+
+OPTIONS: dict[str, tuple[EngineOption, Engine]] = {
+    option.name: (option, engine) for engine in _ENGINES for option in engine.options
+}
+"""Every engine's own options, by name, with the engine that offers each."""
 
 AUTO = "auto"
 
@@ -42,8 +49,28 @@ def engine_named(name: str) -> Engine:
     return engine
 
 
+def checked_options(given: Mapping[str, object]) -> tuple[tuple[str, str], ...]:
+    """Engine options as a request holds them, each name one an engine offers and each value one
+    of its choices; InputError naming the option otherwise."""
+    options = []
+    for name, value in given.items():
+        if name not in OPTIONS:
+            raise InputError(
+                f"unknown option {shown(name)}; engines offer {', '.join(OPTIONS)}", argument=name
+            )
+        option = OPTIONS[name][0]
+        if not isinstance(value, str) or value not in option.choices:
+            raise InputError(
+                f"unknown {option.what} {shown(value)}; choose from {', '.join(option.choices)}",
+                argument=name,
+            )
+        options.append((name, value))
+    return tuple(options)
+
+
 def refusal(engine: Engine, request: Request) -> str | None:
-    """Why ``engine`` cannot take ``request``, in a few words; None when it can."""
+    """Why ``engine`` cannot take ``request``, in a few words; None when it can. Engine options
+    are named as ``{name}``, for the caller to spell."""
     if request.command not in engine.commands:
         return f"the {engine.name} engine does not {request.command}"
     if request.unique and not engine.unique:
@@ -57,6 +84,14 @@ def refusal(engine: Engine, request: Request) -> str | None:
             f"the {engine.name} engine does not follow the {request.strategy} strategy "
             f"(it follows {', '.join(engine.strategies)})"
         )
+    offered = {option.name for option in engine.options}
+    for name, _ in request.options:
+        if name not in offered:
+            option, owner = OPTIONS[name]
+            return (
+                f"the {engine.name} engine has no {option.what} to choose: {{{name}}} is the "
+                f"{owner.name} engine's"
+            )
     if request.n > engine.max_n:
         return (
             f"the {engine.name} engine {engine.max_n_reason} and takes boards up to "
@@ -87,7 +122,7 @@ def check(engine: Engine, request: Request) -> None:
     others = [name for name in able(request) if name != engine.name]
     if others:
         reason += f"; engines that can: {', '.join(others)}"
-    raise InputError(reason)
+    raise InputError(reason, names=tuple(OPTIONS))
 
 
 def for_count(request: Request) -> Engine:

@@ -1,4 +1,8 @@
-"""The auto engine for ``first``: which engines and strategies reach a first solution fastest.
+"""What the auto engine of ``first`` runs, and which searches may run without a limit.
+
+Without a time limit, a solution limit, a checkpoint or a cluster, a count or a listing must
+end in reasonable time: the board must be one counted in minutes, or one an engine decides at
+once. ``first`` runs, in turn, the engines and strategies measured fastest to a first solution.
 
 Measured with ``nqueens bench`` and ``benchmarks/completion.py`` (the figures are in the README,
 "Benchmarks"):
@@ -23,8 +27,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nqueens.core.board import Board
-from nqueens.core.strategies import AUTO, FIRST_FAIL_MID
-from nqueens.engines import bitboard, cp, cpsat, local, reduced
+from nqueens.core.known_counts import how_many
+from nqueens.core.results import InputError
+from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, MAX_UNBOUNDED_ENUMERATION_N
+from nqueens.engines import bitboard, cp, cpsat, local, reduced, registry
+from nqueens.engines.base import FIRST, Request
 
 FIRST_TRY_SECONDS = 1.0
 """How long the fast search gets on a puzzle before CP-SAT takes over."""
@@ -38,9 +45,10 @@ LOCAL_PUZZLE_FROM_N = 500
 LOCAL_TRY_SECONDS = 3.0
 """How long local search gets on a puzzle before the complete engines take over."""
 
-REDUCED_MAX_FREE = 32
-"""A puzzle on a large board with at most this many free columns goes to the reduced engine:
-exact, and at once on CSPLib's published instances (about 20 free columns)."""
+REDUCED_FIRST_MAX_FREE = 32
+"""A puzzle on a board too large for the bitboard engine, with at most this many free columns,
+goes straight to the reduced engine: exact, and at once on CSPLib's published instances (about
+20 free columns)."""
 
 EXCLUDED_TRY_SECONDS = 0.3
 """How long first-fail gets on an Excluded Diagonals puzzle before the reduced engine: it
@@ -64,7 +72,7 @@ def first_plan(board: Board) -> list[Attempt]:
             return [Attempt(local.NAME, None)]
         return [Attempt(cp.NAME, FIRST_FAIL_MID)]
     free = n - len(board.queens)
-    if n > bitboard.ENGINE.max_n and free <= REDUCED_MAX_FREE:
+    if n > bitboard.ENGINE.max_n and free <= REDUCED_FIRST_MAX_FREE:
         return [Attempt(reduced.NAME, None)]
     if board.excluded and free <= reduced.MAX_FREE:
         return [
@@ -81,3 +89,23 @@ def first_plan(board: Board) -> list[Attempt]:
         Attempt(cp.NAME, FIRST_FAIL_MID, FIRST_TRY_SECONDS),
         Attempt(cpsat.NAME, AUTO),
     ]
+
+
+def check_bounded(request: Request, *, resumable: bool) -> None:
+    """Refuse a count or a listing that would run for hours with nothing to stop it: no time
+    limit, no solution limit, no checkpoint or cluster to resume or share it (``resumable``), more
+    free columns than any board counted without a limit, and no engine that decides it at once."""
+    board = request.board
+    free = board.n - len(board.queens)
+    stopped = request.limit is not None or request.time_limit is not None or resumable
+    if request.command == FIRST or stopped or free <= MAX_UNBOUNDED_ENUMERATION_N:
+        return
+    if any(engine.decides_without_limit(request) for engine in registry.ENGINES.values()):
+        return
+    size = how_many(board.n) if not board.queens else f"{free} columns have no given queen"
+    raise InputError(
+        f"{size}, too many to go through without a limit. Give a time limit ({{time_limit}}) "
+        "for a partial count, a lower bound, a solution limit (solve's {limit}), or count with "
+        "{checkpoint} or {cluster} so the work can be resumed or shared.",
+        names=("time_limit", "limit", "checkpoint", "cluster"),
+    )

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from nqueens import api
 from nqueens.cli import render
+from nqueens.cli.boards import board_size, takes_board
 from nqueens.cli.options import (
     QueensCommand,
-    board_size,
     common_options,
     engine_options,
-    takes_board,
     usage_errors,
 )
 from nqueens.cli.output import (
@@ -95,7 +96,7 @@ def count(
     connect_timeout: float,
     engine: str,
     strategy: str | None,
-    mip_solver: str,
+    engine_options: dict[str, Any],
     output_format: str,
     show_stats: bool,
     time_limit: float | None,
@@ -132,7 +133,7 @@ def count(
                     on_estimate=display.estimate if display else None,
                     engine=engine,
                     strategy=strategy,
-                    mip_solver=mip_solver,
+                    **engine_options,
                     checkpoint=checkpoint_path,
                     cluster=cluster,
                     connect_timeout=connect_timeout,

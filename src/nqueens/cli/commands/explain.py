@@ -8,11 +8,10 @@ from typing import TYPE_CHECKING
 import click
 
 from nqueens.cli import render
+from nqueens.cli.boards import board_size, takes_board
 from nqueens.cli.options import (
     QueensCommand,
-    board_size,
     svg_target,
-    takes_board,
     tree_target,
 )
 from nqueens.cli.output import (

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from nqueens import api
+from nqueens.cli.boards import board_size, takes_board
 from nqueens.cli.options import (
     QueensCommand,
     board_options,
-    board_size,
     common_options,
     engine_options,
-    takes_board,
     usage_errors,
 )
 from nqueens.cli.output import (
@@ -52,7 +53,7 @@ def first(
     board: Board,
     engine: str,
     strategy: str | None,
-    mip_solver: str,
+    engine_options: dict[str, Any],
     style: str,
     ascii_only: bool,
     svg_path: str | None,
@@ -80,7 +81,7 @@ def first(
                 time_limit=clock.remaining(time_limit),
                 engine=engine,
                 strategy=strategy,
-                mip_solver=mip_solver,
+                **engine_options,
                 seed=seed,
             )
     except SearchInterrupted as interrupted:

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from nqueens import api
 from nqueens.cli import render
+from nqueens.cli.boards import board_size, takes_board
 from nqueens.cli.options import (
     QueensCommand,
     board_options,
-    board_size,
     common_options,
     engine_options,
-    takes_board,
     usage_errors,
 )
 from nqueens.cli.output import (
@@ -52,7 +53,7 @@ def solve(
     unique: bool,
     engine: str,
     strategy: str | None,
-    mip_solver: str,
+    engine_options: dict[str, Any],
     style: str,
     ascii_only: bool,
     svg_path: str | None,
@@ -86,7 +87,7 @@ def solve(
             unique=unique,
             engine=engine,
             strategy=strategy,
-            mip_solver=mip_solver,
+            **engine_options,
         )
     with stream:
         try:

@@ -21,7 +21,7 @@ from typing import Protocol
 from nqueens.core.board import Board
 from nqueens.core.known_counts import how_many
 from nqueens.core.results import Solution, Square, Stats, Status
-from nqueens.engines.base import FIRST, Engine, Request
+from nqueens.engines.base import FIRST, Engine, EngineOption, Request
 from nqueens.engines.streams import EngineStream
 
 NAME = "mip"
@@ -224,6 +224,15 @@ class MipEngine(Engine):
 
     name = NAME
     summary = "a 0-1 integer program for a MIP solver (see --mip-solver); small boards"
+    options = (
+        EngineOption(
+            "mip_solver",
+            "MIP solver",
+            tuple(BACKENDS),
+            "scip",
+            "Which MIP solver the mip engine uses: scip, cbc, highs (all in ortools) or glpk.",
+        ),
+    )
     max_n = 200
     max_n_reason = "builds N² binary variables"
     stat_names = STAT_NAMES
@@ -243,7 +252,7 @@ class MipEngine(Engine):
     def solve(self, request: Request) -> EngineStream:
         return MipSolutionStream(
             request.board,
-            backend=request.mip_solver,
+            backend=self.option(request, "mip_solver"),
             limit=request.limit,
             deadline=request.deadline,
         )

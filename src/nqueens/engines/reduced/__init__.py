@@ -167,6 +167,13 @@ class ReducedEngine(Engine):
     count_rank = 2
     excluded_diagonals_rank = 1
 
+    def decides_without_limit(self, request: Request) -> bool:
+        # Given queens each take two diagonals out of a board too large for the full searches,
+        # and excluded diagonals make the paper's instances: either way, what is left is decided
+        # in seconds (and Ctrl-C still gives a partial count).
+        large_board = request.n > MAX_FREE
+        return free_columns(request) <= MAX_FREE and (large_board or bool(request.board.excluded))
+
     def prefers(self, request: Request) -> bool:
         # Near the paper's phase transition few boards survive, and forward checking prunes
         # what the bitboard engine must walk through (benchmarks/diagonals.py).
