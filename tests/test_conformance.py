@@ -37,7 +37,7 @@ from helpers import (
 )
 
 from nqueens.cli import cli, params
-from nqueens.core.board import Board
+from nqueens.core.board import RULES, Board
 from nqueens.engines import registry
 from nqueens.engines.base import Request
 
@@ -219,7 +219,10 @@ def assert_conforms(arguments: list[str], result: click.testing.Result) -> None:
             assert stdout.split()[0] == str(known_total(n)), stdout
 
 
-PUZZLE_OPTIONS = {"--queen", "--block", "--exclude-diagonal", "--board", "--diagonals"}
+PUZZLE_OPTIONS = {"--queen", "--block", "--exclude-diagonal", "--board", "--diagonals"} | {
+    f"--{rule}" for rule in RULES
+}
+"""Options that change the board, and with it the count: the puzzle's and every rule's."""
 
 
 def _assert_json(command: str, arguments: list[str], code: int, stdout: str) -> None:

@@ -12,7 +12,7 @@ import click
 from nqueens.cli import report
 from nqueens.cli.options import F, usage_errors
 from nqueens.cli.params import TextFile, WholeNumber
-from nqueens.core.board import Board, Diagonal, diagonal_through, parse_square
+from nqueens.core.board import RULES, Board, Diagonal, diagonal_through, parse_square
 from nqueens.core.results import InputError, Square
 from nqueens.core.validation import read_whole, shown
 from nqueens.formats.boards import read_board
@@ -37,9 +37,9 @@ def board_size(ctx: click.Context, param: click.Parameter, value: str | None) ->
 
 
 def takes_board(function: F) -> F:
-    """N, --queen, --block, --exclude-diagonal, --board and --diagonals, delivered to the
-    command as one ``board`` (a Board, checked once): squares are typed 1-based ROW,COL, held
-    0-based."""
+    """N, --queen, --block, --exclude-diagonal, --board, --diagonals and the board's rules
+    (--torus), delivered to the command as one ``board`` (a Board, checked once): squares are
+    typed 1-based ROW,COL, held 0-based."""
     command = function
 
     @functools.wraps(command)
@@ -53,6 +53,7 @@ def takes_board(function: F) -> F:
         diagonals: int | None,
         **kwargs: Any,
     ) -> Any:
+        rules = kwargs.pop("rules")
         from_file = _board_file(board_text, diagonals)
         size = _board_size(n, from_file)
         queens = [_square(text, "--queen") for text in queen_squares]
@@ -63,10 +64,10 @@ def takes_board(function: F) -> F:
             blocked[:0] = from_file.blocked
             excluded[:0] = from_file.excluded
         with usage_errors():
-            board = Board(size, tuple(queens), tuple(blocked), tuple(dict.fromkeys(excluded)))
+            board = Board(size, queens, blocked, dict.fromkeys(excluded), rules)
         return command(*args, board=board, **kwargs)
 
-    function = cast(F, with_board)
+    function = rule_options(cast(F, with_board))
     function = click.option(
         "--diagonals",
         type=WholeNumber(0),
@@ -159,3 +160,19 @@ def _diagonal(text: str, n: int) -> Diagonal:
             param_hint="'--exclude-diagonal'",
         )
     return diagonal_through(square, way)
+
+
+def rule_options(function: F) -> F:
+    """A flag for each board rule (--torus, --superqueens), delivered to the command as one
+    ``rules`` set of the names given."""
+    command = function
+
+    @functools.wraps(command)
+    def with_rules(*args: Any, **kwargs: Any) -> Any:
+        rules = frozenset(rule for rule in RULES if kwargs.pop(rule))
+        return command(*args, rules=rules, **kwargs)
+
+    function = cast(F, with_rules)
+    for rule, meaning in reversed(RULES.items()):
+        function = click.option(f"--{rule}", rule, is_flag=True, help=meaning)(function)
+    return function

@@ -39,14 +39,50 @@ def parse_square(text: str) -> Square:
     return row - 1, col - 1
 
 
-def attack(a: Square, b: Square) -> str | None:
-    """How two queens attack each other ("row", "column", "diagonal"), or None if they do not."""
-    if a[0] == b[0]:
+TORUS, SUPERQUEENS = "torus", "superqueens"
+RULES = {
+    TORUS: "The board wraps around, so the diagonals go on from the other side (Pólya's "
+    "modular N-queens): no two queens on one wrapped diagonal.",
+    SUPERQUEENS: "Each queen also moves as a knight: no two queens a knight's move apart.",
+}
+"""The board rules beyond the plain one, with what each means. Both keep the 8 symmetries of
+the square. On a torus a knight's move wraps around too."""
+
+KNIGHT_MOVES = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
+
+
+def knight_pairs(board: Board) -> list[tuple[int, int, int]]:
+    """Where a knight's move joins two columns: ``(col, other, difference)`` for each pair of
+    columns and each difference of their rows, ``rows[col] - rows[other]``, that the move makes
+    (wrapped around on a torus)."""
+    n, wraps = board.n, TORUS in board.rules
+    pairs: set[tuple[int, int, int]] = set()
+    for col in range(n):
+        for apart, rows in ((1, 2), (2, 1)):
+            other = (col + apart) % n if wraps else col + apart
+            if other >= n or other == col:
+                continue
+            differences = {rows, -rows} if not wraps else {rows, -rows, rows - n, n - rows}
+            pairs.update((col, other, d) for d in differences if -n < d < n and d != 0)
+    return sorted(pairs)
+
+
+def attack(a: Square, b: Square, n: int = 0, rules: frozenset[str] = frozenset()) -> str | None:
+    """How two queens on an n x n board attack each other under ``rules`` ("row", "column",
+    "diagonal", "knight's move"), or None if they do not."""
+    rows, cols = a[0] - b[0], a[1] - b[1]
+    if rows == 0:
         return "row"
-    if a[1] == b[1]:
+    if cols == 0:
         return "column"
-    if abs(a[0] - b[0]) == abs(a[1] - b[1]):
+    wraps = TORUS in rules
+    if abs(rows) == abs(cols) or (wraps and ((rows - cols) % n == 0 or (rows + cols) % n == 0)):
         return "diagonal"
+    if SUPERQUEENS in rules and any(
+        (rows - r) % n == 0 and (cols - c) % n == 0 if wraps else (rows, cols) == (r, c)
+        for r, c in KNIGHT_MOVES
+    ):
+        return "knight's move"
     return None
 
 
@@ -93,24 +129,42 @@ def zero_based(square: Square) -> str:
 
 
 def attacking_pairs(
-    queens: Iterable[Square], name: Callable[[Square], str] = square_name
+    queens: Iterable[Square],
+    name: Callable[[Square], str] = square_name,
+    n: int = 0,
+    rules: frozenset[str] = frozenset(),
 ) -> list[str]:
-    """Every pair of queens that attack each other, in words naming their squares.
+    """Every pair of queens on an n x n board that attack each other under ``rules``, in words
+    naming their squares.
 
-    Queens are grouped by the lines they stand on, so thousands of given queens that attack
-    nothing are checked in linear time.
+    Queens are grouped by the lines they stand on, and knight's moves looked up, so thousands of
+    given queens that attack nothing are checked in linear time.
     """
+    wrap = n if TORUS in rules else 0
     on_line: dict[tuple[str, int], list[Square]] = {}
-    for square in sorted(set(queens)):
+    standing = sorted(set(queens))
+    for square in standing:
         row, col = square
-        for line in (("row", row), ("column", col), ("diagonal", row - col), ("anti", row + col)):
+        falling, rising = row - col, row + col
+        if wrap:
+            falling, rising = falling % wrap, rising % wrap
+        for line in (("row", row), ("column", col), ("diagonal", falling), ("anti", rising)):
             on_line.setdefault(line, []).append(square)
-    pairs = sorted(
-        (a, b, "diagonal" if kind == "anti" else kind)
+    pairs = {
+        (a, b, "share a diagonal" if kind == "anti" else f"share a {kind}")
         for (kind, _), squares in on_line.items()
         for a, b in itertools.combinations(squares, 2)
-    )
-    return [f"queens {name(a)} and {name(b)} share a {how}" for a, b, how in pairs]
+    }
+    if SUPERQUEENS in rules:
+        placed = set(standing)
+        for square in standing:
+            for r, c in KNIGHT_MOVES:
+                other = (square[0] + r, square[1] + c)
+                if wrap:
+                    other = (other[0] % wrap, other[1] % wrap)
+                if other in placed and square < other:
+                    pairs.add((square, other, "are a knight's move apart"))
+    return [f"queens {name(a)} and {name(b)} {how}" for a, b, how in sorted(pairs)]
 
 
 def problems(
@@ -120,10 +174,11 @@ def problems(
     name: Callable[[Square], str],
     excluded: Iterable[Diagonal] = (),
     name_diagonal: Callable[[Diagonal], str] | None = None,
+    rules: frozenset[str] = frozenset(),
 ) -> list[str]:
     """What makes given squares not a puzzle: squares or diagonals off the board, squares given
-    twice, a queen on a blocked square or an excluded diagonal, queens that attack each other;
-    each square named by ``name``, each diagonal by ``name_diagonal``."""
+    twice, a queen on a blocked square or an excluded diagonal, queens that attack each other
+    under ``rules``; each square named by ``name``, each diagonal by ``name_diagonal``."""
     queens, blocked, excluded = list(queens), list(blocked), list(excluded)
     if name_diagonal is None:
         name_diagonal = functools.partial(diagonal_name, n=n)
@@ -148,7 +203,7 @@ def problems(
                     f"{name_diagonal(diagonal)}"
                 )
     on_board = {(row, col) for row, col in queens if 0 <= row < n and 0 <= col < n}
-    return found + attacking_pairs(on_board, name)
+    return found + attacking_pairs(on_board, name, n, rules)
 
 
 def diagonals_of(square: Square) -> tuple[Diagonal, Diagonal]:
@@ -161,21 +216,13 @@ class BoardError(InputError):
     """What makes given squares not a puzzle. The message names squares as code writes them
     (0-based ``(row, col)``); :meth:`for_people` names them as people read them (``3,4``)."""
 
-    def __init__(
-        self,
-        n: int,
-        queens: tuple[Square, ...],
-        blocked: tuple[Square, ...],
-        excluded: tuple[Diagonal, ...],
-    ) -> None:
-        self._parts = (n, queens, blocked, excluded)
-        found = problems(n, queens, blocked, zero_based, excluded, _code_name)
-        super().__init__("; ".join(found), argument="board")
+    def __init__(self, board: Board) -> None:
+        self._board = board
+        super().__init__("; ".join(board.problems(zero_based, _code_name)), argument="board")
 
     def for_people(self) -> str:
         """The same problems, each square named 1-based as ROW,COL."""
-        n, queens, blocked, excluded = self._parts
-        return "; ".join(problems(n, queens, blocked, square_name, excluded))
+        return "; ".join(self._board.problems(square_name))
 
 
 @dataclass(frozen=True, init=False)
@@ -185,13 +232,15 @@ class Board:
     checked once, when made, and flows unchanged to the engine that searches it.
 
     Squares are 0-based ``(row, col)`` pairs; diagonals are :class:`Diagonal` values or
-    ``("sum", row + col)`` and ``("difference", row - col)`` pairs.
+    ``("sum", row + col)`` and ``("difference", row - col)`` pairs; ``rules`` are names from
+    :data:`RULES` (``"torus"``, ``"superqueens"``) that change how queens attack.
     """
 
     n: int
     queens: tuple[Square, ...]
     blocked: tuple[Square, ...]
     excluded: tuple[Diagonal, ...]
+    rules: frozenset[str]
 
     def __init__(
         self,
@@ -199,17 +248,32 @@ class Board:
         queens: Iterable[Square] = (),
         blocked: Iterable[Square] = (),
         excluded: Iterable[Diagonal | tuple[str, int]] = (),
+        rules: Iterable[str] = (),
     ) -> None:
         parts = {
             "n": whole_number(n, "N", minimum=1),
             "queens": squares(queens, "queens"),
             "blocked": squares(blocked, "blocked squares"),
             "excluded": excluded_diagonals(excluded),
+            "rules": _rules(rules),
         }
         for name, value in parts.items():
             object.__setattr__(self, name, value)
-        if problems(self.n, self.queens, self.blocked, zero_based, self.excluded, _code_name):
-            raise BoardError(self.n, self.queens, self.blocked, self.excluded)
+        if self.problems(zero_based, _code_name):
+            raise BoardError(self)
+
+    def problems(
+        self, name: Callable[[Square], str], name_diagonal: Callable[[Diagonal], str] | None = None
+    ) -> list[str]:
+        """What makes the given squares not a puzzle, each square named by ``name``."""
+        return problems(
+            self.n, self.queens, self.blocked, name, self.excluded, name_diagonal, self.rules
+        )
+
+    @property
+    def plain(self) -> bool:
+        """True for the classic problem: nothing given, no rule beyond the queen's moves."""
+        return not (self.constrained or self.rules)
 
     def on_board(self, square: Square) -> bool:
         return 0 <= square[0] < self.n and 0 <= square[1] < self.n
@@ -258,6 +322,20 @@ class Board:
 def _code_name(diagonal: Diagonal) -> str:
     """A diagonal as code writes it, for the API's messages."""
     return f"Diagonal({diagonal.kind!r}, {shown(diagonal.value)})"
+
+
+def _rules(value: object) -> frozenset[str]:
+    """``value`` as board rules, each one of RULES."""
+    if isinstance(value, str):
+        value = (value,)
+    found = set()
+    for item, _ in tuples_of(value, "rules must be a list of names"):
+        if not isinstance(item, str) or item not in RULES:
+            raise InputError(
+                f"unknown rule {shown(item)}; choose from {', '.join(RULES)}", argument="rules"
+            )
+        found.add(item)
+    return frozenset(found)
 
 
 def excluded_diagonals(value: object) -> tuple[Diagonal, ...]:

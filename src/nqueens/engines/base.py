@@ -114,6 +114,7 @@ class Engine:
     commands: ClassVar[frozenset[str]] = frozenset({SOLVE, COUNT, FIRST})
     unique: ClassVar[bool] = False  # solve --unique and count --unique
     puzzles: ClassVar[bool] = True  # given queens and blocked squares
+    rules: ClassVar[frozenset[str]] = frozenset()  # the board rules it takes (core.board.RULES)
     strategies: ClassVar[tuple[str, ...]] = ()  # the --strategy values it follows
     options: ClassVar[tuple[EngineOption, ...]] = ()  # choices only this engine offers
     max_n: ClassVar[int]

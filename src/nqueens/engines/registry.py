@@ -77,6 +77,8 @@ def refusal(engine: Engine, request: Request) -> str | None:
         return f"the {engine.name} engine does not know the board's symmetry (unique solutions)"
     if request.board.constrained and not engine.puzzles:
         return f"the {engine.name} engine does not take given queens or blocked squares"
+    for rule in sorted(request.board.rules - engine.rules):
+        return f"the {engine.name} engine does not take the {rule} rule"
     if request.strategy is not None and request.strategy not in engine.strategies:
         if not engine.strategies:
             return f"the {engine.name} engine has no search strategy: its solver branches itself"

@@ -51,9 +51,12 @@ _DECISION_TEXT = re.compile(r"col_(\d+)\([^)]*\) == (-?\d+)")
 class _Narrator(pywrapcp.SearchMonitor):  # type: ignore[misc]
     """Records an Event at each hook the solver calls while it searches."""
 
-    def __init__(self, solver: pywrapcp.Solver, queens: list[pywrapcp.IntVar]) -> None:
+    def __init__(
+        self, solver: pywrapcp.Solver, queens: list[pywrapcp.IntVar], rules: frozenset[str]
+    ) -> None:
         super().__init__(solver)
         self._queens = queens
+        self._rules = rules
         self.events: list[Event] = []
         self._decisions: list[Square] = []  # the open decisions, oldest first
         self._before: Domains = self._domains()
@@ -136,7 +139,7 @@ class _Narrator(pywrapcp.SearchMonitor):  # type: ignore[misc]
     def BeginFail(self) -> None:
         # The solver fails in the middle of propagating, where its domains are half-updated; the
         # board shown is the previous one crossed out by plain forward checking to the dead end.
-        reason, domains = _forward_check(self._before)
+        reason, domains = _forward_check(self._before, self._rules)
         self._record(DEAD_END, f"Dead end: {reason}.", domains)
 
     def AcceptSolution(self) -> bool:
@@ -145,7 +148,7 @@ class _Narrator(pywrapcp.SearchMonitor):  # type: ignore[misc]
         return True
 
 
-def _forward_check(before: Domains) -> tuple[str, Domains]:
+def _forward_check(before: Domains, rules: frozenset[str]) -> tuple[str, Domains]:
     """Why the board of the previous step cannot be completed, and the board that shows it.
 
     Every lone square in a column is a queen; squares those queens attack are crossed out in the
@@ -158,7 +161,9 @@ def _forward_check(before: Domains) -> tuple[str, Domains]:
         for col, rows in enumerate(domains):
             others = [queen for queen in queens if queen[1] != col]
             left = frozenset(
-                row for row in rows if all(attack((row, col), q) is None for q in others)
+                row
+                for row in rows
+                if all(attack((row, col), q, len(domains), rules) is None for q in others)
             )
             if left != rows:
                 domains[col] = left
@@ -182,7 +187,7 @@ def explain(board: Board, *, strategy: str = FIRST_MIN, all_solutions: bool = Fa
     solver = pywrapcp.Solver(f"{n}-queens explained")
     queens = queens_on(solver, board)
     builder = decision_builder(solver, queens, strategy)
-    narrator = _Narrator(solver, queens)
+    narrator = _Narrator(solver, queens, board.rules)
     solutions = 0
     solver.NewSearch(builder, [narrator])
     while solver.NextSolution():

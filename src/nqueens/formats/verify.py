@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from nqueens.core.board import square_name
+from nqueens.core.board import KNIGHT_MOVES, SUPERQUEENS, TORUS, square_name
 from nqueens.core.glyphs import QUEEN
 from nqueens.core.results import InputError, Square
 from nqueens.core.validation import read_whole, shown
@@ -51,24 +51,32 @@ class BoardCheck:
         return not self.problems
 
 
-def check(number: int, n: int, queens: list[Square]) -> BoardCheck:
-    """Check a placement: n queens, no two sharing a row, a column or a diagonal."""
+def check(
+    number: int, n: int, queens: list[Square], rules: frozenset[str] = frozenset()
+) -> BoardCheck:
+    """Check a placement: n queens, no two sharing a row, a column or a diagonal, nor attacking
+    each other under the board's ``rules``."""
     problems = []
     if len(queens) != n:
         problems.append(f"{len(queens)} queens on a {n} x {n} board, which needs {n}")
+    wrap = _wrap(n, rules)
     conflicts = {
         "row": _pairs(row for row, _ in queens),
         "column": _pairs(col for _, col in queens),
-        "diagonal": _pairs(row - col for row, col in queens)
-        + _pairs(row + col for row, col in queens),
+        "diagonal": _pairs(wrap(row - col) for row, col in queens)
+        + _pairs(wrap(row + col) for row, col in queens),
     }
-    return _report(number, n, conflicts, problems, lambda: queens)
+    if SUPERQUEENS in rules:
+        conflicts[KNIGHT] = _knight_pairs(queens, n, rules)
+    return _report(number, n, conflicts, problems, lambda: queens, rules)
 
 
-def check_rows(number: int, rows: list[int]) -> BoardCheck:
+def check_rows(number: int, rows: list[int], rules: frozenset[str] = frozenset()) -> BoardCheck:
     """Check a board given as 0-based rows, one queen per column: the fast path for a board of
     millions, which counts without building a square for each queen."""
     n = len(rows)
+    if rules:
+        return check(number, n, [(row, col) for col, row in enumerate(rows)], rules)
     conflicts = {
         "row": _pairs(rows),
         "column": 0,
@@ -78,17 +86,38 @@ def check_rows(number: int, rows: list[int]) -> BoardCheck:
     return _report(number, n, conflicts, [], lambda: [(row, col) for col, row in enumerate(rows)])
 
 
+KNIGHT = "knight's move"
+
+
+def _wrap(n: int, rules: frozenset[str]) -> Callable[[int], int]:
+    """How a diagonal's number is read: as it is, or modulo N on a torus."""
+    return (lambda value: value % n) if TORUS in rules else (lambda value: value)
+
+
+def _knight_pairs(queens: list[Square], n: int, rules: frozenset[str]) -> int:
+    """Pairs of queens a knight's move apart (wrapped around on a torus)."""
+    placed = set(queens)
+    wrap = _wrap(n, rules)
+    return sum(
+        (wrap(row + r), wrap(col + c)) in placed
+        for row, col in placed
+        for r, c in KNIGHT_MOVES
+        if (r, c) > (0, 0)  # each pair once: the move and its reverse
+    )
+
+
 def _report(
     number: int,
     n: int,
     conflicts: dict[str, int],
     problems: list[str],
     queens: Callable[[], list[Square]],
+    rules: frozenset[str] = frozenset(),
 ) -> BoardCheck:
     """The check of a board whose conflicts are counted: the first pairs named, when there are
     any (``queens`` builds the squares only then)."""
     if any(conflicts.values()):
-        named = _first_pairs(sorted(queens()))
+        named = _first_pairs(sorted(queens()), n, rules)
         problems = [*problems, *named]
         rest = sum(conflicts.values()) - len(named)
         if rest > 0:
@@ -104,15 +133,27 @@ def _pairs(lines: Iterable[int]) -> int:
     return sum(k * (k - 1) // 2 for k in Counter(on).values() if k > 1)
 
 
-def _first_pairs(queens: list[Square]) -> list[str]:
-    """The first NAMED_PAIRS attacking pairs, each queen against the first one on its line."""
+def _first_pairs(queens: list[Square], n: int, rules: frozenset[str]) -> list[str]:
+    """The first NAMED_PAIRS attacking pairs, each queen against the first one on its line (and
+    against the queens before it a knight's move away, for superqueens)."""
     first_on: dict[tuple[str, int], Square] = {}
     named: list[str] = []
+    wrap = _wrap(n, rules)
+    seen: set[Square] = set()
     for queen in queens:
         row, col = queen
-        for kind, key in (("row", row), ("column", col), ("diagonal", row - col)):
+        for kind, key in (("row", row), ("column", col), ("diagonal", wrap(row - col))):
             named += _pair(first_on, (kind, key), queen, kind)
-        named += _pair(first_on, ("anti-diagonal", row + col), queen, "diagonal")
+        named += _pair(first_on, ("anti-diagonal", wrap(row + col)), queen, "diagonal")
+        if SUPERQUEENS in rules:
+            for r, c in KNIGHT_MOVES:
+                other = (wrap(row + r), wrap(col + c))
+                if other in seen:
+                    named.append(
+                        f"queens {square_name(other)} and {square_name(queen)} are a knight's "
+                        "move apart"
+                    )
+        seen.add(queen)
         if len(named) >= NAMED_PAIRS:
             return named[:NAMED_PAIRS]
     return named
@@ -127,10 +168,10 @@ def _pair(
     return [f"queens {square_name(earlier)} and {square_name(queen)} share a {kind}"]
 
 
-def read_boards(lines: Iterable[str]) -> Iterator[BoardCheck]:
+def read_boards(lines: Iterable[str], rules: frozenset[str] = frozenset()) -> Iterator[BoardCheck]:
     """Every board in ``lines``, checked as soon as it is read, so that a stream of millions
-    of boards is checked in constant memory; InputError names the first line that is not a
-    board (the boards before it have been given by then)."""
+    of boards is checked in constant memory, under the board ``rules``; InputError names the
+    first line that is not a board (the boards before it have been given by then)."""
     reader = _Lines(lines)
     count = 0
     grid: list[tuple[int, list[str]]] = []  # (line number, cells) of the plain board being read
@@ -142,25 +183,25 @@ def read_boards(lines: Iterable[str]) -> Iterator[BoardCheck]:
             continue
         if grid:
             count += 1
-            yield _plain_board(count, grid)
+            yield _plain_board(count, grid, rules)
             grid = []
         if not stripped or _HEADER.fullmatch(stripped):
             continue
         if stripped.startswith("{"):
-            board = _json_board(count + 1, stripped, reader.number)
+            board = _json_board(count + 1, stripped, reader.number, rules)
         elif _NUMBERS.fullmatch(stripped):
             numbers = [read_whole(value) for value in cells]
             if numbers == list(range(1, len(numbers) + 1)) and _labelled_row_follows(reader):
-                board = _labelled_board(count + 1, numbers[-1], reader)
+                board = _labelled_board(count + 1, numbers[-1], reader, rules)
             else:
-                board = _compact_board(count + 1, numbers, reader.number)
+                board = _compact_board(count + 1, numbers, reader.number, rules)
         else:
             raise InputError(f"line {reader.number}: {stripped[:40]!r} is not part of a board")
         if board is not None:
             count += 1
             yield board
     if grid:
-        yield _plain_board(count + 1, grid)
+        yield _plain_board(count + 1, grid, rules)
 
 
 class _Lines:
@@ -189,7 +230,9 @@ class _Lines:
         return line
 
 
-def _plain_board(number: int, grid: list[tuple[int, list[str]]]) -> BoardCheck:
+def _plain_board(
+    number: int, grid: list[tuple[int, list[str]]], rules: frozenset[str]
+) -> BoardCheck:
     n = len(grid)
     for line_number, cells in grid:
         if len(cells) != n:
@@ -202,10 +245,12 @@ def _plain_board(number: int, grid: list[tuple[int, list[str]]]) -> BoardCheck:
         for col, cell in enumerate(cells)
         if cell in _QUEEN_MARKS
     ]
-    return check(number, n, queens)
+    return check(number, n, queens, rules)
 
 
-def _json_board(number: int, text: str, line_number: int) -> BoardCheck | None:
+def _json_board(
+    number: int, text: str, line_number: int, rules: frozenset[str]
+) -> BoardCheck | None:
     """A JSON line as solve and first write it: ``rows`` (0-based), and ``n`` if given.
 
     None for the status record that ends their output: it holds no board.
@@ -230,19 +275,21 @@ def _json_board(number: int, text: str, line_number: int) -> BoardCheck | None:
         raise InputError(
             f"{where}: row {shown(off)} is off a board of N = {n} (JSON rows count from 0)"
         )
-    return check_rows(number, rows)
+    return check_rows(number, rows, rules)
 
 
 def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _compact_board(number: int, rows: list[int], line_number: int) -> BoardCheck:
+def _compact_board(
+    number: int, rows: list[int], line_number: int, rules: frozenset[str]
+) -> BoardCheck:
     n = len(rows)
     off = [row for row in rows if not 1 <= row <= n]
     if off:
         raise InputError(f"line {line_number}: row {off[0]} is off a board of N = {n}")
-    return check_rows(number, [row - 1 for row in rows])
+    return check_rows(number, [row - 1 for row in rows], rules)
 
 
 def _labelled_row_follows(reader: _Lines) -> bool:
@@ -255,7 +302,7 @@ def _labelled_row_follows(reader: _Lines) -> bool:
     )
 
 
-def _labelled_board(number: int, n: int, reader: _Lines) -> BoardCheck:
+def _labelled_board(number: int, n: int, reader: _Lines, rules: frozenset[str]) -> BoardCheck:
     """A board as drawn for a terminal: a row label, then squares three cells wide."""
     label_width = len(str(n))
     queens: list[Square] = []
@@ -277,4 +324,4 @@ def _labelled_board(number: int, n: int, reader: _Lines) -> BoardCheck:
                 "are three characters wide"
             )
         queens += [(row, col) for col in cols]
-    return check(number, n, queens)
+    return check(number, n, queens, rules)

@@ -47,6 +47,7 @@ def _count_identity(engine: str, request: Request) -> dict[str, object]:
         "queens": sorted(board.queens),
         "blocked": sorted(board.blocked),
         "excluded": sorted(board.excluded),
+        **({"rules": sorted(board.rules)} if board.rules else {}),
     }
     return dict(json.loads(json.dumps(belongs_to)))  # as read back: lists, not tuples
 

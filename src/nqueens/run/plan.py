@@ -67,6 +67,10 @@ class Attempt:
 def first_plan(board: Board) -> list[Attempt]:
     """The attempts, in order, to find one solution for a board and its given squares."""
     n = board.n
+    if board.rules:  # the engines that take rules: the fast search, then CP-SAT
+        if n > cpsat.ENGINE.max_n:
+            return [Attempt(cp.NAME, FIRST_FAIL_MID)]
+        return [Attempt(cp.NAME, FIRST_FAIL_MID, FIRST_TRY_SECONDS), Attempt(cpsat.NAME, AUTO)]
     if not board.constrained:
         if n >= LOCAL_FROM_N:
             return [Attempt(local.NAME, None)]
@@ -102,7 +106,7 @@ def check_bounded(request: Request, *, resumable: bool) -> None:
         return
     if any(engine.decides_without_limit(request) for engine in registry.ENGINES.values()):
         return
-    size = how_many(board.n) if not board.queens else f"{free} columns have no given queen"
+    size = how_many(board.n) if board.plain else f"{free} columns have no given queen"
     raise InputError(
         f"{size}, too many to go through without a limit. Give a time limit ({{time_limit}}) "
         "for a partial count, a lower bound, a solution limit (solve's {limit}), or count with "

@@ -117,7 +117,7 @@ def count(
     """
     output = Output(output_format)
     n = board.n
-    known_total = None if board.constrained else KNOWN_TOTALS.get(n)
+    known_total = KNOWN_TOTALS.get(n) if board.plain else None
     with count_display(
         output, n, enabled=not quiet, cluster=cluster is not None, known_total=known_total
     ) as display:

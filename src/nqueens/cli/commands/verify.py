@@ -6,6 +6,7 @@ import json
 
 import click
 
+from nqueens.cli.boards import rule_options
 from nqueens.cli.options import QueensCommand
 from nqueens.cli.output import (
     EXIT_CODES_HELP,
@@ -27,11 +28,13 @@ from nqueens.core.results import InputError
     show_default=True,
     help="json: one object per board, whether it is valid and which queens attack.",
 )
+@rule_options
 @click.pass_context
-def verify(ctx: click.Context, source: str, output_format: str) -> None:
+def verify(ctx: click.Context, source: str, output_format: str, rules: frozenset[str]) -> None:
     """Check boards, as solve and first print them, from FILE or stdin ('-', the default).
 
-    Says of each board which queens attack each other (the first few, by 1-based square).
+    Says of each board which queens attack each other (the first few, by 1-based square);
+    --torus and --superqueens check the boards under those rules.
     Exits 0 when every board is a solution, 1 when one is not, 2 when the input holds no
     board or something that is not a board (a queen off it, a line that does not parse).
     Boards are checked as they arrive, so a stream of any length can be piped in; a line
@@ -42,13 +45,14 @@ def verify(ctx: click.Context, source: str, output_format: str) -> None:
       nqueens first 8 | nqueens verify
       nqueens solve 10 --format json | nqueens verify
       nqueens verify boards.txt --format json
+      nqueens solve 11 --torus | nqueens verify --torus
     """
     from nqueens.formats.verify import read_boards
 
     output = Output(output_format)
     checked = invalid = 0
     try:
-        for board in read_boards(source):
+        for board in read_boards(source, rules):
             checked += 1
             invalid += not board.valid
             if output_format == "json":
