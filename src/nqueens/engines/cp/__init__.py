@@ -14,7 +14,7 @@ import time
 from collections.abc import Generator
 
 from nqueens.core import signals
-from nqueens.core.board import Board
+from nqueens.core.board import RULES, Board
 from nqueens.core.results import Solution, Stats, Status
 from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, FIRST_MIN, MAX_UNBOUNDED_ENUMERATION_N
 from nqueens.engines.base import FIRST, SOLVE, Engine, Request
@@ -131,6 +131,7 @@ class CpEngine(Engine):
     name = NAME
     summary = "OR-Tools' classic constraint solver, which follows the --strategy you pick"
     strategies = (FIRST_MIN, FIRST_FAIL_MID, AUTO)
+    rules = frozenset(RULES)
     max_n = 10_000
     max_n_reason = "builds a model too large to be useful"
     stat_names = STAT_NAMES

@@ -2,16 +2,17 @@
 narrates, built in one place so that the two always search the same thing.
 
 One integer variable per column, its value the queen's row, and three AllDifferent constraints:
-on the rows, and on ``row + col`` and ``row - col``, the two diagonals. A board's given queens fix
-their columns, blocked squares and excluded diagonals remove values. OR-Tools is imported by
-the caller, which hands the solver in.
+on the rows, and on ``row + col`` and ``row - col``, the two diagonals (taken modulo N on a
+torus); superqueens add a constraint between columns a knight's move apart. A board's given
+queens fix their columns, blocked squares and excluded diagonals remove values. OR-Tools is
+imported by the caller, which hands the solver in.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from nqueens.core.board import Board
+from nqueens.core.board import SUPERQUEENS, TORUS, Board, knight_pairs
 from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, FIRST_MIN
 
 if TYPE_CHECKING:
@@ -23,8 +24,15 @@ def queens_on(solver: pywrapcp.Solver, board: Board) -> list[pywrapcp.IntVar]:
     n = board.n
     queens = [solver.IntVar(0, n - 1, f"queen_col_{col}") for col in range(n)]
     solver.Add(solver.AllDifferent(queens))
-    solver.Add(solver.AllDifferent([queens[col] + col for col in range(n)]))
-    solver.Add(solver.AllDifferent([queens[col] - col for col in range(n)]))
+    if TORUS in board.rules:  # the diagonals wrap around: the same expressions, modulo N
+        solver.Add(solver.AllDifferent([(queens[col] + col) % n for col in range(n)]))
+        solver.Add(solver.AllDifferent([(queens[col] - col + n) % n for col in range(n)]))
+    else:
+        solver.Add(solver.AllDifferent([queens[col] + col for col in range(n)]))
+        solver.Add(solver.AllDifferent([queens[col] - col for col in range(n)]))
+    if SUPERQUEENS in board.rules:
+        for col, other, difference in knight_pairs(board):
+            solver.Add(queens[col] - queens[other] != difference)
     for row, col in board.queens:
         solver.Add(queens[col] == row)
     for row, col in board.blocked:

@@ -19,7 +19,7 @@ import weakref
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from nqueens.core.board import Board
+from nqueens.core.board import RULES, Board
 from nqueens.core.clock import seconds_until
 from nqueens.core.results import FirstResult, SearchInterrupted, Solution, Stats, Status
 from nqueens.core.strategies import (
@@ -212,6 +212,7 @@ class CpSatEngine(Engine):
 
     name = NAME
     summary = "Google's CP-SAT constraint solver, on every core"
+    rules = frozenset(RULES)
     unique = True
     strategies = STRATEGIES
     max_n = 1_000

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from nqueens.core.board import Board
+from nqueens.core.board import SUPERQUEENS, TORUS, Board, knight_pairs
 from nqueens.core.strategies import FIRST_FAIL_MID, FIRST_MIN
 
 
@@ -48,8 +48,19 @@ def build_model(
     model = cp_model.CpModel()
     queens = [model.new_int_var(0, n - 1, f"queen_col_{col}") for col in range(n)]
     model.add_all_different(queens)
-    model.add_all_different(queens[col] + col for col in range(n))
-    model.add_all_different(queens[col] - col for col in range(n))
+    if TORUS in board.rules:  # the diagonals wrap around: the same expressions, modulo N
+        for name, offset in (("rising", 0), ("falling", n)):
+            wrapped = [model.new_int_var(0, n - 1, f"{name}_{col}") for col in range(n)]
+            for col, diagonal in enumerate(wrapped):
+                sign = 1 if offset == 0 else -1
+                model.add_modulo_equality(diagonal, queens[col] + sign * col + offset, n)
+            model.add_all_different(wrapped)
+    else:
+        model.add_all_different(queens[col] + col for col in range(n))
+        model.add_all_different(queens[col] - col for col in range(n))
+    if SUPERQUEENS in board.rules:
+        for col, other, difference in knight_pairs(board):
+            model.add(queens[col] - queens[other] != difference)
     if break_symmetry:
         add_lex_leader(model, queens)
     for col, row in enumerate(leading_rows):

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
-from nqueens.core.board import Board
+from nqueens.core.board import RULES, SUPERQUEENS, TORUS, Board, knight_pairs
 from nqueens.core.known_counts import how_many
 from nqueens.core.results import Solution, Square, Stats, Status
 from nqueens.engines.base import FIRST, Engine, EngineOption, Request
@@ -61,8 +61,13 @@ def constraints(board: Board) -> Iterator[tuple[list[Square], int, int]]:
     for i in range(n):
         yield [(i, c) for c in range(n)], 1, 1  # row i
         yield [(r, i) for r in range(n)], 1, 1  # column i
-    for diagonal in _diagonals(n):
+    for diagonal in _diagonals(n, wrapped=TORUS in board.rules):
         yield diagonal, 0, 1
+    if SUPERQUEENS in board.rules:  # two squares a knight's move apart: at most one queen
+        for col, other, difference in knight_pairs(board):
+            for row in range(n):
+                if 0 <= row - difference < n:
+                    yield [(row, col), (row - difference, other)], 0, 1
     for square in board.queens:
         yield [square], 1, 1
     for square in board.blocked:
@@ -233,6 +238,7 @@ class MipEngine(Engine):
             "Which MIP solver the mip engine uses: scip, cbc, highs (all in ortools) or glpk.",
         ),
     )
+    rules = frozenset(RULES)
     max_n = 200
     max_n_reason = "builds N² binary variables"
     stat_names = STAT_NAMES
@@ -243,9 +249,8 @@ class MipEngine(Engine):
 
     def refusal(self, request: Request) -> str | None:
         if request.command != FIRST and request.limit is None and request.n > MAX_ENUMERATION_N:
-            return (
-                f"the mip engine enumerates with one MIP solve per solution, and "
-                f"{how_many(request.n)}"
+            return "the mip engine enumerates with one MIP solve per solution, and " + (
+                how_many(request.n) if request.board.plain else f"N = {request.n} is large"
             )
         return None
 
@@ -261,8 +266,13 @@ class MipEngine(Engine):
 ENGINE = MipEngine()
 
 
-def _diagonals(n: int) -> list[list[Square]]:
-    """Every diagonal of two or more squares, in both directions, as (row, col) lists."""
-    down = [[(r, r - d) for r in range(n) if 0 <= r - d < n] for d in range(-(n - 1), n)]
-    up = [[(r, s - r) for r in range(n) if 0 <= s - r < n] for s in range(2 * n - 1)]
+def _diagonals(n: int, *, wrapped: bool = False) -> list[list[Square]]:
+    """Every diagonal of two or more squares, in both directions, as (row, col) lists; on a
+    torus (``wrapped``) each of the N diagonals of a direction goes on from the other side."""
+    if wrapped:
+        down = [[(r, (r - d) % n) for r in range(n)] for d in range(n)]
+        up = [[(r, (s - r) % n) for r in range(n)] for s in range(n)]
+    else:
+        down = [[(r, r - d) for r in range(n) if 0 <= r - d < n] for d in range(-(n - 1), n)]
+        up = [[(r, s - r) for r in range(n) if 0 <= s - r < n] for s in range(2 * n - 1)]
     return [diagonal for diagonal in down + up if len(diagonal) > 1]

@@ -1,0 +1,173 @@
+"""Board variants: queens on a torus and superqueens, on every engine that declares the rule.
+
+Counts are checked against OEIS (A007705 for the torus, A051223 for superqueens) and against a
+counter written here, which knows nothing of the product's rules; boards are checked by this
+file's own checker, never by ``verify``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterator
+
+import pytest
+from helpers import invoke
+
+import nqueens
+from nqueens.engines import registry
+
+TORUS_COUNTS = {1: 1, 2: 0, 3: 0, 4: 0, 5: 10, 6: 0, 7: 28, 8: 0, 9: 0, 10: 0, 11: 88, 13: 4524}
+SUPERQUEENS_COUNTS = {1: 1, 4: 0, 8: 0, 9: 0, 10: 4, 11: 44, 12: 156}
+RULE_SETS = [("torus",), ("superqueens",), ("torus", "superqueens")]
+
+
+def attacks(a: tuple[int, int], b: tuple[int, int], n: int, rules: tuple[str, ...]) -> bool:
+    """Whether queens on squares a and b attack each other under ``rules``: written here."""
+    dr, dc = a[0] - b[0], a[1] - b[1]
+    if "torus" in rules:
+        dr, dc = dr % n, dc % n
+        moves = {(abs(dr), abs(dc)), (n - dr, dc), (dr, n - dc), (n - dr, n - dc)}
+    else:
+        moves = {(abs(dr), abs(dc))}
+    for r, c in moves:
+        if r % n == 0 or c % n == 0 or r == c:
+            return True
+        if "superqueens" in rules and {r, c} == {1, 2}:
+            return True
+    return False
+
+
+@functools.cache
+def solutions(n: int, rules: tuple[str, ...]) -> frozenset[tuple[int, ...]]:
+    """Every solution under ``rules``: column by column, each queen checked against those
+    placed with the checker above (small n only)."""
+    found = set()
+
+    def place(rows: tuple[int, ...]) -> None:
+        if len(rows) == n:
+            found.add(rows)
+            return
+        col = len(rows)
+        for row in range(n):
+            if not any(attacks((row, col), (r, c), n, rules) for c, r in enumerate(rows)):
+                place((*rows, row))
+
+    place(())
+    return frozenset(found)
+
+
+def plain_solutions(n: int) -> Iterator[tuple[int, ...]]:
+    """The classic problem's solutions, one at a time, in lexicographic order."""
+
+    def place(rows: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        if len(rows) == n:
+            yield rows
+            return
+        for row in range(n):
+            if all(row != r and abs(row - r) != len(rows) - c for c, r in enumerate(rows)):
+                yield from place((*rows, row))
+
+    return place(())
+
+
+def takers(rule_set: tuple[str, ...]) -> list[str]:
+    return [name for name, engine in registry.ENGINES.items() if set(rule_set) <= engine.rules]
+
+
+def test_the_counter_here_agrees_with_oeis() -> None:
+    for n, expected in TORUS_COUNTS.items():
+        if n <= 11:
+            assert len(solutions(n, ("torus",))) == expected
+    for n, expected in SUPERQUEENS_COUNTS.items():
+        if n <= 11:
+            assert len(solutions(n, ("superqueens",))) == expected
+    assert len(solutions(8, ())) == 92  # and the plain rule, as known
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS, ids="+".join)
+@pytest.mark.parametrize("symmetry", [True, False])
+def test_every_engine_that_takes_a_rule_counts_as_the_counter_here(
+    rule_set: tuple[str, ...], symmetry: bool
+) -> None:
+    assert takers(rule_set), "no engine takes the rule"
+    for engine in takers(rule_set):
+        for n in range(1, 8):
+            board = nqueens.Board(n, rules=rule_set)
+            if registry.ENGINES[engine].splits:
+                got = nqueens.count(board, engine=engine, symmetry=symmetry)
+            else:
+                got = nqueens.count(board, engine=engine)
+            assert got.solutions == len(solutions(n, rule_set)), (engine, n)
+
+
+@pytest.mark.parametrize(
+    ("rule", "n", "expected"),
+    [("torus", 11, 88), ("torus", 13, 4524), ("superqueens", 10, 4), ("superqueens", 12, 156)],
+)
+def test_counts_match_oeis_with_their_symmetry_classes(rule: str, n: int, expected: int) -> None:
+    stats = nqueens.count(nqueens.Board(n, rules=[rule]), unique=True)
+    assert stats.solutions == expected
+    assert stats.unique is not None and 0 < stats.unique <= expected
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS, ids="+".join)
+def test_puzzles_under_a_rule_count_as_the_counter_here(rule_set: tuple[str, ...]) -> None:
+    n, queen, blocked = 7, (2, 0), (0, 3)
+    expected = sum(rows[0] == 2 and rows[3] != 0 for rows in solutions(n, rule_set))
+    for engine in takers(rule_set):
+        board = nqueens.Board(n, queens=[queen], blocked=[blocked], rules=rule_set)
+        assert nqueens.count(board, engine=engine).solutions == expected, engine
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS, ids="+".join)
+def test_solved_boards_pass_the_checker_here(rule_set: tuple[str, ...]) -> None:
+    flags = [f"--{rule}" for rule in rule_set]
+    result = invoke("solve", "11", *flags, "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    boards = [json.loads(line)["rows"] for line in result.stdout.splitlines()[:-1]]
+    assert {tuple(rows) for rows in boards} == solutions(11, rule_set)
+
+
+@pytest.mark.parametrize("rule", ["torus", "superqueens"])
+def test_engines_that_cannot_take_a_rule_refuse_naming_those_that_can(rule: str) -> None:
+    refusing = [name for name, engine in registry.ENGINES.items() if rule not in engine.rules]
+    for engine in refusing:
+        command = "first" if "count" not in registry.ENGINES[engine].commands else "count"
+        result = invoke(command, "7", f"--{rule}", "--engine", engine, "-t", "5")
+        assert result.exit_code == 2, (engine, result.stderr)
+        assert f"does not take the {rule} rule" in result.stderr
+        assert f"engines that can: {', '.join(takers((rule,)))}" in result.stderr
+
+
+def test_a_variant_without_a_solution_is_an_answer_not_an_error() -> None:
+    first = invoke("first", "8", "--torus")
+    assert first.exit_code == 1 and "No solution exists for N = 8 (torus)" in first.stderr
+    count = invoke("count", "8", "--torus")
+    assert (count.exit_code, count.stdout) == (0, "0\n")
+
+
+def test_unique_with_a_rule_and_given_squares_is_refused_as_for_given_squares() -> None:
+    result = invoke("count", "11", "--torus", "--queen", "1,1", "--unique")
+    assert result.exit_code == 2
+    assert "unique solutions need a symmetric board" in result.stderr
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS, ids="+".join)
+def test_verify_checks_boards_under_the_rule(rule_set: tuple[str, ...]) -> None:
+    flags = [f"--{rule}" for rule in rule_set]
+    valid = min(solutions(11, rule_set))
+    plain = next(rows for rows in plain_solutions(11) if rows not in solutions(11, rule_set))
+    lines = "\n".join(" ".join(str(row + 1) for row in rows) for rows in (valid, plain))
+    result = invoke("verify", *flags, stdin=lines + "\n")
+    assert result.exit_code == 1, result.stderr
+    assert "board 2 (N = 11)" in result.stdout and "board 1" not in result.stdout
+    assert "2 boards checked: 1 not valid" in result.stderr
+
+
+def test_given_queens_that_attack_under_a_rule_are_refused() -> None:
+    result = invoke("first", "11", "--superqueens", "--queen", "1,1", "--queen", "2,3")
+    assert result.exit_code == 2
+    assert "queens 1,1 and 2,3 are a knight's move apart" in result.stderr
+    with pytest.raises(nqueens.BoardError, match="share a diagonal"):
+        nqueens.Board(5, queens=[(0, 0), (1, 4)], rules=["torus"])
