@@ -17,14 +17,24 @@ _PARAMETER_HINTS = {"n": "'N'", "board": None}
 def usage_error(error: InputError) -> click.UsageError:
     """An input the library refuses, as the command line says it (exit 2): squares named 1-based,
     the API's arguments named as options (``time_limit`` as ``--time-limit``)."""
-    if isinstance(error, BoardError):
-        message = error.for_people()
-    else:
-        message = error.worded(lambda name: "--" + name.replace("_", "-"))
+    people = isinstance(error, BoardError)
+    message = error.for_people() if people else error.worded(_option_words)
     hint = _PARAMETER_HINTS.get(error.argument or "")
     if hint is not None:
         return click.BadParameter(message, param_hint=hint)
     return click.UsageError(message)
+
+
+def _option_words(name: str) -> str:
+    """How the command line says the API argument ``name``: its option, with what the option
+    takes (``--checkpoint FILE``) where the running command has it."""
+    words = "--" + name.replace("_", "-")
+    ctx = click.get_current_context(silent=True)
+    params = ctx.command.params if ctx is not None else []
+    option = next((p for p in params if isinstance(p, click.Option) and words in p.opts), None)
+    if option is None or option.is_flag or not option.metavar:
+        return words
+    return f"{words} {option.metavar}"
 
 
 def check_drawable(n: int, style: str, svg_path: str | None) -> None:
