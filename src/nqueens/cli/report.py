@@ -17,8 +17,9 @@ _PARAMETER_HINTS = {"n": "'N'", "board": None}
 def usage_error(error: InputError) -> click.UsageError:
     """An input the library refuses, as the command line says it (exit 2): squares named 1-based,
     the API's arguments named as options (``time_limit`` as ``--time-limit``)."""
-    people = isinstance(error, BoardError)
-    message = error.for_people() if people else error.worded(_option_words)
+    message = error.worded(_option_words)
+    if isinstance(error, BoardError):
+        message = error.for_people()
     hint = _PARAMETER_HINTS.get(error.argument or "")
     if hint is not None:
         return click.BadParameter(message, param_hint=hint)
