@@ -7,6 +7,7 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import (
@@ -189,9 +190,19 @@ def test_count_time_limit_is_a_partial_lower_bound() -> None:
     assert "lower bound" in result.stderr
 
 
+CP_SAT: dict[str, Any] = {"engine": "cp-sat", "counter_names": ("conflicts", "branches")}
+"""What CP-SAT's statistics say of themselves, for statistics made up here."""
+
+
 def test_count_interrupted_prints_the_partial_count(monkeypatch: pytest.MonkeyPatch) -> None:
     partial = Stats(
-        n=14, solutions=1234, conflicts=1, branches=2, wall_time=0.5, status=Status.INTERRUPTED
+        n=14,
+        solutions=1234,
+        conflicts=1,
+        branches=2,
+        wall_time=0.5,
+        status=Status.INTERRUPTED,
+        **CP_SAT,
     )
 
     def interrupted_count(*args: object, **kwargs: object) -> Stats:
@@ -263,6 +274,7 @@ def test_first_interrupted_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
                 branches=0,
                 wall_time=1.0,
                 status=Status.INTERRUPTED,
+                **CP_SAT,
             )
         )
 
@@ -277,7 +289,13 @@ def test_first_time_limit_without_a_solution_exits_3(monkeypatch: pytest.MonkeyP
     unknown = nqueens.FirstResult(
         solution=None,
         stats=Stats(
-            n=500, solutions=0, conflicts=0, branches=9, wall_time=0.1, status=Status.TIME_LIMIT
+            n=500,
+            solutions=0,
+            conflicts=0,
+            branches=9,
+            wall_time=0.1,
+            status=Status.TIME_LIMIT,
+            **CP_SAT,
         ),
     )
     monkeypatch.setattr("nqueens.api.first", lambda *args, **kwargs: unknown)

@@ -87,11 +87,11 @@ class Stats:
     branches: int
     wall_time: float
     status: Status
+    engine: str  # which solver: it decides what conflicts and branches mean
+    counter_names: tuple[str, str]  # what the two counters count, as the engine names them
     unique: int | None = None  # solutions up to the 8 symmetries, when the search counted them
-    engine: str = "cp-sat"  # which solver: it decides what conflicts and branches mean
     strategy: str | None = None  # the search strategy, where the engine takes one
     backend: str | None = None  # the solver behind the engine, where it has a choice (mip)
-    counter_names: tuple[str, str] = ("conflicts", "branches")  # what the two counters count
 
     @property
     def solutions_per_second(self) -> float:

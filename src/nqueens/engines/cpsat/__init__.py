@@ -49,6 +49,9 @@ from nqueens.engines.cpsat.split import (
     NAME as NAME,  # the engine's name, which its subproblems carry
 )
 from nqueens.engines.cpsat.split import (
+    STAT_NAMES as STAT_NAMES,
+)
+from nqueens.engines.cpsat.split import (
     CpSatSubproblem,
     count_subproblem,
     subproblems,
@@ -90,6 +93,8 @@ def _stats(
         branches=solver.num_branches if solver is not None else 0,
         wall_time=solver.wall_time if solver is not None else 0.0,
         status=status,
+        engine=NAME,
+        counter_names=STAT_NAMES,
         unique=unique,
         strategy=strategy,
     )
@@ -218,7 +223,7 @@ class CpSatEngine(Engine):
     max_n = 1_000
     # CP-SAT's memory grows fast with N (the README's table of limits).
     max_n_reason = "runs out of memory"
-    stat_names = ("conflicts", "branches")
+    stat_names = STAT_NAMES
     splits = True
     count_rank = 3
     excluded_diagonals_rank = 3

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
 
 NAME = "cp-sat"
+STAT_NAMES = ("conflicts", "branches")
+"""What the engine's two counters count, as statistics and JSON name them."""
 
 
 @dataclass(frozen=True)
