@@ -26,7 +26,6 @@ from nqueens.run.plan import check_bounded, first_plan
 if TYPE_CHECKING:
     from nqueens.run.counting import EstimateCallback, ProgressCallback
 
-AUTO = registry.AUTO
 
 MAX_N = 10_000_000
 """The largest board accepted, by ``first`` (local search keeps a few arrays of N numbers)."""
@@ -116,10 +115,12 @@ def _request(
 def _engine(name: str, request: Request) -> Engine:
     """The engine called ``name`` (``auto``: the fastest that can count), checked against the
     request."""
-    if name != AUTO and not (isinstance(name, str) and name in registry.ENGINES):
-        choices = ", ".join([*registry.ENGINES, AUTO])
+    if name != registry.AUTO_ENGINE and not (isinstance(name, str) and name in registry.ENGINES):
+        choices = ", ".join([*registry.ENGINES, registry.AUTO_ENGINE])
         raise InputError(f"unknown engine {validation.shown(name)}; choose from {choices}")
-    engine = registry.for_count(request) if name == AUTO else registry.engine_named(name)
+    engine = (
+        registry.for_count(request) if name == registry.AUTO_ENGINE else registry.engine_named(name)
+    )
     registry.check(engine, request)
     return engine
 
@@ -171,7 +172,7 @@ def count(
     unique: bool = False,
     on_progress: ProgressCallback | None = None,
     on_estimate: EstimateCallback | None = None,
-    engine: str = AUTO,
+    engine: str = registry.AUTO_ENGINE,
     strategy: str | None = None,
     queens: Iterable[Square] = (),
     blocked: Iterable[Square] = (),
@@ -265,7 +266,7 @@ def first(
     n: int | Board,
     *,
     time_limit: float | None = None,
-    engine: str = AUTO,
+    engine: str = registry.AUTO_ENGINE,
     strategy: str | None = None,
     queens: Iterable[Square] = (),
     blocked: Iterable[Square] = (),
@@ -296,7 +297,7 @@ def first(
         time_limit=time_limit,
         seed=seed,
     )
-    if engine != AUTO:
+    if engine != registry.AUTO_ENGINE:
         chosen = _engine(engine, request)
         return chosen.first(replace(request, strategy=chosen.strategy_for(request)))
     if strategy is not None:

@@ -19,7 +19,7 @@ from nqueens.cli import render, report
 from nqueens.cli.output import COLOR_KEY
 from nqueens.cli.params import Seconds
 from nqueens.core.results import InputError
-from nqueens.core.strategies import AUTO, STRATEGIES
+from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -156,7 +156,7 @@ def engine_options(default_engine: str, auto_help: str = "") -> Callable[[F], F]
     """--engine, --strategy and every engine's own options (--mip-solver), with the command's
     default engine (and what auto means for the command, when it has auto). The engines' own
     options reach the command as one ``engine_options`` dict of those given."""
-    engines = [*registry.ENGINES, AUTO] if auto_help else list(registry.ENGINES)
+    engines = [*registry.ENGINES, registry.AUTO_ENGINE] if auto_help else list(registry.ENGINES)
     described = "; ".join(f"{name}: {engine.summary}" for name, engine in registry.ENGINES.items())
 
     def decorate(function: F) -> F:

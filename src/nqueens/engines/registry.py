@@ -30,7 +30,8 @@ OPTIONS: dict[str, tuple[EngineOption, Engine]] = {
 }
 """Every engine's own options, by name, with the engine that offers each."""
 
-AUTO = "auto"
+AUTO_ENGINE = "auto"
+"""The engine name that lets nqueens choose: the fastest engine that can take the request."""
 
 SOLVE_DEFAULT = cpsat.NAME
 """The engine ``solve`` runs unless told: it enumerates with symmetry and puzzles, on every core."""

@@ -28,7 +28,6 @@ from nqueens.core import clock
 from nqueens.core.board import Board
 from nqueens.core.known_counts import KNOWN_TOTALS
 from nqueens.core.results import SearchInterrupted
-from nqueens.core.strategies import AUTO
 from nqueens.engines import registry
 from nqueens.run.checkpoint import CheckpointUnwritable
 from nqueens.run.cluster import CONNECT_SECONDS, ClusterLost, ClusterUnreachable
@@ -82,7 +81,7 @@ from nqueens.run.cluster import CONNECT_SECONDS, ClusterLost, ClusterUnreachable
     "--connect-timeout 30 on a slow network.",
 )
 @takes_board
-@engine_options(AUTO, "the fastest exact engine that can take the board")
+@engine_options(registry.AUTO_ENGINE, "the fastest exact engine that can take the board")
 @common_options
 @click.pass_context
 def count(

@@ -30,7 +30,7 @@ from nqueens.cli.svg import board_svg
 from nqueens.core import clock, signals
 from nqueens.core.board import Board
 from nqueens.core.results import SearchInterrupted
-from nqueens.core.strategies import AUTO
+from nqueens.engines import registry
 from nqueens.engines.base import MAX_SEED
 
 
@@ -43,7 +43,7 @@ from nqueens.engines.base import MAX_SEED
     "number, to get the same solution again (CP-SAT's parallel workers may still differ).",
 )
 @takes_board
-@engine_options(AUTO, "the engines measured fastest to a first solution, in turn")
+@engine_options(registry.AUTO_ENGINE, "the engines measured fastest to a first solution, in turn")
 @board_options
 @common_options
 @click.pass_context
