@@ -56,7 +56,10 @@ def test_the_default_count_is_exact_with_its_unique_solutions(n: int) -> None:
 
 @pytest.mark.parametrize("symmetry", [True, False])
 @pytest.mark.parametrize("columns", range(1, 5))
-@pytest.mark.parametrize("n", range(1, 9))
+@pytest.mark.parametrize(
+    "n",  # every split of every board up to 8 runs with -m slow; these cover the edges
+    [n if n in (1, 4, 8) else pytest.param(n, marks=pytest.mark.slow) for n in range(1, 9)],
+)
 def test_cp_sat_counts_exactly_for_every_split(n: int, columns: int, symmetry: bool) -> None:
     """Every split depth; boards up to N = 12 run in benchmarks/differential.py (minutes)."""
     tasks = cpsat_split.subproblems(
