@@ -184,3 +184,12 @@ def test_given_queens_that_attack_under_a_rule_are_refused() -> None:
     assert "queens 1,1 and 2,3 are a knight's move apart" in result.stderr
     with pytest.raises(nqueens.BoardError, match="share a diagonal"):
         nqueens.Board(5, queens=[(0, 0), (1, 4)], rules=["torus"])
+
+
+def test_a_lone_queen_on_a_torus_attacks_nothing() -> None:
+    """On a 1 x 1 torus every knight's move comes back to the queen's own square: verify counted
+    the queen as attacking itself four times, where solve and the counter here find a solution."""
+    assert solutions(1, ("torus", "superqueens")) == {(0,)}
+    result = invoke("verify", "--torus", "--superqueens", stdin="1\n")
+    assert (result.exit_code, result.stdout) == (0, ""), result.stdout
+    assert "1 board checked: all valid" in result.stderr

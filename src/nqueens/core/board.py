@@ -51,6 +51,16 @@ the square. On a torus a knight's move wraps around too."""
 KNIGHT_MOVES = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
 
 
+def knight_squares(square: Square, n: int, rules: frozenset[str]) -> set[Square]:
+    """The squares a knight's move away from ``square`` on an n x n board: wrapped around on a
+    torus (where a move may come back to the square itself, which is left out), and possibly off
+    the board otherwise."""
+    row, col = square
+    if TORUS not in rules:
+        return {(row + r, col + c) for r, c in KNIGHT_MOVES}
+    return {((row + r) % n, (col + c) % n) for r, c in KNIGHT_MOVES} - {square}
+
+
 def knight_pairs(board: Board) -> list[tuple[int, int, int]]:
     """Where a knight's move joins two columns: ``(col, other, difference)`` for each pair of
     columns and each difference of their rows, ``rows[col] - rows[other]``, that the move makes
@@ -78,10 +88,7 @@ def attack(a: Square, b: Square, n: int = 0, rules: frozenset[str] = frozenset()
     wraps = TORUS in rules
     if abs(rows) == abs(cols) or (wraps and ((rows - cols) % n == 0 or (rows + cols) % n == 0)):
         return "diagonal"
-    if SUPERQUEENS in rules and any(
-        (rows - r) % n == 0 and (cols - c) % n == 0 if wraps else (rows, cols) == (r, c)
-        for r, c in KNIGHT_MOVES
-    ):
+    if SUPERQUEENS in rules and a in knight_squares(b, n, rules):
         return "knight's move"
     return None
 
@@ -158,10 +165,7 @@ def attacking_pairs(
     if SUPERQUEENS in rules:
         placed = set(standing)
         for square in standing:
-            for r, c in KNIGHT_MOVES:
-                other = (square[0] + r, square[1] + c)
-                if wrap:
-                    other = (other[0] % wrap, other[1] % wrap)
+            for other in knight_squares(square, n, rules):
                 if other in placed and square < other:
                     pairs.add((square, other, "are a knight's move apart"))
     return [f"queens {name(a)} and {name(b)} {how}" for a, b, how in sorted(pairs)]

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from nqueens.core.board import KNIGHT_MOVES, SUPERQUEENS, TORUS, square_name
+from nqueens.core.board import SUPERQUEENS, TORUS, knight_squares, square_name
 from nqueens.core.glyphs import QUEEN
 from nqueens.core.results import InputError, Square
 from nqueens.core.validation import read_whole, shown
@@ -97,13 +97,8 @@ def _wrap(n: int, rules: frozenset[str]) -> Callable[[int], int]:
 def _knight_pairs(queens: list[Square], n: int, rules: frozenset[str]) -> int:
     """Pairs of queens a knight's move apart (wrapped around on a torus)."""
     placed = set(queens)
-    wrap = _wrap(n, rules)
-    return sum(
-        (wrap(row + r), wrap(col + c)) in placed
-        for row, col in placed
-        for r, c in KNIGHT_MOVES
-        if (r, c) > (0, 0)  # each pair once: the move and its reverse
-    )
+    found = sum(other in placed for queen in placed for other in knight_squares(queen, n, rules))
+    return found // 2  # each pair was found from both of its queens
 
 
 def _report(
@@ -146,13 +141,11 @@ def _first_pairs(queens: list[Square], n: int, rules: frozenset[str]) -> list[st
             named += _pair(first_on, (kind, key), queen, kind)
         named += _pair(first_on, ("anti-diagonal", wrap(row + col)), queen, "diagonal")
         if SUPERQUEENS in rules:
-            for r, c in KNIGHT_MOVES:
-                other = (wrap(row + r), wrap(col + c))
-                if other in seen:
-                    named.append(
-                        f"queens {square_name(other)} and {square_name(queen)} are a knight's "
-                        "move apart"
-                    )
+            for other in sorted(knight_squares(queen, n, rules) & seen):
+                named.append(
+                    f"queens {square_name(other)} and {square_name(queen)} are a knight's "
+                    "move apart"
+                )
         seen.add(queen)
         if len(named) >= NAMED_PAIRS:
             return named[:NAMED_PAIRS]
