@@ -220,9 +220,9 @@ class BoardError(InputError):
     """What makes given squares not a puzzle. The message names squares as code writes them
     (0-based ``(row, col)``); :meth:`for_people` names them as people read them (``3,4``)."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, found: list[str]) -> None:
         self._board = board
-        super().__init__("; ".join(board.problems(zero_based, _code_name)), argument="board")
+        super().__init__("; ".join(found), argument="board")
 
     def for_people(self) -> str:
         """The same problems, each square named 1-based as ROW,COL."""
@@ -263,8 +263,9 @@ class Board:
         }
         for name, value in parts.items():
             object.__setattr__(self, name, value)
-        if self.problems(zero_based, _code_name):
-            raise BoardError(self)
+        found = self.problems(zero_based, _code_name)
+        if found:
+            raise BoardError(self, found)
 
     def problems(
         self, name: Callable[[Square], str], name_diagonal: Callable[[Diagonal], str] | None = None

@@ -35,15 +35,8 @@ def queens_on(solver: pywrapcp.Solver, board: Board) -> list[pywrapcp.IntVar]:
             solver.Add(queens[col] - queens[other] != difference)
     for row, col in board.queens:
         solver.Add(queens[col] == row)
-    for row, col in board.blocked:
+    for row, col in board.closed_squares():  # blocked, or on an excluded diagonal
         solver.Add(queens[col] != row)
-    for col in range(n):  # excluded diagonals: forbidden values of the diagonals
-        for total in board.excluded_sums:
-            if 0 <= total - col < n:
-                solver.Add(queens[col] + col != total)
-        for difference in board.excluded_differences:
-            if 0 <= difference + col < n:
-                solver.Add(queens[col] - col != difference)
     return queens
 
 

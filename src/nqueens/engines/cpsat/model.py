@@ -49,11 +49,10 @@ def build_model(
     queens = [model.new_int_var(0, n - 1, f"queen_col_{col}") for col in range(n)]
     model.add_all_different(queens)
     if TORUS in board.rules:  # the diagonals wrap around: the same expressions, modulo N
-        for name, offset in (("rising", 0), ("falling", n)):
+        for name, sign in (("rising", 1), ("falling", -1)):
             wrapped = [model.new_int_var(0, n - 1, f"{name}_{col}") for col in range(n)]
             for col, diagonal in enumerate(wrapped):
-                sign = 1 if offset == 0 else -1
-                model.add_modulo_equality(diagonal, queens[col] + sign * col + offset, n)
+                model.add_modulo_equality(diagonal, queens[col] + sign * col + n, n)
             model.add_all_different(wrapped)
     else:
         model.add_all_different(queens[col] + col for col in range(n))
@@ -67,15 +66,8 @@ def build_model(
         model.add(queens[col] == row)
     for row, col in board.queens:
         model.add(queens[col] == row)
-    for row, col in board.blocked:
+    for row, col in board.closed_squares():  # blocked, or on an excluded diagonal
         model.add(queens[col] != row)
-    for col in range(n):  # excluded diagonals: forbidden values of rows[c] + c, rows[c] - c
-        for total in board.excluded_sums:
-            if 0 <= total - col < n:
-                model.add(queens[col] + col != total)
-        for difference in board.excluded_differences:
-            if 0 <= difference + col < n:
-                model.add(queens[col] - col != difference)
     if strategy == FIRST_MIN:  # the guide's: columns left to right, lowest row first
         model.add_decision_strategy(queens, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
     elif strategy == FIRST_FAIL_MID:
