@@ -117,9 +117,7 @@ def _board_file(board_text: str | None, diagonals: int | None) -> Board | None:
     try:
         return read_board(board_text, diagonals)
     except InputError as error:
-        raise click.BadParameter(
-            report.usage_error(error).message, param_hint="'--board'"
-        ) from None
+        raise click.BadParameter(report.said(error), param_hint="'--board'") from None
 
 
 def _board_size(n: int | None, from_file: Board | None) -> int:

@@ -17,7 +17,7 @@ import click
 
 from nqueens.cli import render, report
 from nqueens.cli.output import COLOR_KEY
-from nqueens.cli.params import Seconds
+from nqueens.cli.params import Seconds, option_flag
 from nqueens.core.results import InputError
 from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
@@ -171,7 +171,7 @@ def engine_options(default_engine: str, auto_help: str = "") -> Callable[[F], F]
         function = cast(F, with_engine_options)
         for option, _ in registry.OPTIONS.values():
             function = click.option(
-                "--" + option.name.replace("_", "-"),
+                option_flag(option.name),
                 option.name,
                 type=click.Choice(option.choices),
                 metavar="NAME",

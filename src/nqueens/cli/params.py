@@ -1,5 +1,6 @@
 """The command line's parameter types: whole numbers, seconds, board sizes, names and text
-files, each refusing a bad value with a message that says what was wrong (exit 2)."""
+files, each refusing a bad value with a message that says what was wrong (exit 2); and how an
+API argument is spelled as an option."""
 
 from __future__ import annotations
 
@@ -16,6 +17,11 @@ from nqueens import api
 from nqueens.core.results import InputError
 from nqueens.core.validation import read_whole, shown
 from nqueens.engines.base import COUNT, FIRST
+
+
+def option_flag(argument: str) -> str:
+    """The command-line option for an API argument: ``mip_solver`` -> ``--mip-solver``."""
+    return "--" + argument.replace("_", "-")
 
 
 def _source_name(path: str) -> str:

@@ -1,11 +1,12 @@
-"""What the commands say about an outcome that is not a result: no solution, or a picture too
-large to draw."""
+"""What the commands say about an outcome that is not a result: input the library refuses, no
+solution, or a picture too large to draw."""
 
 from __future__ import annotations
 
 import click
 
 from nqueens.cli import render
+from nqueens.cli.params import option_flag
 from nqueens.cli.svg import MAX_SVG_N
 from nqueens.core.board import Board, BoardError
 from nqueens.core.results import InputError
@@ -14,12 +15,17 @@ _PARAMETER_HINTS = {"n": "'N'", "board": None}
 """How a usage error names the API argument at fault; None: the board's options together."""
 
 
-def usage_error(error: InputError) -> click.UsageError:
-    """An input the library refuses, as the command line says it (exit 2): squares named 1-based,
-    the API's arguments named as options (``time_limit`` as ``--time-limit``)."""
-    message = error.worded(_option_words)
+def said(error: InputError) -> str:
+    """An input the library refuses, in the command line's words: squares named 1-based, the
+    API's arguments named as options (``time_limit`` as ``--time-limit``)."""
     if isinstance(error, BoardError):
-        message = error.for_people()
+        return error.for_people()
+    return error.worded(_option_words)
+
+
+def usage_error(error: InputError) -> click.UsageError:
+    """An input the library refuses, as a usage error (exit 2) naming the argument at fault."""
+    message = said(error)
     hint = _PARAMETER_HINTS.get(error.argument or "")
     if hint is not None:
         return click.BadParameter(message, param_hint=hint)
@@ -29,7 +35,7 @@ def usage_error(error: InputError) -> click.UsageError:
 def _option_words(name: str) -> str:
     """How the command line says the API argument ``name``: its option, with what the option
     takes (``--checkpoint FILE``) where the running command has it."""
-    words = "--" + name.replace("_", "-")
+    words = option_flag(name)
     ctx = click.get_current_context(silent=True)
     params = ctx.command.params if ctx is not None else []
     option = next((p for p in params if isinstance(p, click.Option) and words in p.opts), None)
