@@ -193,3 +193,14 @@ def test_a_lone_queen_on_a_torus_attacks_nothing() -> None:
     result = invoke("verify", "--torus", "--superqueens", stdin="1\n")
     assert (result.exit_code, result.stdout) == (0, ""), result.stdout
     assert "1 board checked: all valid" in result.stderr
+
+
+def test_a_long_count_under_a_rule_is_refused_in_its_own_words() -> None:
+    """Without a limit, N = 19 is too long under a rule as well; the message spoke of given
+    queens where none were given, and a board with only blocked squares lost the classic count
+    it had quoted."""
+    torus = invoke("count", "19", "--torus")
+    assert torus.exit_code == 2
+    assert "N = 19 (torus) has 19 columns to fill" in torus.stderr
+    blocked = invoke("count", "19", "--block", "1,1")
+    assert blocked.exit_code == 2 and "N = 19 has 4,968,057,848 solutions" in blocked.stderr

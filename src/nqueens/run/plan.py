@@ -106,7 +106,12 @@ def check_bounded(request: Request, *, resumable: bool) -> None:
         return
     if any(engine.decides_without_limit(request) for engine in registry.ENGINES.values()):
         return
-    size = how_many(board.n) if board.plain else f"{free} columns have no given queen"
+    if board.queens:
+        size = f"{free} columns have no given queen"
+    elif board.rules:  # the classic count says nothing of a board with other rules
+        size = f"N = {board.n:,} ({', '.join(sorted(board.rules))}) has {free} columns to fill"
+    else:
+        size = how_many(board.n)
     raise InputError(
         f"{size}, too many to go through without a limit. Give a time limit ({{time_limit}}) "
         "for a partial count, a lower bound, a solution limit (solve's {limit}), or count with "
