@@ -139,9 +139,7 @@ def main() -> None:
         _say_on_stderr("Interrupted.")
         code = signals.exit_code()
     except OSError as error:
-        discard_stdout()
-        _say_on_stderr(f"Error: the output could not be written: {error.strerror or error}.")
-        code = EXIT_IO_ERROR
+        code = _output_lost(error)
     _exit_at_once(code if isinstance(code, int) else EXIT_OK)
 
 
@@ -156,10 +154,10 @@ def _exit_at_once(code: int) -> NoReturn:
     try:
         sys.stdout.flush()
     except (OSError, ValueError) as error:
-        discard_stdout()
         if code == EXIT_OK and not isinstance(error, BrokenPipeError):
-            _say_on_stderr(f"Error: the output could not be written: {error}.")
-            code = EXIT_IO_ERROR
+            code = _output_lost(error)
+        else:  # a closed pipe is the reader's choice; another failure has said its piece
+            discard_stdout()
     with suppress(OSError, ValueError):
         sys.stderr.flush()
     os._exit(code)
@@ -174,6 +172,15 @@ class _ClosedStdout(io.TextIOBase):
 
     def write(self, text: str) -> int:
         raise OSError(errno.EBADF, "standard output is closed")
+
+
+def _output_lost(error: OSError | ValueError) -> int:
+    """Say in one line that the output could not be written (a full disk, a closed stdout), and
+    give the exit code for it."""
+    discard_stdout()
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+    _say_on_stderr(f"Error: the output could not be written: {reason}.")
+    return EXIT_IO_ERROR
 
 
 def _say_on_stderr(text: str) -> None:
