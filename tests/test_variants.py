@@ -77,8 +77,22 @@ def plain_solutions(n: int) -> Iterator[tuple[int, ...]]:
     return place(())
 
 
-def takers(rule_set: tuple[str, ...]) -> list[str]:
-    return [name for name, engine in registry.ENGINES.items() if set(rule_set) <= engine.rules]
+def takers(rule_set: tuple[str, ...], command: str | None = None) -> list[str]:
+    """The engines that take every rule of ``rule_set`` (and run ``command``)."""
+    return [
+        name
+        for name, engine in registry.ENGINES.items()
+        if set(rule_set) <= engine.rules and (command is None or command in engine.commands)
+    ]
+
+
+def checked(rows: tuple[int, ...], rule_set: tuple[str, ...]) -> bool:
+    """Whether ``rows`` is a solution under ``rule_set``, by this file's checker."""
+    n = len(rows)
+    squares = [(row, col) for col, row in enumerate(rows)]
+    return all(
+        not attacks(a, b, n, rule_set) for i, a in enumerate(squares) for b in squares[i + 1 :]
+    )
 
 
 def test_the_counter_here_agrees_with_oeis() -> None:
@@ -96,8 +110,8 @@ def test_the_counter_here_agrees_with_oeis() -> None:
 def test_every_engine_that_takes_a_rule_counts_as_the_counter_here(
     rule_set: tuple[str, ...], symmetry: bool
 ) -> None:
-    assert takers(rule_set), "no engine takes the rule"
-    for engine in takers(rule_set):
+    assert takers(rule_set, "count"), "no engine counts under the rule"
+    for engine in takers(rule_set, "count"):
         if not symmetry and not registry.ENGINES[engine].splits:
             continue  # symmetry is a choice of the splitting engines only
         for n in range(1, 8):
@@ -128,9 +142,93 @@ def test_counts_match_oeis_with_their_symmetry_classes(rule: str, n: int, expect
 def test_puzzles_under_a_rule_count_as_the_counter_here(rule_set: tuple[str, ...]) -> None:
     n, queen, blocked = 7, (2, 0), (0, 3)
     expected = sum(rows[0] == 2 and rows[3] != 0 for rows in solutions(n, rule_set))
-    for engine in takers(rule_set):
+    for engine in takers(rule_set, "count"):
         board = nqueens.Board(n, queens=[queen], blocked=[blocked], rules=rule_set)
         assert nqueens.count(board, engine=engine).solutions == expected, engine
+
+
+@pytest.mark.parametrize(
+    "rule_set",
+    [
+        pytest.param(("torus",), marks=pytest.mark.slow, id="torus"),
+        pytest.param(("superqueens",), marks=pytest.mark.slow, id="superqueens"),
+        pytest.param(("torus", "superqueens"), id="torus+superqueens"),
+    ],
+)
+def test_the_compiled_bitboard_search_counts_as_the_counter_here(
+    rule_set: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Boards under 14 are searched in plain Python: here numba's search (its own build for
+    each set of rules, on 64-bit words) counts them, whole, split, and as a puzzle. Both rules
+    together run the code of each, in one build: the default run compiles only that one."""
+    from nqueens.engines import bitboard
+
+    monkeypatch.setattr(bitboard, "PLAIN_PYTHON_MAX_N", 0)
+    for n in range(1, 12):
+        board = nqueens.Board(n, rules=rule_set)
+        expected = len(solutions(n, rule_set))
+        for symmetry in (True, False):
+            got = nqueens.count(board, engine="bitboard", symmetry=symmetry, workers=1)
+            assert got.solutions == expected, (n, symmetry)
+    board = nqueens.Board(11, queens=[(2, 0)], blocked=[(0, 3)], rules=rule_set)
+    expected = sum(rows[0] == 2 and rows[3] != 0 for rows in solutions(11, rule_set))
+    assert nqueens.count(board, engine="bitboard", workers=1).solutions == expected
+
+
+@pytest.mark.parametrize(
+    ("rule_set", "n", "flags"),
+    [
+        (("superqueens",), 12, ()),
+        (("superqueens",), 40, ()),
+        pytest.param(("torus",), 13, ("-t", "60"), marks=pytest.mark.slow),
+        pytest.param(("torus", "superqueens"), 13, ("-t", "60"), marks=pytest.mark.slow),
+    ],
+)
+def test_local_search_repairs_the_attacks_of_the_rule(
+    rule_set: tuple[str, ...], n: int, flags: tuple[str, ...]
+) -> None:
+    rules = [f"--{rule}" for rule in rule_set]
+    for seed in range(3):
+        result = invoke(
+            "first",
+            str(n),
+            *rules,
+            *flags,
+            "--engine",
+            "local",
+            "--seed",
+            str(seed),
+            "--format",
+            "json",
+        )
+        assert result.exit_code == 0, result.stderr
+        rows = tuple(json.loads(result.stdout.splitlines()[0])["rows"])
+        assert checked(rows, rule_set), rows
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (("11", "--torus"), "seldom finds the few solutions of a torus"),
+        (("8", "--superqueens"), "superqueens boards under 10 have none but N = 1"),
+    ],
+)
+def test_local_search_needs_a_time_limit_where_it_may_never_end(
+    args: tuple[str, ...], reason: str
+) -> None:
+    result = invoke("first", *args, "--engine", "local")
+    assert result.exit_code == 2
+    assert reason in result.stderr
+    assert "engines that can: cp-sat, cp, mip, bitboard" in result.stderr
+
+
+@pytest.mark.slow
+def test_first_on_a_large_superqueens_board_is_local_search() -> None:
+    result = invoke("first", "1600", "--superqueens", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert lines[-1]["engine"] == "local"
+    assert checked(tuple(lines[0]["rows"]), ("superqueens",))
 
 
 @pytest.mark.parametrize("rule_set", EACH_RULE, ids="+".join)
@@ -150,7 +248,7 @@ def test_engines_that_cannot_take_a_rule_refuse_naming_those_that_can(rule: str)
         result = invoke(command, "7", f"--{rule}", "--engine", engine, "-t", "5")
         assert result.exit_code == 2, (engine, result.stderr)
         assert f"does not take the {rule} rule" in result.stderr
-        assert f"engines that can: {', '.join(takers((rule,)))}" in result.stderr
+        assert f"engines that can: {', '.join(takers((rule,), command))}" in result.stderr
 
 
 def test_a_variant_without_a_solution_is_an_answer_not_an_error() -> None:

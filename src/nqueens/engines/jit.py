@@ -17,6 +17,12 @@ class KernelFallbackWarning(UserWarning):
     """numba could not be imported or could not compile: the search runs in plain Python."""
 
 
+def rule(taken: bool) -> bool | None:
+    """A board rule as the search takes it: True, or None when the board does not have it, so
+    that numba leaves the rule's code out of the search it compiles for that board."""
+    return True if taken else None
+
+
 def compiled_or_plain(build: Callable[[], T], plain: T, what: str) -> T:
     """``build()``, which compiles (or loads from numba's cache) and runs a kernel once, or
     ``plain`` with a KernelFallbackWarning saying why.
@@ -49,7 +55,8 @@ def compile_search(search: F, first_call: Callable[[F], object], helpers: Sequen
     back, for the plain search.
     """
     namespace = cast(FunctionType, search).__globals__
-    plain = {name: namespace[name] for name in helpers}
+    # A kernel compiled before for other argument types left its helpers compiled there.
+    plain = {name: getattr(namespace[name], "py_func", namespace[name]) for name in helpers}
     try:
         return _compiled(search, first_call, plain, cache=True)
     except OSError:  # numba's cache could not be written

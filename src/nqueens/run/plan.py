@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nqueens.core.board import Board
+from nqueens.core.board import SUPERQUEENS, Board
 from nqueens.core.known_counts import how_many
 from nqueens.core.results import InputError
 from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, MAX_UNBOUNDED_ENUMERATION_N
@@ -67,6 +67,8 @@ class Attempt:
 def first_plan(board: Board) -> list[Attempt]:
     """The attempts, in order, to find one solution for a board and its given squares."""
     n = board.n
+    if board.rules == {SUPERQUEENS} and not board.constrained and n >= LOCAL_FROM_N:
+        return [Attempt(local.NAME, None)]
     if board.rules:  # the engines that take rules: the fast search, then CP-SAT
         if n > cpsat.ENGINE.max_n:
             return [Attempt(cp.NAME, FIRST_FAIL_MID)]

@@ -20,6 +20,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from nqueens.core.board import RULES, SUPERQUEENS, TORUS, knight_squares
 from nqueens.core.results import Solution, Stats, Status
 from nqueens.core.strategies import FIRST_MIN
 from nqueens.core.symmetry import images
@@ -31,6 +32,7 @@ from nqueens.engines.base import (
     SubproblemInterrupted,
 )
 from nqueens.engines.bitboard import kernel as bitkernel
+from nqueens.engines.jit import rule
 from nqueens.engines.streams import EngineStream
 
 NAME = "bitboard"
@@ -68,13 +70,15 @@ LONE = "lone"
 @dataclass(frozen=True)
 class BitSubproblem(Subproblem):
     """Count the solutions that keep the ``fixed`` queens and leave ``blocked`` squares empty,
-    under the rules of ``kind`` (PLAIN, CORNER, INSIDE or LONE)."""
+    under the symmetry rules of ``kind`` (PLAIN, CORNER, INSIDE or LONE) and the board's
+    ``rules`` (torus, superqueens)."""
 
     n: int = 0
     kind: str = PLAIN
     first_row: int = 0
     fixed: tuple[LineRow, ...] = ()
     blocked: tuple[LineRow, ...] = ()
+    rules: frozenset[str] = frozenset()
 
 
 class BitboardEngine(Engine):
@@ -86,6 +90,7 @@ class BitboardEngine(Engine):
     strategies = (FIRST_MIN,)
     max_n = 64
     max_n_reason = "keeps a column in one 64-bit machine word"
+    rules = frozenset(RULES)
     stat_names = STAT_NAMES
     splits = True
     count_rank = 1
@@ -99,7 +104,8 @@ class BitboardEngine(Engine):
 
     def prepare(self, request: Request) -> None:
         if request.n > PLAIN_PYTHON_MAX_N:
-            bitkernel.compiled()
+            rules = request.board.rules
+            bitkernel.compiled(TORUS in rules, SUPERQUEENS in rules)
 
     def solve(self, request: Request) -> EngineStream:
         return BitboardStream(request)
@@ -122,7 +128,9 @@ class BitboardEngine(Engine):
             starts += [(CORNER, row, ((0, 0), (1, row))) for row in range(2, n - 1)]
         tasks = []
         for kind, first_row, fixed in starts:
-            base = BitSubproblem(NAME, deadline, n, kind, first_row, fixed, blocked)
+            base = BitSubproblem(
+                NAME, deadline, n, kind, first_row, fixed, blocked, request.board.rules
+            )
             tasks += [
                 replace(base, fixed=prefix)
                 for prefix in _prefixes(base, _split_lines(n, kind) if lines is None else lines)
@@ -208,7 +216,11 @@ class BoardSearch:
 
     def __init__(self, task: BitSubproblem, last: int | None = None) -> None:
         n = task.n
-        self.kernel = bitkernel.PYTHON if n <= PLAIN_PYTHON_MAX_N else bitkernel.compiled()
+        torus, knight = TORUS in task.rules, SUPERQUEENS in task.rules
+        if n <= PLAIN_PYTHON_MAX_N:
+            self.kernel = bitkernel.PYTHON
+        else:
+            self.kernel = bitkernel.compiled(torus, knight)
         full = (1 << n) - 1
         blocked_rows = [0] * n
         need_line, need_rows = -1, 0
@@ -232,14 +244,20 @@ class BoardSearch:
                 # may not attack it either (later ones learn of it as the search passes it).
                 blocked_rows[other] |= full & ~bit if other == line else bit
                 distance = line - other
-                if distance > 0:
+                if distance > 0 or (torus and distance):
                     for attacked in (row - distance, row + distance):
-                        if 0 <= attacked < n:
-                            blocked_rows[other] |= 1 << attacked
+                        if torus or 0 <= attacked < n:
+                            blocked_rows[other] |= 1 << attacked % n
+            if knight:
+                for other, attacked in knight_squares((line, row), n, task.rules):
+                    if 0 <= other < n and 0 <= attacked < n and other != line:
+                        blocked_rows[other] |= 1 << attacked
         kernel = self.kernel
         self.n = n
         self._last = kernel.word(n - 1 if last is None else last)
         self._first_row = k
+        self._torus = rule(torus)
+        self._knight = rule(knight)
         self._full = kernel.word(full)
         self._one = kernel.word(1)
         self._blocked = kernel.masks(blocked_rows)
@@ -283,6 +301,8 @@ class BoardSearch:
             budget,
             mode,
             self._first_row,
+            self._torus,
+            self._knight,
         )
         self._line = self.kernel.word(int(line))  # numba hands back a Python int
         self._done = self.kernel.line(line) < 0
@@ -301,7 +321,9 @@ class BitboardStream(EngineStream):
     def __init__(self, request: Request) -> None:
         self.n = request.n
         given, blocked = _search_squares(request)
-        task = BitSubproblem(NAME, None, request.n, fixed=given, blocked=blocked)
+        task = BitSubproblem(
+            NAME, None, request.n, fixed=given, blocked=blocked, rules=request.board.rules
+        )
         self._search = BoardSearch(task)
         self._limit = request.limit
         self._unique = request.unique

@@ -11,9 +11,17 @@ The board is searched line by line (a line is a column, its bits are rows): ``co
 counter. ``blocked[line]`` holds the rows a line may not take for other reasons: blocked squares,
 the rows and diagonals of queens fixed on other lines (a fixed line has every other row blocked),
 and the rows the symmetry-breaking rules rule out. ``need_rows`` must all be taken by the end of
-``need_line``, which prunes as early as Takaken's rule does. The search is iterative, with
-its whole state in arrays, so it can stop after ``budget`` placements and resume where it left off:
-that is how a deadline, Ctrl-C or a consumer of solutions gets a word in.
+``need_line``, which prunes as early as Takaken's rule does.
+
+On a torus (``torus``) the diagonal masks rotate instead of shifting, so a diagonal leaving one
+edge comes back at the other. Superqueens (``knight``) also rule out the rows a knight's move from
+the queens of the two lines before (on a torus, also from lines 0 and 1 at the last lines, which
+wrap round to them). Each rule is True or None: numba compiles a search for each combination and
+leaves out the code of a rule that is None, so the plain search pays nothing for the rules.
+
+The search is iterative, with its whole state in arrays, so it can stop after ``budget``
+placements and resume where it left off: that is how a deadline, Ctrl-C or a consumer of solutions
+gets a word in.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, cast
 
-from nqueens.engines.jit import compile_search, compiled_or_plain
+from nqueens.engines.jit import compile_search, compiled_or_plain, rule
 
 COUNT = 0
 """Mode: count solutions."""
@@ -58,6 +66,8 @@ def search(
     budget: Any,
     mode: Any,
     first_row: Any,
+    torus: Any,
+    knight: Any,
 ) -> tuple[int, int, int, int, int]:
     """Go on with the search from ``line`` for at most ``budget`` placements, down to ``last``.
 
@@ -67,7 +77,8 @@ def search(
     COUNT_CLASSES), and the placements.
 
     Lines are words like the masks (``line``, ``last`` and ``need_line``): compiled, an unsigned
-    index spares every array access a check for negative indices (measured: a tenth faster).
+    index spares every array access a check for negative indices. The search is entered
+    ``fresh`` only at line 0, which no knight's move reaches before any queen is placed.
     """
     done = ~(one ^ one)  # -1 in Python, 2**64 - 1 compiled: the line before line 0
     m = n - 1
@@ -75,13 +86,17 @@ def search(
     quarter_kept = 0
     half_kept = 0
     nodes = 0
+    two = one + one
     top_bit = one
     end_bit = one
-    if mode == COUNT_CLASSES:
-        for _ in range(m):
-            top_bit = top_bit << one
-        for _ in range(m - first_row):
-            end_bit = end_bit << one
+    for _ in range(m):
+        top_bit = top_bit << one
+    for _ in range(m - first_row):
+        end_bit = end_bit << one
+    wrap = top_bit ^ top_bit  # m as a word: the shift that takes row 0 to the last row
+    for _ in range(m):
+        wrap += one
+    second_last = wrap - one
     if fresh:
         free = ~(cols[line] | ld[line] | rd[line] | blocked[line]) & full
         if line == need_line:
@@ -157,7 +172,32 @@ def search(
         taken = taken_here | bit
         left = (left_here | bit) << one
         right = (right_here | bit) >> one
+        if torus is not None:
+            left = (left & full) | ((left_here | bit) >> wrap)
+            right = right | (((right_here | bit) & one) << wrap)
         below = ~(taken | left | right | blocked[line + one]) & full
+        if knight is not None and below:
+            # Rows a knight's move (two rows, one line; one row, two lines) from the queens of
+            # the lines before line + 1, on a torus wrapping round the rows and past the last line.
+            placed[line] = bit
+            near = (bit << two) | (bit >> two)
+            far = full ^ full
+            if line:
+                far = (placed[line - one] << one) | (placed[line - one] >> one)
+            if torus is not None:
+                near |= (bit >> (wrap - one)) | (bit << (wrap - one))
+                if line:
+                    far |= (placed[line - one] >> wrap) | (placed[line - one] << wrap)
+                if line + one == wrap:  # the last line: lines 0 and 1 lie one and two lines on
+                    near |= (placed[0] << two) | (placed[0] >> two)
+                    near |= (placed[0] >> (wrap - one)) | (placed[0] << (wrap - one))
+                    if line:
+                        far |= (placed[1] << one) | (placed[1] >> one)
+                        far |= (placed[1] >> wrap) | (placed[1] << wrap)
+                elif line + one == second_last:  # line 0 lies two lines on
+                    far |= (placed[0] << one) | (placed[0] >> one)
+                    far |= (placed[0] >> wrap) | (placed[0] << wrap)
+            below &= ~(near | far)
         if line + one == need_line:
             missing = need_rows & ~taken
             if missing:
@@ -217,15 +257,17 @@ PYTHON = Kernel(search, compiled=False)
 
 
 @cache
-def compiled() -> Kernel:
-    """The numba-compiled kernel, or the plain one with a KernelFallbackWarning saying why."""
+def compiled(torus: bool = False, knight: bool = False) -> Kernel:
+    """The numba-compiled kernel for boards with these rules (compiled or loaded from the cache
+    on first use), or the plain one with a KernelFallbackWarning saying why."""
 
     def first_call(kernel: SearchFunction) -> None:
         import numpy
 
         zero, one = numpy.uint64(0), numpy.uint64(1)
         masks = numpy.zeros(1, dtype=numpy.uint64)
-        kernel(1, zero, one, one, masks, ~zero, one, *[masks] * 5, zero, True, 1, COUNT, 0)
+        rules = rule(torus), rule(knight)
+        kernel(1, zero, one, one, masks, ~zero, one, *[masks] * 5, zero, True, 1, COUNT, 0, *rules)
 
     def build() -> Kernel:
         return Kernel(compile_search(cast(SearchFunction, search), first_call), compiled=True)

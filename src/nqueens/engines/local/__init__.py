@@ -12,8 +12,10 @@ from __future__ import annotations
 import secrets
 import time
 
+from nqueens.core.board import RULES, SUPERQUEENS, TORUS
 from nqueens.core.results import FirstResult, SearchInterrupted, Solution, Stats, Status
 from nqueens.engines.base import FIRST, Engine, Request
+from nqueens.engines.jit import rule
 
 NAME = "local"
 STAT_NAMES = ("swaps", "moves")
@@ -21,6 +23,10 @@ STAT_NAMES = ("swaps", "moves")
 
 MIN_N = 4
 """Boards 2 and 3 have no solution, which local search cannot prove: complete engines answer."""
+
+SUPERQUEENS_FROM_N = 10
+"""Superqueens have solutions on every board from this size on (OEIS A051223), none below it
+but N = 1."""
 
 _MOVES_PER_ATTEMPT = 64
 """Partners tried per free column in one attempt, before a restart from a new shuffle."""
@@ -37,6 +43,7 @@ class LocalEngine(Engine):
     commands = frozenset({FIRST})
     max_n = 10_000_000
     max_n_reason = "keeps eight numbers per column"
+    rules = frozenset(RULES)
     stat_names = STAT_NAMES
 
     def memory_needed(self, request: Request) -> int:
@@ -50,17 +57,29 @@ class LocalEngine(Engine):
                 "local search cannot prove that a board has no solution, and boards under 4 "
                 "have none but N = 1"
             )
-        if request.board.constrained and request.time_limit is None:
+        if request.time_limit is not None:
+            return None
+        if request.board.constrained:
             return (
                 "local search cannot prove that a puzzle has no completion: give it a time "
                 "limit, or use a complete engine"
+            )
+        if TORUS in request.board.rules:
+            return (
+                "local search seldom finds the few solutions of a torus and cannot prove that "
+                "there are none: give it a time limit, or use a complete engine"
+            )
+        if SUPERQUEENS in request.board.rules and request.n < SUPERQUEENS_FROM_N:
+            return (
+                "local search cannot prove that a board has no solution, and superqueens "
+                f"boards under {SUPERQUEENS_FROM_N} have none but N = 1"
             )
         return None
 
     def prepare(self, request: Request) -> None:
         from nqueens.engines.local import kernel as localkernel
 
-        localkernel.compiled()
+        localkernel.compiled(TORUS in request.board.rules, SUPERQUEENS in request.board.rules)
 
     def first(self, request: Request) -> FirstResult:
         return local_first(request)
@@ -77,10 +96,11 @@ def local_first(request: Request) -> FirstResult:
 
     n = request.n
     started = time.monotonic()
-    kernel = localkernel.compiled()
+    board = request.board
+    torus, knight = TORUS in board.rules, SUPERQUEENS in board.rules
+    kernel = localkernel.compiled(torus, knight)
     rows = numpy.zeros(n, dtype=numpy.int64)
     fixed = numpy.zeros(n, dtype=numpy.bool_)
-    board = request.board
     for row, col in board.queens:
         rows[col] = row
         fixed[col] = True
@@ -122,6 +142,8 @@ def local_first(request: Request) -> FirstResult:
                     work,
                     state,
                     _STEPS_PER_CALL,
+                    rule(torus),
+                    rule(knight),
                 )
             attempts += 1
             if left == 0:
