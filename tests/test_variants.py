@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from helpers import invoke
@@ -302,3 +303,29 @@ def test_a_long_count_under_a_rule_is_refused_in_its_own_words() -> None:
     assert "N = 19 (torus) has 19 columns to fill" in torus.stderr
     blocked = invoke("count", "19", "--block", "1,1")
     assert blocked.exit_code == 2 and "N = 19 has 4,968,057,848 solutions" in blocked.stderr
+
+
+def test_pictures_and_explain_show_the_rule(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    svg = tmp_path / "board.svg"
+    result = invoke("first", "11", "--torus", "--superqueens", "--svg", str(svg))
+    assert result.exit_code == 0, result.stderr
+    picture = ET.parse(svg).getroot()
+    marks = {element.get("class") for element in picture.iter()}
+    assert {"torus", "superqueens"} <= marks
+    title = picture.find("{http://www.w3.org/2000/svg}title")
+    assert title is not None and title.text == "11 x 11 superqueens torus board with 11 queens"
+    plain = tmp_path / "plain.svg"
+    assert invoke("first", "11", "--svg", str(plain)).exit_code == 0
+    assert not {"torus", "superqueens"} & {e.get("class") for e in ET.parse(plain).iter()}
+    explained = invoke("explain", "5", "--torus")
+    assert explained.stdout.startswith("Rule: torus. The board wraps around")
+    assert "Rule:" not in invoke("explain", "5").stdout
+
+
+def test_messages_name_the_rule_beside_the_size() -> None:
+    solved = invoke("solve", "5", "--torus")
+    assert "10 solutions for N = 5 (torus) in" in solved.stderr
+    partial = invoke("count", "23", "--superqueens", "-t", "0.2")
+    assert "for N = 23 (superqueens) in" in partial.stderr

@@ -325,10 +325,10 @@ def ending(stats: Stats) -> str:
     return f"{cause} after {stats.wall_time:.2f} s: the count is a lower bound."
 
 
-def summary(stats: Stats) -> str:
+def summary(stats: Stats, board: Board) -> str:
     """One line for people after a search: how many solutions, how long, and how it ended."""
     noun = "solution" if stats.solutions == 1 else "solutions"
-    line = f"{stats.solutions:,} {noun} for N = {stats.n} in {stats.wall_time:.2f} s"
+    line = f"{stats.solutions:,} {noun} for {board.title} in {stats.wall_time:.2f} s"
     if stats.status is not Status.COMPLETE:
         line += f" ({describe_status(stats.status)})"
     return line

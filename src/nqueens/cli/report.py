@@ -60,7 +60,6 @@ def check_drawable(n: int, style: str, svg_path: str | None) -> None:
 
 def none_exists(board: Board) -> str:
     """Why there is nothing to show: the board has no solution, or the givens no completion."""
-    ruled = f" ({', '.join(sorted(board.rules))})" if board.rules else ""
     if board.constrained:
         given = [
             what
@@ -72,5 +71,5 @@ def none_exists(board: Board) -> str:
             if present
         ]
         keeps = " and ".join(filter(None, (", ".join(given[:-1]), given[-1])))
-        return f"No completion exists: no solution for N = {board.n}{ruled} respects {keeps}."
-    return f"No solution exists for N = {board.n}{ruled}."
+        return f"No completion exists: no solution for {board.title} respects {keeps}."
+    return f"No solution exists for {board.title}."

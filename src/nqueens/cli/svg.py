@@ -11,7 +11,7 @@ import textwrap
 import xml.etree.ElementTree as ET
 from collections.abc import Collection
 
-from nqueens.core.board import Board, diagonal_name
+from nqueens.core.board import RULES, SUPERQUEENS, TORUS, Board, diagonal_name
 from nqueens.core.glyphs import QUEEN
 from nqueens.core.results import Square
 
@@ -25,6 +25,8 @@ CROSS = "\N{MULTIPLICATION SIGN}"
 GIVEN = "#2e5e8c"  # the square under a given queen
 BLOCKED = "#6b6b6b"
 EXCLUDED = "#7a1f1f"  # the stroke along an excluded diagonal
+RULED = "#2e5e8c"  # the marks of a board rule: the torus's edges, the superqueens' knight
+KNIGHT = "\N{BLACK CHESS KNIGHT}"
 
 
 MAX_SVG_N = 200
@@ -45,8 +47,9 @@ def board_svg(
     """An SVG document of an n x n board with ``queens``; ``crossed`` squares are ruled out
     (``fresh`` ones by the step being shown, white on red), ``forced`` queens (placed by
     propagation) are outlined, a ``puzzle``'s given queens stand on blue squares, its blocked
-    squares are grey and its excluded diagonals struck through, and ``caption`` goes underneath,
-    wrapped to the board's width."""
+    squares are grey and its excluded diagonals struck through, its rules marked (a torus's
+    edges dashed, for they join the opposite ones; a knight in the corner for superqueens), and
+    ``caption`` goes underneath, wrapped to the board's width."""
     size = MARGIN + n * SQUARE
     lines = _wrap(caption, size + 4) if caption else []
     height = size + (len(lines) * 17 + 14 if lines else 0)
@@ -60,7 +63,9 @@ def board_svg(
             "font-family": "sans-serif",
         },
     )
-    ET.SubElement(svg, "title").text = f"{n} x {n} board with {len(queens)} queens"
+    rules = sorted(board.rules) if board is not None else []
+    kind = f"{' '.join(rules)} board" if rules else "board"
+    ET.SubElement(svg, "title").text = f"{n} x {n} {kind} with {len(queens)} queens"
     for index in range(n):
         label = str(index + 1)
         middle = MARGIN + index * SQUARE + SQUARE / 2
@@ -71,6 +76,7 @@ def board_svg(
             _square(svg, (row, col), LIGHT if (row + col) % 2 == 0 else DARK, "square")
     if board is not None:
         _puzzle_marks(svg, board)
+        _rule_marks(svg, board)
     for row, col in sorted(crossed):
         x, y = MARGIN + col * SQUARE + SQUARE / 2, MARGIN + row * SQUARE + SQUARE / 2 + 7
         strong = (row, col) in fresh
@@ -157,6 +163,32 @@ def _puzzle_marks(svg: ET.Element, board: Board) -> None:
             },
         )
         ET.SubElement(line, "title").text = f"excluded diagonal {diagonal_name(diagonal, board.n)}"
+
+
+def _rule_marks(svg: ET.Element, board: Board) -> None:
+    """A torus's edges dashed, since each goes on at the opposite one; a knight in the corner
+    above the row labels for superqueens; each saying what the rule is when pointed at."""
+    if TORUS in board.rules:
+        edge = ET.SubElement(
+            svg,
+            "rect",
+            attrib={
+                "x": str(MARGIN - 3),
+                "y": str(MARGIN - 3),
+                "width": str(board.n * SQUARE + 6),
+                "height": str(board.n * SQUARE + 6),
+                "fill": "none",
+                "stroke": RULED,
+                "stroke-width": "3",
+                "stroke-dasharray": "8 5",
+                "class": "torus",
+            },
+        )
+        ET.SubElement(edge, "title").text = f"torus: {RULES[TORUS]}"
+    if SUPERQUEENS in board.rules:
+        knight = _text(svg, MARGIN / 2, MARGIN - 4, KNIGHT, size=18, css="superqueens")
+        knight.set("fill", RULED)
+        ET.SubElement(knight, "title").text = f"superqueens: {RULES[SUPERQUEENS]}"
 
 
 def _text(

@@ -41,8 +41,8 @@ def parse_square(text: str) -> Square:
 
 TORUS, SUPERQUEENS = "torus", "superqueens"
 RULES = {
-    TORUS: "The board wraps around, so the diagonals go on from the other side (Pólya's "
-    "modular N-queens): no two queens on one wrapped diagonal.",
+    TORUS: "The board wraps around, so the diagonals go on from the other side: no two queens "
+    "on one wrapped diagonal.",
     SUPERQUEENS: "Each queen also moves as a knight: no two queens a knight's move apart.",
 }
 """The board rules beyond the plain one, with what each means. Both keep the 8 symmetries of
@@ -282,6 +282,12 @@ class Board:
 
     def on_board(self, square: Square) -> bool:
         return 0 <= square[0] < self.n and 0 <= square[1] < self.n
+
+    @property
+    def title(self) -> str:
+        """``N = 19``, or ``N = 19 (torus)`` under a rule: the board as messages name it."""
+        rules = f" ({', '.join(sorted(self.rules))})" if self.rules else ""
+        return f"N = {self.n}{rules}"
 
     @property
     def constrained(self) -> bool:

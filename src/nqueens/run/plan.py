@@ -111,7 +111,7 @@ def check_bounded(request: Request, *, resumable: bool) -> None:
     if board.queens:
         size = f"{free} columns have no given queen"
     elif board.rules:  # the classic count says nothing of a board with other rules
-        size = f"N = {board.n:,} ({', '.join(sorted(board.rules))}) has {free} columns to fill"
+        size = f"{board.title} has {free} columns to fill"
     else:
         size = how_many(board.n)
     raise InputError(

@@ -164,7 +164,7 @@ def count(
         if unique:
             click.echo(stats.unique)
     if stats.status.partial:  # the count on the terminal already says "at least"
-        output.message(render.ending(stats) if output.rich else render.summary(stats))
+        output.message(render.ending(stats) if output.rich else render.summary(stats, board))
     if show_stats and output.format == "text":
         output.stats(stats)
     ctx.exit(exit_code(stats.status))

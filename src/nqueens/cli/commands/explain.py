@@ -22,7 +22,7 @@ from nqueens.cli.output import (
     Pictures,
 )
 from nqueens.cli.svg import board_svg
-from nqueens.core.board import Board
+from nqueens.core.board import RULES, Board
 from nqueens.core.results import InputError
 from nqueens.core.strategies import FIRST_FAIL_MID, FIRST_MIN
 
@@ -123,7 +123,9 @@ def explain(
             tree.save(treeview.svg_document(explanations[0]))
         tree.report(output)
     else:
-        shown = _narrate(explanations[0], output, step=step, svg_path=svg_path)
+        for rule in sorted(board.rules):
+            click.echo(f"Rule: {rule}. {RULES[rule]}\n")
+        shown = _narrate(explanations[0], board, output, step=step, svg_path=svg_path)
         if shown < len(explanations[0].events):
             output.message(
                 f"You stopped the walk at step {shown:,} of {len(explanations[0].events):,}; "
@@ -139,20 +141,28 @@ def explain(
     ctx.exit(EXIT_OK if explanations[0].solutions else EXIT_NO_SOLUTION)
 
 
-def _narrate(explanation: Explanation, output: Output, *, step: bool, svg_path: str | None) -> int:
+def _narrate(
+    explanation: Explanation, board: Board, output: Output, *, step: bool, svg_path: str | None
+) -> int:
     """Draw every step of the search; with ``step``, wait for a key between steps. Returns how
     many steps were shown (fewer than all when the user quit)."""
     digits = len(str(len(explanation.events)))
     interactive = step and sys.stdin.isatty()
     pictures = Pictures(svg_path)
     try:
-        return _draw_steps(explanation, output, pictures, digits, interactive=interactive)
+        return _draw_steps(explanation, board, output, pictures, digits, interactive=interactive)
     finally:
         pictures.report(output)
 
 
 def _draw_steps(
-    explanation: Explanation, output: Output, pictures: Pictures, digits: int, *, interactive: bool
+    explanation: Explanation,
+    board: Board,
+    output: Output,
+    pictures: Pictures,
+    digits: int,
+    *,
+    interactive: bool,
 ) -> int:
     """:func:`_narrate`'s steps, each drawn and saved; returns how many were shown."""
     n = explanation.n
@@ -182,6 +192,7 @@ def _draw_steps(
                 crossed=event.crossed,
                 fresh=event.removed,
                 forced=event.forced,
+                board=board,
                 caption=caption,
             )
             pictures.save(picture, event.step, digits)

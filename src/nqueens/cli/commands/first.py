@@ -86,7 +86,7 @@ def first(
             )
     except SearchInterrupted as interrupted:
         output.end_of_search(interrupted.stats, with_stats=show_stats)
-        output.message(f"Interrupted before a solution for N = {n} was found.")
+        output.message(f"Interrupted before a solution for {board.title} was found.")
         ctx.exit(signals.exit_code())
     if result.solution is not None:
         output.solution(result.solution)
@@ -96,7 +96,7 @@ def first(
             output.message(none_exists(board))
             ctx.exit(EXIT_NO_SOLUTION)
         output.message(
-            f"No solution found for N = {n} within the time limit of {time_limit:g} s "
+            f"No solution found for {board.title} within the time limit of {time_limit:g} s "
             "(the search did not finish)."
         )
         ctx.exit(EXIT_TIME_LIMIT)

@@ -105,7 +105,7 @@ def solve(
     if stats.solutions == 0 and stats.status is Status.COMPLETE:
         output.message(none_exists(board))
         ctx.exit(EXIT_NO_SOLUTION)
-    output.message(render.summary(stats))
+    output.message(render.summary(stats, board))
     if show_stats:
         output.stats(stats)
     ctx.exit(exit_code(stats.status))
