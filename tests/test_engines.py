@@ -143,6 +143,15 @@ def test_an_engine_option_for_another_engine_is_refused_not_dropped(command: str
     assert "--mip-solver NAME is the mip engine's; engines that can: mip" in result.stderr
 
 
+@pytest.mark.parametrize(("command", "output"), [("count", "92"), ("first", '"backend": "glpk"')])
+def test_an_engine_option_without_an_engine_picks_its_engine(command: str, output: str) -> None:
+    """With auto, --mip-solver said 'the cp-sat engine has no MIP solver to choose', of an
+    engine the user had not named: the option names the engine it belongs to."""
+    result = invoke(command, "8", "--mip-solver", "glpk", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    assert '"engine": "mip"' in result.stdout and output in result.stdout
+
+
 @pytest.mark.parametrize("engine", ["cp-sat", "cp", "mip"])
 def test_first_8_on_every_engine_from_the_command_line(engine: str) -> None:
     result = invoke("first", "8", "--engine", engine)

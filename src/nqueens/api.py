@@ -113,14 +113,15 @@ def _request(
 
 
 def _engine(name: str, request: Request) -> Engine:
-    """The engine called ``name`` (``auto``: the fastest that can count), checked against the
-    request."""
+    """The engine called ``name`` (``auto``: the engine whose options were given, or else the
+    fastest that can count), checked against the request."""
     if name != registry.AUTO_ENGINE and not (isinstance(name, str) and name in registry.ENGINES):
         choices = ", ".join([*registry.ENGINES, registry.AUTO_ENGINE])
         raise InputError(f"unknown engine {validation.shown(name)}; choose from {choices}")
-    engine = (
-        registry.for_count(request) if name == registry.AUTO_ENGINE else registry.engine_named(name)
-    )
+    if name != registry.AUTO_ENGINE:
+        engine = registry.engine_named(name)
+    else:
+        engine = registry.option_owner(request) or registry.for_count(request)
     registry.check(engine, request)
     return engine
 
@@ -297,7 +298,7 @@ def first(
         time_limit=time_limit,
         seed=seed,
     )
-    if engine != registry.AUTO_ENGINE:
+    if engine != registry.AUTO_ENGINE or request.options:  # an engine's options choose it
         chosen = _engine(engine, request)
         return chosen.first(replace(request, strategy=chosen.strategy_for(request)))
     if strategy is not None:

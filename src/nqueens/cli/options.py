@@ -169,13 +169,14 @@ def engine_options(default_engine: str, auto_help: str = "") -> Callable[[F], F]
             return command(*args, engine_options=chosen, **kwargs)
 
         function = cast(F, with_engine_options)
-        for option, _ in registry.OPTIONS.values():
+        for option, owner in registry.OPTIONS.values():
+            picks = f" Without --engine, it picks the {owner.name} engine." if auto_help else ""
             function = click.option(
                 option_flag(option.name),
                 option.name,
                 type=click.Choice(option.choices),
                 metavar="NAME",
-                help=f"{option.help} [default: {option.default}]",
+                help=f"{option.help}{picks} [default: {option.default}]",
             )(function)
         function = click.option(
             "--strategy",

@@ -112,6 +112,13 @@ def refusal(engine: Engine, request: Request) -> str | None:
     return engine.refusal(request)
 
 
+def option_owner(request: Request) -> Engine | None:
+    """The one engine whose own options the request gives, which is the one ``auto`` runs; None
+    when none are given (or those of several engines, which checking the choice refuses)."""
+    owners = {OPTIONS[name][1] for name, _ in request.options}
+    return owners.pop() if len(owners) == 1 else None
+
+
 def able(request: Request) -> list[str]:
     """The engines that can take ``request``."""
     return [name for name, engine in ENGINES.items() if refusal(engine, request) is None]
