@@ -143,11 +143,11 @@ def test_an_engine_option_for_another_engine_is_refused_not_dropped(command: str
     assert "--mip-solver NAME is the mip engine's; engines that can: mip" in result.stderr
 
 
-@pytest.mark.parametrize(("command", "output"), [("count", "92"), ("first", '"backend": "glpk"')])
+@pytest.mark.parametrize(("command", "output"), [("count", '"solutions": 4'), ("first", "glpk")])
 def test_an_engine_option_without_an_engine_picks_its_engine(command: str, output: str) -> None:
     """With auto, --mip-solver said 'the cp-sat engine has no MIP solver to choose', of an
     engine the user had not named: the option names the engine it belongs to."""
-    result = invoke(command, "8", "--mip-solver", "glpk", "--format", "json")
+    result = invoke(command, "6", "--mip-solver", "glpk", "--format", "json")
     assert result.exit_code == 0, result.stderr
     assert '"engine": "mip"' in result.stdout and output in result.stdout
 

@@ -153,15 +153,15 @@ def test_puzzles_under_a_rule_count_as_the_counter_here(rule_set: tuple[str, ...
     [
         pytest.param(("torus",), marks=pytest.mark.slow, id="torus"),
         pytest.param(("superqueens",), marks=pytest.mark.slow, id="superqueens"),
-        pytest.param(("torus", "superqueens"), id="torus+superqueens"),
+        pytest.param(("torus", "superqueens"), marks=pytest.mark.slow, id="torus+superqueens"),
     ],
 )
 def test_the_compiled_bitboard_search_counts_as_the_counter_here(
     rule_set: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Boards under 14 are searched in plain Python: here numba's search (its own build for
-    each set of rules, on 64-bit words) counts them, whole, split, and as a puzzle. Both rules
-    together run the code of each, in one build: the default run compiles only that one."""
+    each set of rules, on 64-bit words) counts them, whole, split, and as a puzzle. Compiling
+    takes seconds a build: the default run tests the same source in plain Python."""
     from nqueens.engines import bitboard
 
     monkeypatch.setattr(bitboard, "PLAIN_PYTHON_MAX_N", 0)
@@ -176,11 +176,28 @@ def test_the_compiled_bitboard_search_counts_as_the_counter_here(
     assert nqueens.count(board, engine="bitboard", workers=1).solutions == expected
 
 
+@pytest.mark.parametrize("rule_set", RULE_SETS, ids="+".join)
+def test_the_local_search_kernel_repairs_the_attacks_of_the_rule_in_plain_python(
+    rule_set: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kernel's source run as plain Python, which the default run can afford (compiling it
+    for each set of rules takes seconds): every board it returns passes the checker here."""
+    from nqueens.engines.local import kernel as localkernel
+
+    monkeypatch.setattr(localkernel, "compiled", lambda torus, knight: localkernel.search)
+    for n in (11, 13):
+        for seed in range(2):
+            board = nqueens.Board(n, rules=rule_set)
+            found = nqueens.first(board, engine="local", seed=seed, time_limit=30)
+            assert found.solution is not None, (n, seed)
+            assert checked(found.solution.rows, rule_set), found.solution.rows
+
+
 @pytest.mark.parametrize(
     ("rule_set", "n", "flags"),
     [
-        (("superqueens",), 12, ()),
-        (("superqueens",), 40, ()),
+        pytest.param(("superqueens",), 12, (), marks=pytest.mark.slow),
+        pytest.param(("superqueens",), 40, (), marks=pytest.mark.slow),
         pytest.param(("torus",), 13, ("-t", "60"), marks=pytest.mark.slow),
         pytest.param(("torus", "superqueens"), 13, ("-t", "60"), marks=pytest.mark.slow),
     ],
@@ -327,5 +344,5 @@ def test_pictures_and_explain_show_the_rule(tmp_path: Path) -> None:
 def test_messages_name_the_rule_beside_the_size() -> None:
     solved = invoke("solve", "5", "--torus")
     assert "10 solutions for N = 5 (torus) in" in solved.stderr
-    partial = invoke("count", "23", "--superqueens", "-t", "0.2")
-    assert "for N = 23 (superqueens) in" in partial.stderr
+    stopped = invoke("first", "30", "--torus", "--engine", "cp", "-t", "0.1")
+    assert "No solution found for N = 30 (torus) within the time limit" in stopped.stderr
