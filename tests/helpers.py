@@ -5,6 +5,7 @@ Nothing here uses nqueens' own code to decide what is right.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import os
@@ -234,3 +235,38 @@ def count_completions(
         return total
 
     return place(0, [])
+
+
+def attacks(a: tuple[int, int], b: tuple[int, int], n: int, rules: tuple[str, ...]) -> bool:
+    """Whether queens on squares a and b attack each other under ``rules``: written here."""
+    dr, dc = a[0] - b[0], a[1] - b[1]
+    if "torus" in rules:
+        dr, dc = dr % n, dc % n
+        moves = {(abs(dr), abs(dc)), (n - dr, dc), (dr, n - dc), (n - dr, n - dc)}
+    else:
+        moves = {(abs(dr), abs(dc))}
+    for r, c in moves:
+        if r % n == 0 or c % n == 0 or r == c:
+            return True
+        if "superqueens" in rules and {r, c} == {1, 2}:
+            return True
+    return False
+
+
+@functools.cache
+def solutions(n: int, rules: tuple[str, ...]) -> frozenset[tuple[int, ...]]:
+    """Every solution under ``rules``: column by column, each queen checked against those
+    placed with the checker above (small n only)."""
+    found = set()
+
+    def place(rows: tuple[int, ...]) -> None:
+        if len(rows) == n:
+            found.add(rows)
+            return
+        col = len(rows)
+        for row in range(n):
+            if not any(attacks((row, col), (r, c), n, rules) for c, r in enumerate(rows)):
+                place((*rows, row))
+
+    place(())
+    return frozenset(found)

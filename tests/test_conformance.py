@@ -34,10 +34,13 @@ from helpers import (
     json_lines,
     known_total,
     process_env,
+    solutions,
 )
 
+import nqueens
 from nqueens.cli import cli, params
 from nqueens.core.board import RULES, Board
+from nqueens.core.results import InputError
 from nqueens.engines import registry
 from nqueens.engines.base import Request
 
@@ -395,20 +398,27 @@ def _limit_cases(cap: int) -> list[tuple[str, str, int]]:
 
 
 def _assert_ends_on_time(command: str, engine: str, n: int, limit: float = TIME_LIMIT) -> None:
+    """The whole process ends within ``limit`` and SLACK, in one of two tries: on a loaded
+    machine one start-up (Python, numba, the kernels) can take the slack on its own, while a
+    command that overruns its limit overruns it every time."""
     arguments = [command, str(n), "--engine", engine, "-t", str(limit), "--format", "json"]
-    started = time.monotonic()
-    process = subprocess.run(
-        [sys.executable, "-m", "nqueens", *arguments],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=process_env(),
-        timeout=60,
-    )
-    took = time.monotonic() - started
-    assert process.returncode in (0, 1, 3), process.stderr
-    assert "Traceback" not in process.stderr
-    assert took < limit + SLACK, f"{' '.join(arguments)} took {took:.2f} s"
+    times = []
+    for _ in range(2):
+        started = time.monotonic()
+        process = subprocess.run(
+            [sys.executable, "-m", "nqueens", *arguments],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=process_env(),
+            timeout=60,
+        )
+        times.append(time.monotonic() - started)
+        assert process.returncode in (0, 1, 3), process.stderr
+        assert "Traceback" not in process.stderr
+        if times[-1] < limit + SLACK:
+            return
+    raise AssertionError(f"{' '.join(arguments)} took {times[0]:.2f} s, then {times[1]:.2f} s")
 
 
 LIMIT_CASES = _limit_cases(cap=1_000)
@@ -497,3 +507,66 @@ def _wait_for_handlers(pid: int) -> None:
             return
         time.sleep(0.005)
     pytest.fail("the process never set up its signal handlers")
+
+
+ANSWER_BOARDS: list[tuple[int, tuple[str, ...], tuple[tuple[int, int], ...], tuple[Any, ...]]] = [
+    (6, (), (), ()),
+    (6, (), ((1, 3),), ()),
+    (6, (), (), ((0, 1), (2, 2))),
+    (5, ("torus",), (), ()),
+    (5, ("torus",), ((0, 0),), ((2, 4),)),
+    (8, ("superqueens",), (), ()),
+    (7, ("torus", "superqueens"), (), ()),
+]
+"""(N, rules, given queens, blocked squares): plain boards, puzzles and every rule, small enough
+for the counter here and every engine; some have no solution."""
+
+
+def _answer_cases() -> Iterator[Any]:
+    """Every engine x command x board; the default run takes one board per engine and command,
+    in turn, so that each is walked and every board is met, and -m slow the rest (and local
+    search under a rule, which numba compiles for each set of rules)."""
+    for turn, (engine, command) in enumerate(
+        (engine, command) for engine in registry.ENGINES for command in ("solve", "count", "first")
+    ):
+        for case, (_, rules, _, _) in enumerate(ANSWER_BOARDS):
+            sampled = case == turn % len(ANSWER_BOARDS) and not (engine == "local" and rules)
+            marks = [] if sampled else [pytest.mark.slow]
+            yield pytest.param(command, engine, case, marks=marks)
+
+
+ANSWER_CASES = list(_answer_cases())
+
+
+@pytest.mark.parametrize(("command", "engine", "case"), ANSWER_CASES)
+def test_every_engine_answers_as_the_counter_here(command: str, engine: str, case: int) -> None:
+    """Every registered engine, on every command it declares, on plain boards, puzzles and board
+    rules, with symmetry on and off where it splits: the answers are the counter's, or the
+    engine refuses naming those that can. A new engine is walked here by being registered."""
+    n, rules, queens, blocked = ANSWER_BOARDS[case]
+    board = Board(n, queens=queens, blocked=blocked, rules=rules)
+    expected = {
+        rows
+        for rows in solutions(n, rules)
+        if all(rows[col] == row for row, col in queens)
+        and all(rows[col] != row for row, col in blocked)
+    }
+    declared = registry.ENGINES[engine]
+    limit = 10.0 if engine == "local" else None  # local search cannot prove there is none
+    request = Request(command, board, time_limit=limit)
+    if registry.refusal(declared, request) is not None:
+        with pytest.raises(InputError, match="engines that can: "):
+            getattr(nqueens, command)(board, engine=engine, time_limit=limit)
+        return
+    if command == "count":
+        for symmetry in (True, False) if declared.splits else (True,):
+            got = nqueens.count(board, engine=engine, symmetry=symmetry)
+            assert got.solutions == len(expected), symmetry
+    elif command == "solve":
+        with nqueens.solve(board, engine=engine) as stream:
+            found = [solution.rows for solution in stream]
+        assert len(found) == len(set(found)) and set(found) == expected
+    elif expected or engine != "local":
+        result = nqueens.first(board, engine=engine, time_limit=limit)
+        assert (result.solution is None) == (not expected)
+        assert result.solution is None or result.solution.rows in expected

@@ -7,13 +7,12 @@ file's own checker, never by ``verify``.
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import invoke
+from helpers import attacks, invoke, solutions
 
 import nqueens
 from nqueens.engines import registry
@@ -27,41 +26,6 @@ EACH_RULE = [
     pytest.param(("torus", "superqueens"), marks=pytest.mark.slow, id="torus+superqueens"),
 ]
 """The rules alone in the default run, and together with -m slow, for the costlier tests."""
-
-
-def attacks(a: tuple[int, int], b: tuple[int, int], n: int, rules: tuple[str, ...]) -> bool:
-    """Whether queens on squares a and b attack each other under ``rules``: written here."""
-    dr, dc = a[0] - b[0], a[1] - b[1]
-    if "torus" in rules:
-        dr, dc = dr % n, dc % n
-        moves = {(abs(dr), abs(dc)), (n - dr, dc), (dr, n - dc), (n - dr, n - dc)}
-    else:
-        moves = {(abs(dr), abs(dc))}
-    for r, c in moves:
-        if r % n == 0 or c % n == 0 or r == c:
-            return True
-        if "superqueens" in rules and {r, c} == {1, 2}:
-            return True
-    return False
-
-
-@functools.cache
-def solutions(n: int, rules: tuple[str, ...]) -> frozenset[tuple[int, ...]]:
-    """Every solution under ``rules``: column by column, each queen checked against those
-    placed with the checker above (small n only)."""
-    found = set()
-
-    def place(rows: tuple[int, ...]) -> None:
-        if len(rows) == n:
-            found.add(rows)
-            return
-        col = len(rows)
-        for row in range(n):
-            if not any(attacks((row, col), (r, c), n, rules) for c, r in enumerate(rows)):
-                place((*rows, row))
-
-    place(())
-    return frozenset(found)
 
 
 def plain_solutions(n: int) -> Iterator[tuple[int, ...]]:
