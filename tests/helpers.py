@@ -239,7 +239,12 @@ def count_completions(
 
 def attacks(a: tuple[int, int], b: tuple[int, int], n: int, rules: tuple[str, ...]) -> bool:
     """Whether queens on squares a and b attack each other under ``rules``: written here."""
-    dr, dc = a[0] - b[0], a[1] - b[1]
+    return _attacks_apart(a[0] - b[0], a[1] - b[1], n, rules)
+
+
+@functools.cache
+def _attacks_apart(dr: int, dc: int, n: int, rules: tuple[str, ...]) -> bool:
+    """Whether queens ``dr`` rows and ``dc`` columns apart attack each other under ``rules``."""
     if "torus" in rules:
         dr, dc = dr % n, dc % n
         moves = {(abs(dr), abs(dc)), (n - dr, dc), (dr, n - dc), (n - dr, n - dc)}

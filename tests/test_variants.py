@@ -149,12 +149,11 @@ def test_the_local_search_kernel_repairs_the_attacks_of_the_rule_in_plain_python
     from nqueens.engines.local import kernel as localkernel
 
     monkeypatch.setattr(localkernel, "compiled", lambda torus, knight: localkernel.search)
-    for n in (11, 13):
-        for seed in range(2):
-            board = nqueens.Board(n, rules=rule_set)
-            found = nqueens.first(board, engine="local", seed=seed, time_limit=30)
-            assert found.solution is not None, (n, seed)
-            assert checked(found.solution.rows, rule_set), found.solution.rows
+    for seed in range(2):
+        board = nqueens.Board(13, rules=rule_set)
+        found = nqueens.first(board, engine="local", seed=seed, time_limit=30)
+        assert found.solution is not None, seed
+        assert checked(found.solution.rows, rule_set), found.solution.rows
 
 
 @pytest.mark.parametrize(
