@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nqueens.core.board import SUPERQUEENS, Board
+from nqueens.core.board import Board
 from nqueens.core.known_counts import how_many
 from nqueens.core.results import InputError
 from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, MAX_UNBOUNDED_ENUMERATION_N
@@ -37,7 +37,8 @@ FIRST_TRY_SECONDS = 1.0
 """How long the fast search gets on a puzzle before CP-SAT takes over."""
 
 LOCAL_FROM_N = 1_600
-"""From this size on, local search answers the plain problem first (whole processes timed)."""
+"""From this size on, local search answers first where it needs no time limit (the plain board,
+superqueens; whole processes timed)."""
 
 LOCAL_PUZZLE_FROM_N = 500
 """From this size on, local search gets the first try at a puzzle."""
@@ -67,15 +68,13 @@ class Attempt:
 def first_plan(board: Board) -> list[Attempt]:
     """The attempts, in order, to find one solution for a board and its given squares."""
     n = board.n
-    if board.rules == {SUPERQUEENS} and not board.constrained and n >= LOCAL_FROM_N:
-        return [Attempt(local.NAME, None)]
+    if n >= LOCAL_FROM_N and local.ENGINE.refusal(Request(FIRST, board)) is None:
+        return [Attempt(local.NAME, None)]  # a large board local search answers without a limit
     if board.rules:  # the engines that take rules: the fast search, then CP-SAT
         if n > cpsat.ENGINE.max_n:
             return [Attempt(cp.NAME, FIRST_FAIL_MID)]
         return [Attempt(cp.NAME, FIRST_FAIL_MID, FIRST_TRY_SECONDS), Attempt(cpsat.NAME, AUTO)]
     if not board.constrained:
-        if n >= LOCAL_FROM_N:
-            return [Attempt(local.NAME, None)]
         return [Attempt(cp.NAME, FIRST_FAIL_MID)]
     free = n - len(board.queens)
     if n > bitboard.ENGINE.max_n and free <= REDUCED_FIRST_MAX_FREE:

@@ -244,7 +244,7 @@ class BoardSearch:
                 # may not attack it either (later ones learn of it as the search passes it).
                 blocked_rows[other] |= full & ~bit if other == line else bit
                 distance = line - other
-                if distance > 0 or (torus and distance):
+                if other != line and (torus or distance > 0):
                     for attacked in (row - distance, row + distance):
                         if torus or 0 <= attacked < n:
                             blocked_rows[other] |= 1 << attacked % n

@@ -180,23 +180,17 @@ def search(
             # Rows a knight's move (two rows, one line; one row, two lines) from the queens of
             # the lines before line + 1, on a torus wrapping round the rows and past the last line.
             placed[line] = bit
-            near = (bit << two) | (bit >> two)
+            near = _rows_apart(bit, two, wrap - one, torus)
             far = full ^ full
             if line:
-                far = (placed[line - one] << one) | (placed[line - one] >> one)
+                far = _rows_apart(placed[line - one], one, wrap, torus)
             if torus is not None:
-                near |= (bit >> (wrap - one)) | (bit << (wrap - one))
-                if line:
-                    far |= (placed[line - one] >> wrap) | (placed[line - one] << wrap)
                 if line + one == wrap:  # the last line: lines 0 and 1 lie one and two lines on
-                    near |= (placed[0] << two) | (placed[0] >> two)
-                    near |= (placed[0] >> (wrap - one)) | (placed[0] << (wrap - one))
+                    near |= _rows_apart(placed[0], two, wrap - one, torus)
                     if line:
-                        far |= (placed[1] << one) | (placed[1] >> one)
-                        far |= (placed[1] >> wrap) | (placed[1] << wrap)
+                        far |= _rows_apart(placed[1], one, wrap, torus)
                 elif line + one == second_last:  # line 0 lies two lines on
-                    far |= (placed[0] << one) | (placed[0] >> one)
-                    far |= (placed[0] >> wrap) | (placed[0] << wrap)
+                    far |= _rows_apart(placed[0], one, wrap, torus)
             below &= ~(near | far)
         if line + one == need_line:
             missing = need_rows & ~taken
@@ -219,6 +213,15 @@ def search(
     if line != done:
         avail[line] = free
     return line, solutions, quarter_kept, half_kept, nodes
+
+
+def _rows_apart(queens: Any, rows: Any, back: Any, torus: Any) -> Any:
+    """The rows ``rows`` above and below the queens of the mask ``queens``; on a torus also
+    those reached by wrapping round, ``back`` (N - ``rows``) the other way."""
+    apart = (queens << rows) | (queens >> rows)
+    if torus is not None:
+        apart |= (queens >> back) | (queens << back)
+    return apart
 
 
 SearchFunction = Callable[..., tuple[int, int, int, int, int]]
@@ -270,6 +273,7 @@ def compiled(torus: bool = False, knight: bool = False) -> Kernel:
         kernel(1, zero, one, one, masks, ~zero, one, *[masks] * 5, zero, True, 1, COUNT, 0, *rules)
 
     def build() -> Kernel:
-        return Kernel(compile_search(cast(SearchFunction, search), first_call), compiled=True)
+        kernel = compile_search(cast(SearchFunction, search), first_call, helpers=("_rows_apart",))
+        return Kernel(kernel, compiled=True)
 
     return compiled_or_plain(build, PYTHON, "bitboard search")
