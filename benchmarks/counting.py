@@ -1,15 +1,17 @@
 """Time `nqueens count N` against C bitmask counters, side by side, and check every count.
 
 Whole processes, start-up included, in turn for each repeat so that machine noise hits them alike;
-medians over --repeat runs. The peers, compiled here with gcc -O2:
+medians over --repeat runs. The peers, compiled here with gcc -O3 -march=native (their fastest
+build on the machine at hand):
 
 - ``bitboard.c`` (shared/peers): Somers-style bitmasks with the left-right mirror, one core;
-- ``takaken.c`` (benchmarks/peers): Takaken's counter with all 8 symmetries, one core: the same
-  search as nqueens's bitboard engine, so ``nqueens --workers 1`` against it is the per-core
-  comparison.
+- ``takaken.c`` (benchmarks/peers): Takaken's counter with all 8 symmetries, one core, so
+  ``nqueens --workers 1`` against it is the per-core comparison.
 
 Every count is checked against the published counts (tests/data/counts.json); a wrong one stops
-the run. Then the cost of compiling: ``count 14`` with an empty numba cache, against a warm one.
+the run. Then the first run after an install: ``count 14`` (the C counter, nothing to compile) and
+``count 14 --no-symmetry`` (the numba search, compiled on first use) with an empty numba cache,
+against a warm one.
 
     python benchmarks/counting.py                       # N = 8, 12..17, 3 runs
     python benchmarks/counting.py --sizes 16-18 --repeat 1
@@ -33,13 +35,13 @@ COUNTS = json.loads((ROOT / "tests" / "data" / "counts.json").read_text())
 
 
 def compile_peer(source: Path, folder: Path) -> Path:
-    """``gcc -O2`` a C counter into ``folder``; SystemExit with the reason when it cannot."""
+    """``gcc -O3 -march=native`` a C counter into ``folder``; SystemExit with the reason when it
+    cannot."""
     if not source.exists():
         raise SystemExit(f"{source} is missing: pass --peers with the folder that holds it")
     binary = folder / source.stem
-    done = subprocess.run(
-        ["gcc", "-O2", "-o", str(binary), str(source)], capture_output=True, text=True
-    )
+    command = ["gcc", "-O3", "-march=native", "-o", str(binary), str(source)]
+    done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"gcc could not build {source}: {done.stderr}")
     return binary
@@ -58,7 +60,7 @@ def check(n: int, solutions: int, who: str) -> None:
 def speed_table(sizes: list[int], repeat: int, bitboard: Path, takaken: Path) -> None:
     print(
         "| N | solutions | nqueens count (s) | nqueens --workers 1 (s) | bitboard.c (s) "
-        "| takaken.c (s) | nqueens / bitboard.c | nqueens -w1 / takaken.c | peak memory (MB) |"
+        "| takaken.c (s) | nqueens / takaken.c | nqueens -w1 / takaken.c | peak memory (MB) |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
     for n in sizes:
@@ -80,7 +82,7 @@ def speed_table(sizes: list[int], repeat: int, bitboard: Path, takaken: Path) ->
         print(
             f"| {n} | {COUNTS['total'][str(n)]:,} | {medians['all']:.2f} | {medians['one']:.2f} "
             f"| {medians['bitboard']:.2f} | {medians['takaken']:.2f} "
-            f"| {medians['all'] / medians['bitboard']:.2f} "
+            f"| {medians['all'] / medians['takaken']:.2f} "
             f"| {medians['one'] / medians['takaken']:.2f} | {peak:.0f} |",
             flush=True,
         )
@@ -100,24 +102,26 @@ def unique_check(sizes: list[int]) -> None:
 
 
 def compile_cost(repeat: int) -> None:
-    """``count 14`` with an empty compile cache (the first run after an install) and a warm one."""
-    cold: list[float] = []
-    warm: list[float] = []
-    for _ in range(repeat):
-        with tempfile.TemporaryDirectory() as cache:
-            env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-            cold.append(timed_count(14, env))
-            warm.append(timed_count(14, env))
-    print(
-        f"\nFirst run after an install (empty numba cache), `count 14`: "
-        f"{statistics.median(cold):.2f} s; with the cache: {statistics.median(warm):.2f} s."
-    )
+    """The first run after an install (an empty numba cache) against later ones: ``count 14``,
+    which the C counter answers, and ``count 14 --no-symmetry``, which numba compiles for."""
+    for extra in ((), ("--no-symmetry",)):
+        cold: list[float] = []
+        warm: list[float] = []
+        for _ in range(repeat):
+            with tempfile.TemporaryDirectory() as cache:
+                env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+                cold.append(timed_count(14, env, *extra))
+                warm.append(timed_count(14, env, *extra))
+        print(
+            f"\nFirst run after an install (empty numba cache), `count 14 {' '.join(extra)}`: "
+            f"{statistics.median(cold):.2f} s; with the cache: {statistics.median(warm):.2f} s."
+        )
 
 
-def timed_count(n: int, env: dict[str, str]) -> float:
+def timed_count(n: int, env: dict[str, str], *extra: str) -> float:
     """Seconds for ``nqueens count n`` in this environment, its count checked."""
     started = time.perf_counter()
-    done = subprocess.run(nqueens(n), env=env, capture_output=True, text=True, check=True)
+    done = subprocess.run(nqueens(n, *extra), env=env, capture_output=True, text=True, check=True)
     seconds = time.perf_counter() - started
     check(n, int(done.stdout), "nqueens")
     return seconds

@@ -42,6 +42,7 @@ def test_bitboard_pieces_cut_finer_add_up_to_the_piece(request_: Request) -> Non
     for piece in BITBOARD.subproblems(request_, None, lines=1):
         whole = BITBOARD.count_subproblem(piece)
         finer = BITBOARD.finer(piece)
+        assert finer is not None
         parts = [BITBOARD.count_subproblem(part) for part in finer]
         assert sum(part.solutions for part in parts) == whole.solutions
         assert sum(part.unique or 0 for part in parts) == (whole.unique or 0)

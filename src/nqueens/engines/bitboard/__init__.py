@@ -9,6 +9,11 @@ is nearer a corner than any other edge queen, in the upper half, with the rotati
 solution: the smallest member counts, as 2, 4 or 8 solutions as a quarter turn, a half turn or
 neither keeps it. Each of those starts is cut further by the placements of the next free lines.
 
+A plain board (no puzzle, no rule) is counted faster, where the package was built with its C
+module (:mod:`nqueens.engines.bitboard._edges`): by the queens of its four edges first, one
+search per class of those under the symmetries, each a subproblem (EDGES). Without the module
+it is counted as above, saying so once.
+
 Without symmetry (``--no-symmetry``, or a puzzle, whose given squares break it) the board is cut
 by the placements of the queens of its first free lines only. Coordinates here are the search's: a
 *line* is a column and its bits are rows.
@@ -18,7 +23,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from nqueens.core.board import RULES, SUPERQUEENS, TORUS, knight_squares
 from nqueens.core.results import Solution, Stats, Status
@@ -31,7 +36,17 @@ from nqueens.engines.base import (
     Subproblem,
     SubproblemInterrupted,
 )
+from nqueens.engines.bitboard import edges
 from nqueens.engines.bitboard import kernel as bitkernel
+from nqueens.engines.bitboard.pieces import (
+    CORNER,
+    EDGES,
+    INSIDE,
+    LONE,
+    PLAIN,
+    BitSubproblem,
+    LineRow,
+)
 from nqueens.engines.jit import rule
 from nqueens.engines.streams import EngineStream
 
@@ -53,33 +68,6 @@ FINE_SPLIT_TO_N = 26
 _SLICE = 1 << 20
 """Placements per call of the search: a few milliseconds compiled, between looks at the clock."""
 
-LineRow = tuple[int, int]
-"""A queen in the search's coordinates: (line, row), a line being a column or a row."""
-
-
-PLAIN = "plain"
-"""Every solution counts once."""
-CORNER = "corner"
-"""Line 0's queen in the corner, line 1's on row ``first_row``: each solution stands for 8."""
-INSIDE = "inside"
-"""Line 0's queen on row ``first_row``, nearer a corner than any edge queen: classes counted."""
-LONE = "lone"
-"""Boards under 4 x 4 counted with symmetry: only N = 1 has a solution, its own class."""
-
-
-@dataclass(frozen=True)
-class BitSubproblem(Subproblem):
-    """Count the solutions that keep the ``fixed`` queens and leave ``blocked`` squares empty,
-    under the symmetry rules of ``kind`` (PLAIN, CORNER, INSIDE or LONE) and the board's
-    ``rules`` (torus, superqueens)."""
-
-    n: int = 0
-    kind: str = PLAIN
-    first_row: int = 0
-    fixed: tuple[LineRow, ...] = ()
-    blocked: tuple[LineRow, ...] = ()
-    rules: frozenset[str] = frozenset()
-
 
 class BitboardEngine(Engine):
     """Bitmask backtracking, line by line, lowest row first; every core, all 8 symmetries."""
@@ -100,10 +88,12 @@ class BitboardEngine(Engine):
         return FIRST_MIN
 
     def wants_workers(self, request: Request) -> bool:
+        if edges.counts(request):
+            return request.n >= edges.WORKERS_FROM_N
         return request.n >= PLAIN_PYTHON_MAX_N
 
     def prepare(self, request: Request) -> None:
-        if request.n > PLAIN_PYTHON_MAX_N:
+        if request.n > PLAIN_PYTHON_MAX_N and not edges.counts(request):
             rules = request.board.rules
             bitkernel.compiled(TORUS in rules, SUPERQUEENS in rules)
 
@@ -116,6 +106,9 @@ class BitboardEngine(Engine):
         """The starts of the search, each cut by its next ``lines`` free lines (default: as
         :func:`_split_lines` says)."""
         n = request.n
+        if edges.counts(request):
+            base = BitSubproblem(NAME, deadline, n, EDGES)
+            return [replace(base, span=span) for span in edges.spans(n)]
         given, blocked = _search_squares(request)
         if not (request.board.symmetric and request.symmetry):
             starts = [(PLAIN, 0, given)]
@@ -137,12 +130,16 @@ class BitboardEngine(Engine):
             ]
         return tasks
 
-    def finer(self, task: Subproblem) -> list[BitSubproblem]:
+    def finer(self, task: Subproblem) -> list[BitSubproblem] | None:
         assert isinstance(task, BitSubproblem)
+        if task.kind == EDGES:
+            return edges.finer(task)
         return [replace(task, fixed=prefix) for prefix in _prefixes(task, 1)]
 
     def count_subproblem(self, task: Subproblem) -> Subcount:
         assert isinstance(task, BitSubproblem)
+        if task.kind == EDGES:
+            return edges.count(task, _SLICE)
         search = BoardSearch(task)
         mode = bitkernel.COUNT_CLASSES if task.kind == INSIDE else bitkernel.COUNT
         counted = quarter = half = nodes = 0

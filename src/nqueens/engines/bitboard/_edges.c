@@ -1,0 +1,532 @@
+/* The bitboard engine's counter of plain boards: the four edge queens first, then a tight search.
+
+   Every solution has one queen on each edge of the board: on the first and last lines (columns)
+   and on the first and last rows. Those four queens (a "constellation", as in Q27 and NQueensFAF)
+   are placed first; of the up to 8 constellations that the square's symmetries map into each
+   other, only the smallest is searched, and its count stands for all of them. So the count of
+   the board is the sum, over the canonical constellations C, of count(C) times the number of
+   distinct images of C, and nothing is compared at a solution. The symmetry classes counted by
+   --unique are, for each C, the classes of the symmetries that keep C (its stabiliser H) on C's
+   own solutions: by Burnside's lemma (count + fixed by a half turn + 2 x fixed by a quarter
+   turn) / |H|, as no reflection keeps a solution. Only the rare C that a half turn keeps need
+   the solutions' turns compared, in a second copy of the search.
+
+   The other lines are searched with bitmasks, lowest row first. The edge queens' rows and
+   diagonals are worked out once per line, before the search, so a step only shifts the masks
+   of the queens it placed, by the distance to the next free line. The last line is not entered:
+   one row at most is left for it, and a solution is counted when it is free.
+
+   The search keeps its whole state in a buffer that the caller holds, and stops after a budget
+   of placements, so that a deadline or Ctrl-C gets a word in between calls. */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef uint64_t u64;
+
+#define MAX_N 32
+
+/* The canonical constellations of one size: a, b (rows of the queens on the first and last
+   lines), c, d (lines of the queens on the first and last rows), and the symmetries that keep
+   them, one bit each: SAME_* below. */
+typedef struct {
+    int8_t a, b, c, d;
+    uint8_t keeps;
+} Constellation;
+
+#define KEEPS_HALF_TURN 1
+#define KEEPS_QUARTER_TURN 2
+
+static Constellation *cached[MAX_N + 1];
+static Py_ssize_t cached_count[MAX_N + 1];
+
+/* One search under way: the constellation it counts and its stack. */
+typedef struct {
+    int32_t started;    /* 0 until the first call sets the rest up */
+    int32_t index;      /* the constellation counted now */
+    int32_t active;     /* its search is set up */
+    int32_t depth;      /* the free line the search is at */
+    int32_t base;       /* the free lines given rows before the search (a part of a piece) */
+    int32_t free_lines; /* lines without an edge queen */
+    int32_t stabiliser; /* |H| */
+    int32_t half_turn, quarter_turn;
+    u64 count, fixed_half, fixed_quarter; /* of the constellation counted now */
+    u64 solutions, classes, nodes;        /* of the constellations finished */
+    int32_t line_of[MAX_N];               /* the board line of each free line */
+    int32_t fixed_row[MAX_N];             /* the edge queen's row on each line, or -1 */
+    u64 gap[MAX_N];                       /* lines from each free line to the next */
+    u64 blocked[MAX_N], avail[MAX_N], cols[MAX_N], ld[MAX_N], rd[MAX_N], placed[MAX_N];
+} Search;
+
+static int square_key(int n, const int sq[4][2], int *a, int *b, int *c, int *d) {
+    /* The constellation of four edge squares (line, row); 0 when they are not one. */
+    *a = *b = *c = *d = -1;
+    for (int i = 0; i < 4; i++) {
+        int line = sq[i][0], row = sq[i][1];
+        if (line == 0) *a = row;
+        if (line == n - 1) *b = row;
+        if (row == 0) *c = line;
+        if (row == n - 1) *d = line;
+    }
+    return *a >= 0 && *b >= 0 && *c >= 0 && *d >= 0;
+}
+
+static void transform(int n, int which, int line, int row, int *to_line, int *to_row) {
+    /* The 8 symmetries of the square: 0 keeps, 1-3 turn by quarters, 4-7 reflect. */
+    int m = n - 1;
+    switch (which) {
+    case 0: *to_line = line; *to_row = row; break;
+    case 1: *to_line = row; *to_row = m - line; break;
+    case 2: *to_line = m - line; *to_row = m - row; break;
+    case 3: *to_line = m - row; *to_row = line; break;
+    case 4: *to_line = m - line; *to_row = row; break;
+    case 5: *to_line = line; *to_row = m - row; break;
+    case 6: *to_line = row; *to_row = line; break;
+    default: *to_line = m - row; *to_row = m - line; break;
+    }
+}
+
+static int attack(int l1, int r1, int l2, int r2) {
+    if (l1 == l2 && r1 == r2) return 0; /* one queen on two edges */
+    return l1 == l2 || r1 == r2 || l1 - l2 == r1 - r2 || l1 - l2 == r2 - r1;
+}
+
+static int generate(int n) {
+    /* Fill cached[n] with the canonical constellations of size n, in increasing order. */
+    int m = n - 1;
+    Py_ssize_t size = 0, room = 1024;
+    Constellation *all = PyMem_Malloc(room * sizeof(Constellation));
+    if (all == NULL) return -1;
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++)
+            for (int c = 0; c < n; c++)
+                for (int d = 0; d < n; d++) {
+                    if ((a == 0) != (c == 0) || (b == 0) != (c == m) || (a == m) != (d == 0) ||
+                        (b == m) != (d == m))
+                        continue; /* a corner queen stands on both of its edges */
+                    int sq[4][2] = {{0, a}, {m, b}, {c, 0}, {d, m}};
+                    int clash = 0;
+                    for (int i = 0; i < 4 && !clash; i++)
+                        for (int j = i + 1; j < 4 && !clash; j++)
+                            clash = attack(sq[i][0], sq[i][1], sq[j][0], sq[j][1]);
+                    if (clash) continue;
+                    int key = ((a * n + b) * n + c) * n + d, smallest = 1, keeps = 0, stabiliser = 0;
+                    for (int which = 0; which < 8 && smallest; which++) {
+                        int image[4][2], ia, ib, ic, id;
+                        for (int i = 0; i < 4; i++)
+                            transform(n, which, sq[i][0], sq[i][1], &image[i][0], &image[i][1]);
+                        square_key(n, image, &ia, &ib, &ic, &id);
+                        int other = ((ia * n + ib) * n + ic) * n + id;
+                        if (other < key) smallest = 0;
+                        if (other == key) {
+                            stabiliser++;
+                            if (which == 2) keeps |= KEEPS_HALF_TURN;
+                            if (which == 1) keeps |= KEEPS_QUARTER_TURN;
+                        }
+                    }
+                    if (!smallest) continue;
+                    /* Searched as its image whose last line's queen is nearest a corner, then
+                       whose last row's queen is on the latest line: its rows and diagonals prune
+                       the most lines before them (about 0.6 of the placements at N = 13). */
+                    int best_a = a, best_b = b, best_c = c, best_d = d;
+                    for (int which = 1; which < 8; which++) {
+                        int image[4][2], ia, ib, ic, id;
+                        for (int i = 0; i < 4; i++)
+                            transform(n, which, sq[i][0], sq[i][1], &image[i][0], &image[i][1]);
+                        square_key(n, image, &ia, &ib, &ic, &id);
+                        int corner = ib < m - ib ? ib : m - ib;
+                        int best_corner = best_b < m - best_b ? best_b : m - best_b;
+                        if (corner < best_corner || (corner == best_corner && id > best_d)) {
+                            best_a = ia;
+                            best_b = ib;
+                            best_c = ic;
+                            best_d = id;
+                        }
+                    }
+                    if (size == room) {
+                        room *= 2;
+                        Constellation *more = PyMem_Realloc(all, room * sizeof(Constellation));
+                        if (more == NULL) {
+                            PyMem_Free(all);
+                            return -1;
+                        }
+                        all = more;
+                    }
+                    all[size].a = (int8_t)best_a;
+                    all[size].b = (int8_t)best_b;
+                    all[size].c = (int8_t)best_c;
+                    all[size].d = (int8_t)best_d;
+                    all[size].keeps = (uint8_t)(keeps | stabiliser << 2);
+                    size++;
+                }
+    cached[n] = all;
+    cached_count[n] = size;
+    return 0;
+}
+
+static int ensure(int n) {
+    if (n < 5 || n > MAX_N) {
+        PyErr_Format(PyExc_ValueError, "constellations are counted for boards of 5 to %d", MAX_N);
+        return -1;
+    }
+    if (cached[n] == NULL && generate(n) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void set_up(Search *s, int n, const Constellation *k) {
+    /* The search of constellation k: the edge queens' rows and diagonals on every free line. */
+    int m = n - 1;
+    int lines[4] = {0, m, k->c, k->d}, rows[4] = {k->a, k->b, 0, m};
+    for (int line = 0; line < n; line++) s->fixed_row[line] = -1;
+    for (int i = 0; i < 4; i++) s->fixed_row[lines[i]] = rows[i];
+    int free_lines = 0;
+    u64 full = n == 64 ? ~(u64)0 : ((u64)1 << n) - 1;
+    for (int line = 0; line < n; line++) {
+        if (s->fixed_row[line] >= 0) continue;
+        u64 blocked = 0;
+        for (int other = 0; other < n; other++) {
+            int row = s->fixed_row[other];
+            if (row < 0) continue;
+            int apart = line > other ? line - other : other - line;
+            blocked |= (u64)1 << row;
+            if (row + apart < n) blocked |= (u64)1 << (row + apart);
+            if (row - apart >= 0) blocked |= (u64)1 << (row - apart);
+        }
+        s->line_of[free_lines] = line;
+        s->blocked[free_lines] = blocked | ~full; /* the rows beyond the board, too */
+        free_lines++;
+    }
+    for (int i = 0; i + 1 < free_lines; i++) s->gap[i] = (u64)(s->line_of[i + 1] - s->line_of[i]);
+    s->free_lines = free_lines;
+    s->stabiliser = k->keeps >> 2;
+    s->half_turn = (k->keeps & KEEPS_HALF_TURN) != 0;
+    s->quarter_turn = (k->keeps & KEEPS_QUARTER_TURN) != 0;
+    s->count = s->fixed_half = s->fixed_quarter = 0;
+    s->depth = s->base = 0;
+    s->avail[0] = ~s->blocked[0];
+    s->cols[0] = s->ld[0] = s->rd[0] = 0;
+    s->active = 1;
+}
+
+static void place_given(Search *s, const int *rows, int given) {
+    /* Queens on the first free lines, at these rows, before the search: where one is attacked,
+       the search finds nothing. */
+    u64 avail = s->avail[0], cols = 0, ld = 0, rd = 0;
+    for (int i = 0; i < given; i++) {
+        u64 bit = rows[i] >= 0 && rows[i] < 64 ? (u64)1 << rows[i] : 0;
+        if (!(avail & bit)) {
+            avail = 0;
+            break;
+        }
+        s->placed[i] = bit;
+        cols |= bit;
+        ld = (ld | bit) << s->gap[i];
+        rd = (rd | bit) >> s->gap[i];
+        avail = ~(cols | ld | rd | s->blocked[i + 1]);
+    }
+    s->depth = s->base = given;
+    s->avail[given] = avail;
+    s->cols[given] = cols;
+    s->ld[given] = ld;
+    s->rd[given] = rd;
+}
+
+static void compare_turns(Search *s, int n, u64 last_bit) {
+    /* The solution on the stack (its last queen being last_bit): is it kept by a half turn, by
+       a quarter turn? */
+    int rows[MAX_N], m = n - 1;
+    for (int line = 0; line < n; line++) rows[line] = s->fixed_row[line];
+    for (int i = 0; i < s->free_lines; i++) {
+        u64 bit = i == s->free_lines - 1 ? last_bit : s->placed[i];
+        rows[s->line_of[i]] = __builtin_ctzll(bit);
+    }
+    int half = 1, quarter = 1;
+    for (int line = 0; line < n; line++) {
+        if (rows[m - line] != m - rows[line]) half = 0;
+        if (rows[rows[line]] != m - line) quarter = 0; /* a quarter turn maps (line, row) to (row, m - line) */
+    }
+    s->fixed_half += (u64)half;
+    s->fixed_quarter += (u64)quarter;
+}
+
+/* The solutions with the masks of the line before the last: each of its free rows, and the last
+   line's row if it is free. TURNS is a constant at each call: the compiler makes two searches of
+   what calls it, and the plain one keeps nothing for comparing turns. */
+static inline __attribute__((always_inline)) u64 last_two(Search *s, int n, u64 avail, u64 cols,
+                                                          u64 ld, u64 rd, u64 *nodes,
+                                                          const int turns) {
+    int depth = s->free_lines - 2;
+    u64 shift = s->gap[depth], blocked = s->blocked[depth + 1], count = 0;
+    while (avail) {
+        u64 bit = avail & (~avail + 1);
+        avail ^= bit;
+        *nodes += 1;
+        u64 last = ~(cols | bit | (ld | bit) << shift | (rd | bit) >> shift | blocked);
+        if (turns && last) {
+            s->placed[depth] = bit;
+            compare_turns(s, n, last);
+        }
+        count += last != 0;
+    }
+    return count;
+}
+
+/* The search from where it stopped, for at most budget placements; returns 1 when it is over.
+   The line before the last is searched by last_two, without going down to it. */
+static inline __attribute__((always_inline)) int run(Search *s, int n, u64 budget, const int turns) {
+    int depth = s->depth, before_last = s->free_lines - 2;
+    u64 nodes = 0, count = 0;
+    u64 avail = s->avail[depth], cols = s->cols[depth], ld = s->ld[depth], rd = s->rd[depth];
+    const u64 *blocked = s->blocked, *gap = s->gap;
+    int over = 0;
+    if (before_last == s->base) { /* the first line searched is the one before the last */
+        s->count += last_two(s, n, avail, cols, ld, rd, &s->nodes, turns);
+        return 1;
+    }
+    for (;;) {
+        if (!avail) {
+            if (depth == s->base) {
+                over = 1;
+                break;
+            }
+            if (nodes >= budget) break;
+            depth--;
+            avail = s->avail[depth];
+            cols = s->cols[depth];
+            ld = s->ld[depth];
+            rd = s->rd[depth];
+            continue;
+        }
+        u64 bit = avail & (~avail + 1);
+        avail ^= bit;
+        nodes++;
+        u64 shift = gap[depth];
+        u64 next_cols = cols | bit, next_ld = (ld | bit) << shift, next_rd = (rd | bit) >> shift;
+        u64 next = ~(next_cols | next_ld | next_rd | blocked[depth + 1]);
+        if (!next) continue;
+        if (turns) s->placed[depth] = bit;
+        if (depth + 1 == before_last) {
+            count += last_two(s, n, next, next_cols, next_ld, next_rd, &nodes, turns);
+            continue;
+        }
+        s->avail[depth] = avail;
+        s->cols[depth] = cols;
+        s->ld[depth] = ld;
+        s->rd[depth] = rd;
+        depth++;
+        avail = next;
+        cols = next_cols;
+        ld = next_ld;
+        rd = next_rd;
+    }
+    s->depth = depth;
+    s->avail[depth] = avail;
+    s->cols[depth] = cols;
+    s->ld[depth] = ld;
+    s->rd[depth] = rd;
+    s->count += count;
+    s->nodes += nodes;
+    return over;
+}
+
+/* On x86-64, a second copy for processors with BMI2 (2013 on), chosen when the module loads:
+   its shifts by a variable and lowest-bit instructions make the search about a tenth faster. */
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+#endif
+static int search_on(Search *s, int n, u64 budget) {
+    if (s->free_lines == 1) { /* the edge queens leave one line: its free row, if any */
+        u64 left = ~s->blocked[0];
+        if (left) {
+            s->count += 1;
+            if (s->half_turn) compare_turns(s, n, left);
+        }
+        s->nodes += 1;
+        return 1;
+    }
+    return s->half_turn ? run(s, n, budget, 1) : run(s, n, budget, 0);
+}
+
+static void finish(Search *s) {
+    /* The constellation is counted: add it, and its images, to the totals. */
+    u64 kept = s->count + (s->half_turn ? s->fixed_half : 0) +
+               (s->quarter_turn ? 2 * s->fixed_quarter : 0);
+    s->solutions += (u64)(8 / s->stabiliser) * s->count;
+    s->classes += kept / (u64)s->stabiliser;
+    s->active = 0;
+}
+
+static int read_rows(PyObject *given, int *rows, int most) {
+    /* The rows of a tuple of ints, at most ``most``: how many, or -1 with an exception set. */
+    Py_ssize_t size = PyTuple_GET_SIZE(given);
+    if (size > most) {
+        PyErr_Format(PyExc_ValueError, "at most %d rows can be given here", most);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) {
+        long row = PyLong_AsLong(PyTuple_GET_ITEM(given, i));
+        if (row == -1 && PyErr_Occurred()) return -1;
+        rows[i] = row < 0 || row > 63 ? -1 : (int)row;
+    }
+    return (int)size;
+}
+
+static PyObject *edges_count(PyObject *self, PyObject *args) {
+    int n, rows[MAX_N], given = 0;
+    Py_ssize_t start, end;
+    Py_buffer buffer;
+    unsigned long long budget;
+    PyObject *given_rows = NULL;
+    if (!PyArg_ParseTuple(args, "innw*K|O!", &n, &start, &end, &buffer, &budget, &PyTuple_Type,
+                          &given_rows))
+        return NULL;
+    if (buffer.len != (Py_ssize_t)sizeof(Search)) {
+        PyBuffer_Release(&buffer);
+        return PyErr_Format(PyExc_ValueError, "the state must be %zd bytes", sizeof(Search));
+    }
+    if (ensure(n) < 0) {
+        PyBuffer_Release(&buffer);
+        return NULL;
+    }
+    if (start < 0 || end > cached_count[n] || start > end) {
+        PyBuffer_Release(&buffer);
+        return PyErr_Format(PyExc_IndexError, "constellations %zd to %zd of %zd", start, end,
+                            cached_count[n]);
+    }
+    if (given_rows != NULL && PyTuple_GET_SIZE(given_rows) > 0) {
+        /* a part of one constellation: the lines before the last two can be given */
+        const Constellation *k = &cached[n][start];
+        int edge_lines = 2 + (k->c != 0 && k->c != n - 1) + (k->d != 0 && k->d != n - 1);
+        if (end != start + 1) {
+            PyBuffer_Release(&buffer);
+            return PyErr_Format(PyExc_ValueError, "rows are given for one constellation only");
+        }
+        given = read_rows(given_rows, rows, n - edge_lines - 2);
+        if (given < 0) {
+            PyBuffer_Release(&buffer);
+            return NULL;
+        }
+    }
+    Search *s = buffer.buf;
+    const Constellation *all = cached[n];
+    if (!s->started) {
+        memset(s, 0, sizeof(Search));
+        s->started = 1;
+        s->index = (int32_t)start;
+    }
+    u64 spent_before = s->nodes;
+    Py_BEGIN_ALLOW_THREADS
+    while (s->index < end) {
+        if (!s->active) {
+            set_up(s, n, &all[s->index]);
+            if (given) place_given(s, rows, given);
+        }
+        u64 spent = s->nodes - spent_before;
+        if (spent >= budget) break;
+        if (!search_on(s, n, budget - spent)) break;
+        finish(s);
+        s->index++;
+    }
+    Py_END_ALLOW_THREADS
+    int over = s->index >= end;
+    u64 solutions = s->solutions, classes = s->classes;
+    if (s->active) { /* a lower bound from the constellation under way */
+        solutions += (u64)(8 / s->stabiliser) * s->count;
+        classes += s->count / (u64)s->stabiliser;
+    }
+    PyBuffer_Release(&buffer);
+    return Py_BuildValue("KKKO", solutions, classes, s->nodes, over ? Py_True : Py_False);
+}
+
+static PyObject *edges_constellations(PyObject *self, PyObject *args) {
+    int n;
+    if (!PyArg_ParseTuple(args, "i", &n)) return NULL;
+    if (ensure(n) < 0) return NULL;
+    PyObject *list = PyList_New(cached_count[n]);
+    if (list == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < cached_count[n]; i++) {
+        const Constellation *k = &cached[n][i];
+        PyObject *item = Py_BuildValue("iiiii", k->a, k->b, k->c, k->d, k->keeps >> 2);
+        if (item == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, item);
+    }
+    return list;
+}
+
+static PyObject *edges_count_one(PyObject *self, PyObject *args) {
+    int n, a, b, c, d;
+    if (!PyArg_ParseTuple(args, "iiiii", &n, &a, &b, &c, &d)) return NULL;
+    if (ensure(n) < 0) return NULL;
+    Search s;
+    memset(&s, 0, sizeof(Search));
+    Constellation k = {(int8_t)a, (int8_t)b, (int8_t)c, (int8_t)d, 1 << 2};
+    set_up(&s, n, &k);
+    Py_BEGIN_ALLOW_THREADS
+    search_on(&s, n, ~(u64)0);
+    Py_END_ALLOW_THREADS
+    return Py_BuildValue("KK", s.count, s.nodes);
+}
+
+static PyObject *edges_free_lines(PyObject *self, PyObject *args) {
+    int n;
+    Py_ssize_t index;
+    if (!PyArg_ParseTuple(args, "in", &n, &index)) return NULL;
+    if (ensure(n) < 0) return NULL;
+    if (index < 0 || index >= cached_count[n])
+        return PyErr_Format(PyExc_IndexError, "no constellation %zd of %zd", index, cached_count[n]);
+    Search s;
+    memset(&s, 0, sizeof(Search));
+    set_up(&s, n, &cached[n][index]);
+    PyObject *lines = PyTuple_New(s.free_lines);
+    if (lines == NULL) return NULL;
+    for (int i = 0; i < s.free_lines; i++) {
+        PyObject *line = PyLong_FromLong(s.line_of[i]);
+        if (line == NULL) {
+            Py_DECREF(lines);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(lines, i, line);
+    }
+    return lines;
+}
+
+static PyMethodDef methods[] = {
+    {"free_lines", edges_free_lines, METH_VARARGS,
+     "free_lines(n, index) -> the lines searched, in order, for constellation index of size n."},
+    {"count_one", edges_count_one, METH_VARARGS,
+     "count_one(n, a, b, c, d) -> (solutions, placements) with these edge queens."},
+    {"count", edges_count, METH_VARARGS,
+     "count(n, start, end, state, budget, rows=()) -> (solutions, classes, placements, over)\n\n"
+     "Count constellations start to end - 1 of size n, going on from state for at most about "
+     "budget placements; with rows, only the solutions of constellation start with queens at "
+     "those rows on its first free lines."},
+    {"constellations", edges_constellations, METH_VARARGS,
+     "constellations(n) -> [(a, b, c, d, symmetries keeping it)], the canonical ones in order."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_edges", "The bitboard engine's counter of plain boards, in C.", -1,
+    methods,
+};
+
+PyMODINIT_FUNC PyInit__edges(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    if (PyModule_AddIntConstant(m, "STATE_SIZE", (long)sizeof(Search)) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_N", MAX_N) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

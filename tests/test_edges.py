@@ -1,0 +1,159 @@
+"""The C counter of plain boards: its constellations, its counts and its fallback.
+
+Checked against the tests' own solutions (brute force) and the published counts, never against
+the module's own bookkeeping: the constellations of every solution are read off the boards here.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator
+
+import pytest
+from helpers import brute_force_solutions, known_total, known_unique, process_env
+
+import nqueens
+from nqueens.core.board import Board
+from nqueens.engines.base import Request
+from nqueens.engines.bitboard import ENGINE as BITBOARD
+from nqueens.engines.bitboard import edges
+from nqueens.engines.bitboard.pieces import EDGES
+from nqueens.engines.jit import KernelFallbackWarning
+
+module = edges.c_module()
+pytestmark = pytest.mark.skipif(module is None, reason="the package was built without its C module")
+
+Edges = tuple[int, int, int, int]
+
+
+def edge_queens(rows: tuple[int, ...]) -> Edges:
+    """(row on the first column, row on the last, column on the first row, column on the last)."""
+    n = len(rows)
+    return rows[0], rows[-1], rows.index(0), rows.index(n - 1)
+
+
+def images(rows: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+    """The 8 images of a board, turned and mirrored square by square."""
+    n = len(rows)
+    squares = [(col, row) for col, row in enumerate(rows)]
+    maps: list[Callable[[int, int], tuple[int, int]]] = [
+        lambda c, r: (c, r),
+        lambda c, r: (r, n - 1 - c),
+        lambda c, r: (n - 1 - c, n - 1 - r),
+        lambda c, r: (n - 1 - r, c),
+        lambda c, r: (n - 1 - c, r),
+        lambda c, r: (c, n - 1 - r),
+        lambda c, r: (r, c),
+        lambda c, r: (n - 1 - r, n - 1 - c),
+    ]
+    for move in maps:
+        yield tuple(row for _, row in sorted(move(c, r) for c, r in squares))
+
+
+@pytest.mark.parametrize("n", range(5, 11))
+def test_each_solution_is_counted_through_one_canonical_constellation(n: int) -> None:
+    assert module is not None
+    canonical = module.constellations(n)
+    by_edges = Counter(edge_queens(rows) for rows in brute_force_solutions(n))
+    searched = {(a, b, c, d) for a, b, c, d, _ in canonical}
+    assert len(searched) == len(canonical)
+    for rows in brute_force_solutions(n):
+        # the edge queens of exactly one image of each solution are where a search looks
+        assert len({edge_queens(image) for image in images(rows)} & searched) == 1
+    for a, b, c, d, keeping in canonical:
+        assert module.count_one(n, a, b, c, d)[0] == by_edges[(a, b, c, d)]
+        assert keeping in (1, 2, 4, 8)
+
+
+@pytest.mark.parametrize("n", range(1, 16))
+def test_plain_counts_are_the_published_ones(n: int) -> None:
+    stats = nqueens.count(n, unique=True, engine="bitboard", workers=1)
+    assert (stats.solutions, stats.unique) == (known_total(n), known_unique(n))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [16, 17])
+def test_larger_plain_counts_are_the_published_ones(n: int) -> None:
+    stats = nqueens.count(n, unique=True, engine="bitboard")
+    assert (stats.solutions, stats.unique) == (known_total(n), known_unique(n))
+
+
+@pytest.mark.parametrize("n", range(5, 10))
+def test_counts_agree_with_the_brute_force_here(n: int) -> None:
+    found = brute_force_solutions(n)
+    classes = {min(images(rows)) for rows in found}
+    stats = nqueens.count(n, unique=True, engine="bitboard", workers=1)
+    assert (stats.solutions, stats.unique) == (len(found), len(classes))
+
+
+def test_a_constellation_cut_by_its_free_lines_adds_up() -> None:
+    n = 11
+    request = Request("count", Board(n), symmetry=True)
+    assert edges.counts(request)
+    pieces = BITBOARD.subproblems(request, None)
+    assert [piece.kind for piece in pieces] == [EDGES]
+    for one in (BITBOARD.finer(pieces[0]) or [])[::37]:
+        whole = BITBOARD.count_subproblem(one)
+        parts = BITBOARD.finer(one)
+        assert parts is not None and len(parts) == n
+        found = [BITBOARD.count_subproblem(part) for part in parts]
+        assert sum(part.solutions for part in found) == whole.solutions
+        deeper = BITBOARD.finer(parts[0])
+        assert deeper is not None
+        assert sum(BITBOARD.count_subproblem(p).solutions for p in deeper) == found[0].solutions
+
+
+def test_a_span_stops_at_its_deadline_with_a_lower_bound() -> None:
+    request = Request("count", Board(17), symmetry=True)
+    piece = BITBOARD.subproblems(request, deadline=0.0)[0]
+    found = BITBOARD.count_subproblem(piece)
+    assert not found.complete
+    assert found.solutions <= known_total(17)
+
+
+def test_boards_the_counter_does_not_take_go_to_the_numba_search() -> None:
+    for request in (
+        Request("count", Board(10), symmetry=False),
+        Request("count", Board(10, queens=((0, 2),))),
+        Request("count", Board(10, rules=frozenset({"torus"}))),
+        Request("count", Board(4)),
+    ):
+        assert not edges.counts(request)
+        assert all(piece.kind != EDGES for piece in BITBOARD.subproblems(request, None))
+
+
+def test_without_the_module_the_count_is_exact_and_says_so_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "nqueens.engines.bitboard._edges", None)
+    edges.c_module.cache_clear()
+    try:
+        with pytest.warns(KernelFallbackWarning, match="C counter") as warned:
+            stats = nqueens.count(12, unique=True, workers=1)
+            again = nqueens.count(11, workers=1)
+        assert len(warned) == 1
+        assert (stats.solutions, stats.unique) == (known_total(12), known_unique(12))
+        assert again.solutions == known_total(11)
+    finally:
+        edges.c_module.cache_clear()
+
+
+def test_without_the_module_the_command_line_says_so_in_one_line() -> None:
+    hidden = (
+        "import sys; sys.modules['nqueens.engines.bitboard._edges'] = None; "
+        "from nqueens.__main__ import main; sys.argv = ['nqueens', 'count', '12']; main()"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", hidden],
+        capture_output=True,
+        text=True,
+        env=process_env(),
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(known_total(12))
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "C counter" in lines[0]
+    assert "Traceback" not in done.stderr
