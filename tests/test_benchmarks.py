@@ -90,4 +90,4 @@ def test_cluster_benchmark_counts_exactly_through_a_kill_and_two_stops() -> None
     assert [len(row) for row in throughput] == [4, 4, 4] and "pool" in throughput[0][0]
     assert [row[2] for row in resumed] == ["130", "143", "0"]
     assert resumed[-1][1] == f"the end: {known_total(17):,}"
-    assert projected[0][:2] == ["15", "173"]
+    assert projected[0][:2] == ["15", "1,155"]

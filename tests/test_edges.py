@@ -52,7 +52,7 @@ def images(rows: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         yield tuple(row for _, row in sorted(move(c, r) for c, r in squares))
 
 
-@pytest.mark.parametrize("n", range(5, 11))
+@pytest.mark.parametrize("n", range(5, 10))
 def test_each_solution_is_counted_through_one_canonical_constellation(n: int) -> None:
     assert module is not None
     canonical = module.constellations(n)
