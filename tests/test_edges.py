@@ -9,10 +9,15 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
 
 import pytest
-from helpers import brute_force_solutions, known_total, known_unique, process_env
+from helpers import (
+    brute_force_solutions,
+    known_total,
+    known_unique,
+    process_env,
+    symmetry_images,
+)
 
 import nqueens
 from nqueens.core.board import Board
@@ -34,24 +39,6 @@ def edge_queens(rows: tuple[int, ...]) -> Edges:
     return rows[0], rows[-1], rows.index(0), rows.index(n - 1)
 
 
-def images(rows: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-    """The 8 images of a board, turned and mirrored square by square."""
-    n = len(rows)
-    squares = [(col, row) for col, row in enumerate(rows)]
-    maps: list[Callable[[int, int], tuple[int, int]]] = [
-        lambda c, r: (c, r),
-        lambda c, r: (r, n - 1 - c),
-        lambda c, r: (n - 1 - c, n - 1 - r),
-        lambda c, r: (n - 1 - r, c),
-        lambda c, r: (n - 1 - c, r),
-        lambda c, r: (c, n - 1 - r),
-        lambda c, r: (r, c),
-        lambda c, r: (n - 1 - r, n - 1 - c),
-    ]
-    for move in maps:
-        yield tuple(row for _, row in sorted(move(c, r) for c, r in squares))
-
-
 @pytest.mark.parametrize("n", range(5, 10))
 def test_each_solution_is_counted_through_one_canonical_constellation(n: int) -> None:
     assert module is not None
@@ -61,7 +48,7 @@ def test_each_solution_is_counted_through_one_canonical_constellation(n: int) ->
     assert len(searched) == len(canonical)
     for rows in brute_force_solutions(n):
         # the edge queens of exactly one image of each solution are where a search looks
-        assert len({edge_queens(image) for image in images(rows)} & searched) == 1
+        assert len({edge_queens(image) for image in symmetry_images(rows)} & searched) == 1
     for a, b, c, d, keeping in canonical:
         assert module.count_one(n, a, b, c, d)[0] == by_edges[(a, b, c, d)]
         assert keeping in (1, 2, 4, 8)
@@ -83,7 +70,7 @@ def test_larger_plain_counts_are_the_published_ones(n: int) -> None:
 @pytest.mark.parametrize("n", range(5, 10))
 def test_counts_agree_with_the_brute_force_here(n: int) -> None:
     found = brute_force_solutions(n)
-    classes = {min(images(rows)) for rows in found}
+    classes = {min(symmetry_images(rows)) for rows in found}
     stats = nqueens.count(n, unique=True, engine="bitboard", workers=1)
     assert (stats.solutions, stats.unique) == (len(found), len(classes))
 

@@ -30,7 +30,7 @@ typedef uint64_t u64;
 
 /* The canonical constellations of one size: a, b (rows of the queens on the first and last
    lines), c, d (lines of the queens on the first and last rows), and the symmetries that keep
-   them, one bit each: SAME_* below. */
+   them: KEEPS_* below, and how many, shifted left by 2. */
 typedef struct {
     int8_t a, b, c, d;
     uint8_t keeps;
@@ -60,8 +60,8 @@ typedef struct {
     u64 blocked[MAX_N], avail[MAX_N], cols[MAX_N], ld[MAX_N], rd[MAX_N], placed[MAX_N];
 } Search;
 
-static int square_key(int n, const int sq[4][2], int *a, int *b, int *c, int *d) {
-    /* The constellation of four edge squares (line, row); 0 when they are not one. */
+static void square_key(int n, const int sq[4][2], int *a, int *b, int *c, int *d) {
+    /* The constellation of four edge squares (line, row). */
     *a = *b = *c = *d = -1;
     for (int i = 0; i < 4; i++) {
         int line = sq[i][0], row = sq[i][1];
@@ -70,7 +70,6 @@ static int square_key(int n, const int sq[4][2], int *a, int *b, int *c, int *d)
         if (row == 0) *c = line;
         if (row == n - 1) *d = line;
     }
-    return *a >= 0 && *b >= 0 && *c >= 0 && *d >= 0;
 }
 
 static void transform(int n, int which, int line, int row, int *to_line, int *to_row) {
@@ -112,13 +111,16 @@ static int generate(int n) {
                         for (int j = i + 1; j < 4 && !clash; j++)
                             clash = attack(sq[i][0], sq[i][1], sq[j][0], sq[j][1]);
                     if (clash) continue;
-                    int key = ((a * n + b) * n + c) * n + d, smallest = 1, keeps = 0, stabiliser = 0;
-                    for (int which = 0; which < 8 && smallest; which++) {
-                        int image[4][2], ia, ib, ic, id;
+                    int image[8][4], key = ((a * n + b) * n + c) * n + d, smallest = 1;
+                    int keeps = 0, stabiliser = 0;
+                    for (int which = 0; which < 8; which++) {
+                        int moved[4][2];
                         for (int i = 0; i < 4; i++)
-                            transform(n, which, sq[i][0], sq[i][1], &image[i][0], &image[i][1]);
-                        square_key(n, image, &ia, &ib, &ic, &id);
-                        int other = ((ia * n + ib) * n + ic) * n + id;
+                            transform(n, which, sq[i][0], sq[i][1], &moved[i][0], &moved[i][1]);
+                        square_key(n, moved, &image[which][0], &image[which][1],
+                                   &image[which][2], &image[which][3]);
+                        int other = ((image[which][0] * n + image[which][1]) * n +
+                                     image[which][2]) * n + image[which][3];
                         if (other < key) smallest = 0;
                         if (other == key) {
                             stabiliser++;
@@ -130,20 +132,14 @@ static int generate(int n) {
                     /* Searched as its image whose last line's queen is nearest a corner, then
                        whose last row's queen is on the latest line: its rows and diagonals prune
                        the most lines before them (about 0.6 of the placements at N = 13). */
-                    int best_a = a, best_b = b, best_c = c, best_d = d;
+                    int best = 0;
                     for (int which = 1; which < 8; which++) {
-                        int image[4][2], ia, ib, ic, id;
-                        for (int i = 0; i < 4; i++)
-                            transform(n, which, sq[i][0], sq[i][1], &image[i][0], &image[i][1]);
-                        square_key(n, image, &ia, &ib, &ic, &id);
+                        int ib = image[which][1], best_b = image[best][1];
                         int corner = ib < m - ib ? ib : m - ib;
                         int best_corner = best_b < m - best_b ? best_b : m - best_b;
-                        if (corner < best_corner || (corner == best_corner && id > best_d)) {
-                            best_a = ia;
-                            best_b = ib;
-                            best_c = ic;
-                            best_d = id;
-                        }
+                        if (corner < best_corner ||
+                            (corner == best_corner && image[which][3] > image[best][3]))
+                            best = which;
                     }
                     if (size == room) {
                         room *= 2;
@@ -154,10 +150,10 @@ static int generate(int n) {
                         }
                         all = more;
                     }
-                    all[size].a = (int8_t)best_a;
-                    all[size].b = (int8_t)best_b;
-                    all[size].c = (int8_t)best_c;
-                    all[size].d = (int8_t)best_d;
+                    all[size].a = (int8_t)image[best][0];
+                    all[size].b = (int8_t)image[best][1];
+                    all[size].c = (int8_t)image[best][2];
+                    all[size].d = (int8_t)image[best][3];
                     all[size].keeps = (uint8_t)(keeps | stabiliser << 2);
                     size++;
                 }
@@ -185,7 +181,7 @@ static void set_up(Search *s, int n, const Constellation *k) {
     for (int line = 0; line < n; line++) s->fixed_row[line] = -1;
     for (int i = 0; i < 4; i++) s->fixed_row[lines[i]] = rows[i];
     int free_lines = 0;
-    u64 full = n == 64 ? ~(u64)0 : ((u64)1 << n) - 1;
+    u64 full = ((u64)1 << n) - 1; /* n <= MAX_N < 64 */
     for (int line = 0; line < n; line++) {
         if (s->fixed_row[line] >= 0) continue;
         u64 blocked = 0;
