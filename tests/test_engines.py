@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 
 import pytest
@@ -55,6 +56,35 @@ def test_glpk_the_blog_posts_solver_counts_exactly(n: int) -> None:
         "glpk",
         Status.COMPLETE,
     )
+
+
+class _SaysInfeasible:
+    """CBC as a loaded machine sees it: a solve stopped by its time limit reports the program
+    infeasible (about 1 solve in 8 at 1 ms). Everything but Solve is the real solver's."""
+
+    def __init__(self, solver: object, seconds: float) -> None:
+        self._solver, self._seconds = solver, seconds
+
+    def Solve(self) -> int:
+        from ortools.linear_solver import pywraplp
+
+        time.sleep(self._seconds)
+        return int(pywraplp.Solver.INFEASIBLE)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._solver, name)
+
+
+def test_an_infeasible_answer_at_the_time_limit_is_no_proof() -> None:
+    """Else a count under a time limit could end 'complete' with too few solutions."""
+    from nqueens.engines.mip import OrToolsProgram, constraints
+
+    program = OrToolsProgram(6, "cbc", constraints(Board(6)))
+    real = program._solver
+    program._solver = _SaysInfeasible(real, 0.02)
+    assert program.solve(0.005) is True  # stopped: nothing is proved
+    program._solver = _SaysInfeasible(real, 0.0)
+    assert program.solve(5.0) is False  # answered well before its limit: a proof
 
 
 def test_glpk_stops_at_the_time_limit_with_a_lower_bound() -> None:

@@ -114,14 +114,19 @@ class OrToolsProgram:
     def solve(self, seconds: float | None) -> list[Square] | bool:
         from ortools.linear_solver import pywraplp
 
-        deadline = None
+        deadline = limit = None
+        started = time.monotonic()
         if seconds is not None:
-            self._solver.SetTimeLimit(max(1, round(seconds * 1000)))
-            deadline = time.monotonic() + seconds
+            limit = max(1, round(seconds * 1000))
+            self._solver.SetTimeLimit(limit)
+            deadline = started + seconds
         status = self._solve_interruptibly(deadline)
+        # CBC stopped by its time limit can call the program infeasible (1 solve in 8 at 1 ms on
+        # a loaded machine): only a solve that ended before its limit proves there is no more.
+        timed_out = limit is not None and time.monotonic() - started >= limit / 1000
         self.iterations += self._solver.iterations()
         self.nodes += self._solver.nodes()
-        if status == pywraplp.Solver.INFEASIBLE:
+        if status == pywraplp.Solver.INFEASIBLE and not timed_out:
             return False
         if status not in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):
             return True
