@@ -92,6 +92,44 @@ def test_a_constellation_cut_by_its_free_lines_adds_up() -> None:
         assert sum(BITBOARD.count_subproblem(p).solutions for p in deeper) == found[0].solutions
 
 
+def test_a_constellation_counts_alike_in_the_image_it_is_searched_as() -> None:
+    """From N = 16 a large constellation is searched as the image estimated to be quickest: its
+    count is still that of its canonical image, its parts add up to it, and a fresh process (a
+    worker) cuts it on the same lines."""
+    assert module is not None
+    n = 16
+    canonical = module.constellations(n)
+    pieces = BITBOARD.subproblems(Request("count", Board(n), symmetry=True), None)
+    sample = range(0, len(canonical), 100)
+    for index in sample:
+        a, b, c, d, keeping = canonical[index]
+        piece = pieces[index]
+        assert piece.span == (index, index + 1)
+        found = BITBOARD.count_subproblem(piece)
+        assert found.complete
+        assert found.solutions == 8 // keeping * module.count_one(n, a, b, c, d)[0]
+        if index % 1000 == 0:
+            parts = BITBOARD.finer(piece) or []
+            assert sum(BITBOARD.count_subproblem(part).solutions for part in parts) == (
+                found.solutions
+            )
+    here = [module.free_lines(n, index) for index in sample]
+    elsewhere = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from nqueens.engines.bitboard import _edges as e; "
+            f"print([e.free_lines({n}, i) for i in {list(sample)}])",
+        ],
+        capture_output=True,
+        text=True,
+        env=process_env(),
+        timeout=60,
+        check=True,
+    )
+    assert elsewhere.stdout.strip() == str(here)
+
+
 def test_a_span_stops_at_its_deadline_with_a_lower_bound() -> None:
     request = Request("count", Board(17), symmetry=True)
     piece = BITBOARD.subproblems(request, deadline=0.0)[0]

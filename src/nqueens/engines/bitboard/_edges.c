@@ -3,7 +3,8 @@
    Every solution has one queen on each edge of the board: on the first and last lines (columns)
    and on the first and last rows. Those four queens (a "constellation", as in Q27 and NQueensFAF)
    are placed first; of the up to 8 constellations that the square's symmetries map into each
-   other, only the smallest is searched, and its count stands for all of them. So the count of
+   other, only one is searched (as whichever of its images promises the fewest placements), and
+   its count stands for all of them. So the count of
    the board is the sum, over the canonical constellations C, of count(C) times the number of
    distinct images of C, and nothing is compared at a solution. The symmetry classes counted by
    --unique are, for each C, the classes of the symmetries that keep C (its stabiliser H) on C's
@@ -28,12 +29,30 @@ typedef uint64_t u64;
 
 #define MAX_N 32
 
-/* The canonical constellations of one size: a, b (rows of the queens on the first and last
-   lines), c, d (lines of the queens on the first and last rows), and the symmetries that keep
-   them: KEEPS_* below, and how many, shifted left by 2. */
+/* On x86-64, a second copy of the hot functions for processors with BMI2 and POPCNT (2013 on),
+   chosen when the module loads: its shifts by a variable, lowest-bit and bit-count instructions
+   make the search about a tenth faster. */
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define CLONED __attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+#endif
+#ifndef CLONED
+#define CLONED
+#endif
+
+/* Four edge queens: a, b (rows of the queens on the first and last lines), c, d (lines of the
+   queens on the first and last rows). */
 typedef struct {
     int8_t a, b, c, d;
-    uint8_t keeps;
+} Edges;
+
+/* A canonical constellation: its smallest image, the symmetries that keep it (KEEPS_* below, and
+   how many, shifted left by 2) and, once a process first counts it, the image it is searched
+   as. */
+typedef struct {
+    Edges canonical, searched;
+    uint8_t keeps, oriented;
 } Constellation;
 
 #define KEEPS_HALF_TURN 1
@@ -60,16 +79,8 @@ typedef struct {
     u64 blocked[MAX_N], avail[MAX_N], cols[MAX_N], ld[MAX_N], rd[MAX_N], placed[MAX_N];
 } Search;
 
-static void square_key(int n, const int sq[4][2], int *a, int *b, int *c, int *d) {
-    /* The constellation of four edge squares (line, row). */
-    *a = *b = *c = *d = -1;
-    for (int i = 0; i < 4; i++) {
-        int line = sq[i][0], row = sq[i][1];
-        if (line == 0) *a = row;
-        if (line == n - 1) *b = row;
-        if (row == 0) *c = line;
-        if (row == n - 1) *d = line;
-    }
+static int key_of(int n, const Edges *e) {
+    return ((e->a * n + e->b) * n + e->c) * n + e->d;
 }
 
 static void transform(int n, int which, int line, int row, int *to_line, int *to_row) {
@@ -87,9 +98,97 @@ static void transform(int n, int which, int line, int row, int *to_line, int *to
     }
 }
 
+static void images(int n, const Edges *e, Edges image[8]) {
+    /* The constellation under each of the 8 symmetries. */
+    int m = n - 1, squares[4][2] = {{0, e->a}, {m, e->b}, {e->c, 0}, {e->d, m}};
+    for (int which = 0; which < 8; which++)
+        for (int i = 0; i < 4; i++) {
+            int line, row;
+            transform(n, which, squares[i][0], squares[i][1], &line, &row);
+            if (line == 0) image[which].a = (int8_t)row;
+            if (line == m) image[which].b = (int8_t)row;
+            if (row == 0) image[which].c = (int8_t)line;
+            if (row == m) image[which].d = (int8_t)line;
+        }
+}
+
 static int attack(int l1, int r1, int l2, int r2) {
     if (l1 == l2 && r1 == r2) return 0; /* one queen on two edges */
     return l1 == l2 || r1 == r2 || l1 - l2 == r1 - r2 || l1 - l2 == r2 - r1;
+}
+
+static void set_up(Search *s, int n, const Edges *e, int keeps);
+
+static uint32_t next_random(u64 *state) {
+    /* Knuth's MMIX generator, its high half: the same numbers on every machine, so that every
+       process of a count searches each constellation in the same orientation. */
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(*state >> 32);
+}
+
+CLONED static u64 estimate(int n, const Edges *e, int probes, u64 *seed) {
+    /* Knuth's estimate of the placements that the search of k makes, times probes: each probe
+       goes down one random branch and adds up the product of the branching on its way. In
+       integers, saturated, so that it is the same on every machine. */
+    Search s;
+    set_up(&s, n, e, 1 << 2);
+    u64 total = 0;
+    for (int probe = 0; probe < probes; probe++) {
+        u64 avail = ~s.blocked[0], cols = 0, ld = 0, rd = 0, weight = 1;
+        for (int depth = 0; depth + 1 < s.free_lines && avail; depth++) {
+            u64 options = (u64)__builtin_popcountll(avail);
+            if (__builtin_mul_overflow(weight, options, &weight)) weight = ~(u64)0;
+            if (__builtin_add_overflow(total, weight, &total)) total = ~(u64)0;
+            for (u64 pick = (next_random(seed) * options) >> 32; pick; pick--)
+                avail &= avail - 1;
+            u64 bit = avail & (~avail + 1), shift = s.gap[depth];
+            cols |= bit;
+            ld = (ld | bit) << shift;
+            rd = (rd | bit) >> shift;
+            avail = ~(cols | ld | rd | s.blocked[depth + 1]);
+        }
+    }
+    return total;
+}
+
+/* The orientation a constellation is searched in. By a fixed rule, the image whose last line's
+   queen is nearest a corner, then whose last row's queen is on the latest line: its rows and
+   diagonals prune the most lines before them. Where that search is big enough to repay more (one
+   probe per 2^PROBE_SHIFT placements, FEWEST_PROBES to MOST_PROBES), every distinct image is
+   probed and the one estimated to take the fewest placements is searched instead. */
+#define SIZE_PROBES 8
+#define PROBE_SHIFT 12
+#define FEWEST_PROBES 16
+#define MOST_PROBES 64
+
+static void orient(int n, Constellation *k) {
+    /* Choose the image k is searched as. */
+    int m = n - 1, distinct = 0;
+    Edges image[8], *unlike[8], *ruled = &image[0];
+    u64 seed = (u64)key_of(n, &k->canonical);
+    images(n, &k->canonical, image);
+    for (int which = 0; which < 8; which++) {
+        Edges *e = &image[which];
+        int seen = 0;
+        for (int i = 0; i < distinct && !seen; i++) seen = memcmp(unlike[i], e, sizeof(Edges)) == 0;
+        if (!seen) unlike[distinct++] = e;
+        int corner = e->b < m - e->b ? e->b : m - e->b;
+        int ruled_corner = ruled->b < m - ruled->b ? ruled->b : m - ruled->b;
+        if (corner < ruled_corner || (corner == ruled_corner && e->d > ruled->d)) ruled = e;
+    }
+    k->searched = *ruled;
+    k->oriented = 1;
+    u64 probes = estimate(n, ruled, SIZE_PROBES, &seed) / SIZE_PROBES >> PROBE_SHIFT;
+    if (probes < FEWEST_PROBES || distinct == 1) return;
+    if (probes > MOST_PROBES) probes = MOST_PROBES;
+    u64 fewest = ~(u64)0;
+    for (int i = 0; i < distinct; i++) {
+        u64 placements = estimate(n, unlike[i], (int)probes, &seed);
+        if (placements < fewest) {
+            fewest = placements;
+            k->searched = *unlike[i];
+        }
+    }
 }
 
 static int generate(int n) {
@@ -111,16 +210,11 @@ static int generate(int n) {
                         for (int j = i + 1; j < 4 && !clash; j++)
                             clash = attack(sq[i][0], sq[i][1], sq[j][0], sq[j][1]);
                     if (clash) continue;
-                    int image[8][4], key = ((a * n + b) * n + c) * n + d, smallest = 1;
-                    int keeps = 0, stabiliser = 0;
+                    Edges e = {(int8_t)a, (int8_t)b, (int8_t)c, (int8_t)d}, image[8];
+                    int key = key_of(n, &e), smallest = 1, keeps = 0, stabiliser = 0;
+                    images(n, &e, image);
                     for (int which = 0; which < 8; which++) {
-                        int moved[4][2];
-                        for (int i = 0; i < 4; i++)
-                            transform(n, which, sq[i][0], sq[i][1], &moved[i][0], &moved[i][1]);
-                        square_key(n, moved, &image[which][0], &image[which][1],
-                                   &image[which][2], &image[which][3]);
-                        int other = ((image[which][0] * n + image[which][1]) * n +
-                                     image[which][2]) * n + image[which][3];
+                        int other = key_of(n, &image[which]);
                         if (other < key) smallest = 0;
                         if (other == key) {
                             stabiliser++;
@@ -129,18 +223,6 @@ static int generate(int n) {
                         }
                     }
                     if (!smallest) continue;
-                    /* Searched as its image whose last line's queen is nearest a corner, then
-                       whose last row's queen is on the latest line: its rows and diagonals prune
-                       the most lines before them (about 0.6 of the placements at N = 13). */
-                    int best = 0;
-                    for (int which = 1; which < 8; which++) {
-                        int ib = image[which][1], best_b = image[best][1];
-                        int corner = ib < m - ib ? ib : m - ib;
-                        int best_corner = best_b < m - best_b ? best_b : m - best_b;
-                        if (corner < best_corner ||
-                            (corner == best_corner && image[which][3] > image[best][3]))
-                            best = which;
-                    }
                     if (size == room) {
                         room *= 2;
                         Constellation *more = PyMem_Realloc(all, room * sizeof(Constellation));
@@ -150,16 +232,22 @@ static int generate(int n) {
                         }
                         all = more;
                     }
-                    all[size].a = (int8_t)image[best][0];
-                    all[size].b = (int8_t)image[best][1];
-                    all[size].c = (int8_t)image[best][2];
-                    all[size].d = (int8_t)image[best][3];
+                    all[size].canonical = e;
                     all[size].keeps = (uint8_t)(keeps | stabiliser << 2);
+                    all[size].oriented = 0;
                     size++;
                 }
     cached[n] = all;
     cached_count[n] = size;
     return 0;
+}
+
+static const Edges *searched(int n, Py_ssize_t index) {
+    /* The image constellation index is searched as, chosen on first use; under the GIL, as the
+       cache is shared by the threads of a process. */
+    Constellation *k = &cached[n][index];
+    if (!k->oriented) orient(n, k);
+    return &k->searched;
 }
 
 static int ensure(int n) {
@@ -174,10 +262,11 @@ static int ensure(int n) {
     return 0;
 }
 
-static void set_up(Search *s, int n, const Constellation *k) {
-    /* The search of constellation k: the edge queens' rows and diagonals on every free line. */
+static void set_up(Search *s, int n, const Edges *e, int keeps) {
+    /* The search of the edge queens e, kept by the symmetries keeps: their rows and diagonals on
+       every free line. */
     int m = n - 1;
-    int lines[4] = {0, m, k->c, k->d}, rows[4] = {k->a, k->b, 0, m};
+    int lines[4] = {0, m, e->c, e->d}, rows[4] = {e->a, e->b, 0, m};
     for (int line = 0; line < n; line++) s->fixed_row[line] = -1;
     for (int i = 0; i < 4; i++) s->fixed_row[lines[i]] = rows[i];
     int free_lines = 0;
@@ -199,9 +288,9 @@ static void set_up(Search *s, int n, const Constellation *k) {
     }
     for (int i = 0; i + 1 < free_lines; i++) s->gap[i] = (u64)(s->line_of[i + 1] - s->line_of[i]);
     s->free_lines = free_lines;
-    s->stabiliser = k->keeps >> 2;
-    s->half_turn = (k->keeps & KEEPS_HALF_TURN) != 0;
-    s->quarter_turn = (k->keeps & KEEPS_QUARTER_TURN) != 0;
+    s->stabiliser = keeps >> 2;
+    s->half_turn = (keeps & KEEPS_HALF_TURN) != 0;
+    s->quarter_turn = (keeps & KEEPS_QUARTER_TURN) != 0;
     s->count = s->fixed_half = s->fixed_quarter = 0;
     s->depth = s->base = 0;
     s->avail[0] = ~s->blocked[0];
@@ -330,13 +419,7 @@ static inline __attribute__((always_inline)) int run(Search *s, int n, u64 budge
     return over;
 }
 
-/* On x86-64, a second copy for processors with BMI2 (2013 on), chosen when the module loads:
-   its shifts by a variable and lowest-bit instructions make the search about a tenth faster. */
-#if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-__attribute__((target_clones("arch=x86-64-v3", "default")))
-#endif
-#endif
+CLONED
 static int search_on(Search *s, int n, u64 budget) {
     if (s->free_lines == 1) { /* the edge queens leave one line: its free row, if any */
         u64 left = ~s->blocked[0];
@@ -398,8 +481,8 @@ static PyObject *edges_count(PyObject *self, PyObject *args) {
     }
     if (given_rows != NULL && PyTuple_GET_SIZE(given_rows) > 0) {
         /* a part of one constellation: the lines before the last two can be given */
-        const Constellation *k = &cached[n][start];
-        int edge_lines = 2 + (k->c != 0 && k->c != n - 1) + (k->d != 0 && k->d != n - 1);
+        const Edges *e = &cached[n][start].canonical;
+        int edge_lines = 2 + (e->c != 0 && e->c != n - 1) + (e->d != 0 && e->d != n - 1);
         if (end != start + 1) {
             PyBuffer_Release(&buffer);
             return PyErr_Format(PyExc_ValueError, "rows are given for one constellation only");
@@ -417,11 +500,12 @@ static PyObject *edges_count(PyObject *self, PyObject *args) {
         s->started = 1;
         s->index = (int32_t)start;
     }
+    for (Py_ssize_t index = s->index; index < end; index++) searched(n, index);
     u64 spent_before = s->nodes;
     Py_BEGIN_ALLOW_THREADS
     while (s->index < end) {
         if (!s->active) {
-            set_up(s, n, &all[s->index]);
+            set_up(s, n, &all[s->index].searched, all[s->index].keeps);
             if (given) place_given(s, rows, given);
         }
         u64 spent = s->nodes - spent_before;
@@ -449,7 +533,8 @@ static PyObject *edges_constellations(PyObject *self, PyObject *args) {
     if (list == NULL) return NULL;
     for (Py_ssize_t i = 0; i < cached_count[n]; i++) {
         const Constellation *k = &cached[n][i];
-        PyObject *item = Py_BuildValue("iiiii", k->a, k->b, k->c, k->d, k->keeps >> 2);
+        const Edges *e = &k->canonical;
+        PyObject *item = Py_BuildValue("iiiii", e->a, e->b, e->c, e->d, k->keeps >> 2);
         if (item == NULL) {
             Py_DECREF(list);
             return NULL;
@@ -463,10 +548,12 @@ static PyObject *edges_count_one(PyObject *self, PyObject *args) {
     int n, a, b, c, d;
     if (!PyArg_ParseTuple(args, "iiiii", &n, &a, &b, &c, &d)) return NULL;
     if (ensure(n) < 0) return NULL;
+    if (a < 0 || a >= n || b < 0 || b >= n || c < 0 || c >= n || d < 0 || d >= n)
+        return PyErr_Format(PyExc_ValueError, "edge queens are on rows and lines 0 to %d", n - 1);
     Search s;
     memset(&s, 0, sizeof(Search));
-    Constellation k = {(int8_t)a, (int8_t)b, (int8_t)c, (int8_t)d, 1 << 2};
-    set_up(&s, n, &k);
+    Edges e = {(int8_t)a, (int8_t)b, (int8_t)c, (int8_t)d};
+    set_up(&s, n, &e, 1 << 2);
     Py_BEGIN_ALLOW_THREADS
     search_on(&s, n, ~(u64)0);
     Py_END_ALLOW_THREADS
@@ -482,7 +569,7 @@ static PyObject *edges_free_lines(PyObject *self, PyObject *args) {
         return PyErr_Format(PyExc_IndexError, "no constellation %zd of %zd", index, cached_count[n]);
     Search s;
     memset(&s, 0, sizeof(Search));
-    set_up(&s, n, &cached[n][index]);
+    set_up(&s, n, searched(n, index), cached[n][index].keeps);
     PyObject *lines = PyTuple_New(s.free_lines);
     if (lines == NULL) return NULL;
     for (int i = 0; i < s.free_lines; i++) {
