@@ -176,25 +176,38 @@ def read_boards(lines: Iterable[str], rules: frozenset[str] = frozenset()) -> It
             continue
         if grid:
             count += 1
-            yield _plain_board(count, grid, rules)
+            yield _checked(count, _plain_board(grid), rules)
             grid = []
         if not stripped or _HEADER.fullmatch(stripped):
             continue
+        board: _Placement | None
         if stripped.startswith("{"):
-            board = _json_board(count + 1, stripped, reader.number, rules)
+            board = _json_board(stripped, reader.number)
         elif _NUMBERS.fullmatch(stripped):
             numbers = [read_whole(value) for value in cells]
             if numbers == list(range(1, len(numbers) + 1)) and _labelled_row_follows(reader):
-                board = _labelled_board(count + 1, numbers[-1], reader, rules)
+                board = _labelled_board(numbers[-1], reader)
             else:
-                board = _compact_board(count + 1, numbers, reader.number, rules)
+                board = _compact_board(numbers, reader.number)
         else:
             raise InputError(f"line {reader.number}: {stripped[:40]!r} is not part of a board")
         if board is not None:
             count += 1
-            yield board
+            yield _checked(count, board, rules)
     if grid:
-        yield _plain_board(count + 1, grid, rules)
+        yield _checked(count + 1, _plain_board(grid), rules)
+
+
+# A board as read: its rows, one queen per column and 0-based (checked without building a
+# square for each queen), or its size and the squares of its queens.
+_Placement = list[int] | tuple[int, list[Square]]
+
+
+def _checked(number: int, board: _Placement, rules: frozenset[str]) -> BoardCheck:
+    if isinstance(board, tuple):
+        n, queens = board
+        return check(number, n, queens, rules)
+    return check_rows(number, board, rules)
 
 
 class _Lines:
@@ -223,9 +236,7 @@ class _Lines:
         return line
 
 
-def _plain_board(
-    number: int, grid: list[tuple[int, list[str]]], rules: frozenset[str]
-) -> BoardCheck:
+def _plain_board(grid: list[tuple[int, list[str]]]) -> _Placement:
     n = len(grid)
     for line_number, cells in grid:
         if len(cells) != n:
@@ -238,12 +249,10 @@ def _plain_board(
         for col, cell in enumerate(cells)
         if cell in _QUEEN_MARKS
     ]
-    return check(number, n, queens, rules)
+    return n, queens
 
 
-def _json_board(
-    number: int, text: str, line_number: int, rules: frozenset[str]
-) -> BoardCheck | None:
+def _json_board(text: str, line_number: int) -> _Placement | None:
     """A JSON line as solve and first write it: ``rows`` (0-based), and ``n`` if given.
 
     None for the status record that ends their output: it holds no board.
@@ -268,21 +277,19 @@ def _json_board(
         raise InputError(
             f"{where}: row {shown(off)} is off a board of N = {n} (JSON rows count from 0)"
         )
-    return check_rows(number, rows, rules)
+    return rows
 
 
 def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _compact_board(
-    number: int, rows: list[int], line_number: int, rules: frozenset[str]
-) -> BoardCheck:
+def _compact_board(rows: list[int], line_number: int) -> _Placement:
     n = len(rows)
     off = [row for row in rows if not 1 <= row <= n]
     if off:
         raise InputError(f"line {line_number}: row {off[0]} is off a board of N = {n}")
-    return check_rows(number, [row - 1 for row in rows], rules)
+    return [row - 1 for row in rows]
 
 
 def _labelled_row_follows(reader: _Lines) -> bool:
@@ -295,7 +302,7 @@ def _labelled_row_follows(reader: _Lines) -> bool:
     )
 
 
-def _labelled_board(number: int, n: int, reader: _Lines, rules: frozenset[str]) -> BoardCheck:
+def _labelled_board(n: int, reader: _Lines) -> _Placement:
     """A board as drawn for a terminal: a row label, then squares three cells wide."""
     label_width = len(str(n))
     queens: list[Square] = []
@@ -317,4 +324,4 @@ def _labelled_board(number: int, n: int, reader: _Lines, rules: frozenset[str]) 
                 "are three characters wide"
             )
         queens += [(row, col) for col in cols]
-    return check(number, n, queens, rules)
+    return n, queens
