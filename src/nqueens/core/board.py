@@ -224,9 +224,13 @@ class BoardError(InputError):
         self._board = board
         super().__init__("; ".join(found), argument="board")
 
+    def named(self, name: Callable[[Square], str]) -> list[str]:
+        """The same problems, each square named by ``name``."""
+        return self._board.problems(name)
+
     def for_people(self) -> str:
         """The same problems, each square named 1-based as ROW,COL."""
-        return "; ".join(self._board.problems(square_name))
+        return "; ".join(self.named(square_name))
 
 
 @dataclass(frozen=True, init=False)

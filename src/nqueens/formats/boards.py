@@ -7,7 +7,7 @@ import json
 import random
 import re
 
-from nqueens.core.board import DIFFERENCE, SUM, Board, Diagonal, problems
+from nqueens.core.board import DIFFERENCE, SUM, Board, BoardError, Diagonal
 from nqueens.core.results import InputError, Square
 from nqueens.core.validation import read_whole, shown
 
@@ -109,10 +109,10 @@ def _read_csplib(text: str) -> Board:
                     f"[row, col] ({_CSPLIB_BASE})"
                 )
             queens.append((pair[0], pair[1]))
-    found = problems(n, queens, (), _as_written)
-    if found:
-        raise InputError(f"{'; '.join(found[:5])} ({_CSPLIB_BASE})")
-    return Board(n, tuple(queens))
+    try:
+        return Board(n, tuple(queens))
+    except BoardError as error:  # said again with the squares as the file writes them
+        raise InputError(f"{'; '.join(error.named(_as_written)[:5])} ({_CSPLIB_BASE})") from None
 
 
 def _as_written(square: Square) -> str:
