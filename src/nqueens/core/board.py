@@ -284,9 +284,6 @@ class Board:
         """True for the classic problem: nothing given, no rule beyond the queen's moves."""
         return not (self.constrained or self.rules)
 
-    def on_board(self, square: Square) -> bool:
-        return 0 <= square[0] < self.n and 0 <= square[1] < self.n
-
     @property
     def title(self) -> str:
         """``N = 19``, or ``N = 19 (torus)`` under a rule: the board as messages name it."""
