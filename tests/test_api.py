@@ -205,7 +205,7 @@ HOSTILE = [
     (lambda: hostile.count(8, engine=5), "unknown engine 5"),
     (
         lambda: hostile.first(8, engine="nope"),
-        "choose from cp-sat, cp, mip, bitboard, local, reduced, auto",
+        "choose from cp-sat, cp, mip, bitboard, local, reduced, gpu, auto",
     ),
     (lambda: hostile.count(8, engine=["x"]), "unknown engine ['x']"),
     (lambda: hostile.first(True), "N must be a whole number, not True"),

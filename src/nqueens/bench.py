@@ -100,6 +100,10 @@ def columns(
         engine = registry.engine_named(name)
         if command not in engine.commands:
             continue
+        # the bare search (no symmetry) on a board every engine takes: an engine that cannot
+        # run here (the gpu engine without a device) gets no column
+        if registry.refusal(engine, Request(command, Board(8), symmetry=False)) is not None:
+            continue
         if name == MIP:
             result.extend(Column(name, None, solver) for solver in mip_solvers)
             continue
@@ -164,7 +168,6 @@ def run(
     on_cell: Callable[[Cell], None] | None = None,
 ) -> list[Cell]:
     """Measure every cell of both tables; ``on_cell`` is told of each one as it is done."""
-    _import_engines(engines, mip_solvers)
     plan = [
         (ALL, n, column, _measure_all)
         for n in sizes
@@ -174,6 +177,7 @@ def run(
         for n in first_sizes
         for column in columns(engines, strategies, FIRST, mip_solvers)
     ]
+    _import_engines(dict.fromkeys(column.engine for _, _, column, _ in plan), mip_solvers)
     cells: list[Cell] = []
     for table, n, column, measure in plan:
         cell = _cell(table, n, column, measure, repeat, time_limit)

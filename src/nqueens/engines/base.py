@@ -132,6 +132,11 @@ class Engine:
         given = dict(request.options)
         return given.get(name) or next(o.default for o in self.options if o.name == name)
 
+    def gains(self, request: Request) -> bool:
+        """Whether ``count --engine auto`` should try it for ``request`` at all (the gpu engine
+        only from a size where a device pays for its start)."""
+        return True
+
     def prefers(self, request: Request) -> bool:
         """Whether the auto count should take the excluded-diagonals order for ``request``."""
         return False
@@ -151,6 +156,11 @@ class Engine:
 
         The registry checks what the declaration says; engines add what it cannot say.
         """
+        return None
+
+    def backend_for(self, request: Request) -> str | None:
+        """What runs the engine's search of ``request``, where that varies (the gpu engine's
+        device), for statistics and JSON; None where it does not."""
         return None
 
     def strategy_for(self, request: Request) -> str | None:

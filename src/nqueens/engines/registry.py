@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from nqueens.core.memory import gigabytes, headroom
 from nqueens.core.results import InputError
 from nqueens.core.validation import shown
-from nqueens.engines import bitboard, cp, cpsat, local, mip, reduced
+from nqueens.engines import bitboard, cp, cpsat, gpu, local, mip, reduced
 from nqueens.engines.base import Engine, EngineOption, Request
 
 _ENGINES: tuple[Engine, ...] = (
@@ -21,6 +21,7 @@ _ENGINES: tuple[Engine, ...] = (
     bitboard.ENGINE,
     local.ENGINE,
     reduced.ENGINE,
+    gpu.ENGINE,
 )
 
 ENGINES: dict[str, Engine] = {engine.name: engine for engine in _ENGINES}
@@ -144,7 +145,11 @@ def for_count(request: Request) -> Engine:
         return engine.excluded_diagonals_rank if excluded else engine.count_rank
 
     candidates = sorted(
-        (engine for engine in ENGINES.values() if rank(engine) is not None),
+        (
+            engine
+            for engine in ENGINES.values()
+            if rank(engine) is not None and engine.gains(request)
+        ),
         key=lambda engine: rank(engine) or 0,
     )
     return next((e for e in candidates if refusal(e, request) is None), candidates[-1])

@@ -106,6 +106,7 @@ def _added_up(
         unique=sum(sub.unique or 0 for sub in found) if counts_classes else None,
         engine=engine.name,
         strategy=engine.strategy_for(request),
+        backend=engine.backend_for(request),
         counter_names=engine.stat_names,
     )
 

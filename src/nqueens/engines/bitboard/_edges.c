@@ -583,9 +583,42 @@ static PyObject *edges_free_lines(PyObject *self, PyObject *args) {
     return lines;
 }
 
+static PyObject *edges_masks(PyObject *self, PyObject *args) {
+    int n;
+    Py_ssize_t index;
+    if (!PyArg_ParseTuple(args, "in", &n, &index)) return NULL;
+    if (ensure(n) < 0) return NULL;
+    if (index < 0 || index >= cached_count[n])
+        return PyErr_Format(PyExc_IndexError, "no constellation %zd of %zd", index, cached_count[n]);
+    Search s;
+    memset(&s, 0, sizeof(Search));
+    set_up(&s, n, searched(n, index), cached[n][index].keeps);
+    PyObject *blocked = PyTuple_New(s.free_lines), *gaps = PyTuple_New(s.free_lines);
+    if (blocked == NULL || gaps == NULL) goto failed;
+    for (int i = 0; i < s.free_lines; i++) {
+        PyObject *mask = PyLong_FromUnsignedLongLong(s.blocked[i] & (((u64)1 << n) - 1));
+        PyObject *gap = PyLong_FromUnsignedLongLong(i + 1 < s.free_lines ? s.gap[i] : 0);
+        if (mask == NULL || gap == NULL) {
+            Py_XDECREF(mask);
+            Py_XDECREF(gap);
+            goto failed;
+        }
+        PyTuple_SET_ITEM(blocked, i, mask);
+        PyTuple_SET_ITEM(gaps, i, gap);
+    }
+    return Py_BuildValue("NN", blocked, gaps);
+failed:
+    Py_XDECREF(blocked);
+    Py_XDECREF(gaps);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"free_lines", edges_free_lines, METH_VARARGS,
      "free_lines(n, index) -> the lines searched, in order, for constellation index of size n."},
+    {"masks", edges_masks, METH_VARARGS,
+     "masks(n, index) -> (blocked, gaps): for each line searched, in order, the rows the edge "
+     "queens of constellation index take or attack, and the lines to the next one (0 last)."},
     {"count_one", edges_count_one, METH_VARARGS,
      "count_one(n, a, b, c, d) -> (solutions, placements) with these edge queens."},
     {"count", edges_count, METH_VARARGS,

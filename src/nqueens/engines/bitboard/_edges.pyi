@@ -2,6 +2,15 @@ STATE_SIZE: int
 MAX_N: int
 
 def count(
-    n: int, start: int, end: int, state: bytearray, budget: int, /
+    n: int,
+    start: int,
+    end: int,
+    state: bytearray,
+    budget: int,
+    rows: tuple[int, ...] = (),
+    /,
 ) -> tuple[int, int, int, bool]: ...
 def constellations(n: int, /) -> list[tuple[int, int, int, int, int]]: ...
+def free_lines(n: int, index: int, /) -> tuple[int, ...]: ...
+def masks(n: int, index: int, /) -> tuple[tuple[int, ...], tuple[int, ...]]: ...
+def count_one(n: int, a: int, b: int, c: int, d: int, /) -> tuple[int, int]: ...
