@@ -39,7 +39,7 @@ def edge_queens(rows: tuple[int, ...]) -> Edges:
     return rows[0], rows[-1], rows.index(0), rows.index(n - 1)
 
 
-@pytest.mark.parametrize("n", range(5, 10))
+@pytest.mark.parametrize("n", [*range(5, 9), pytest.param(9, marks=pytest.mark.slow)])
 def test_each_solution_is_counted_through_one_canonical_constellation(n: int) -> None:
     assert module is not None
     canonical = module.constellations(n)

@@ -71,6 +71,7 @@ def test_the_simulated_kernel_counts_every_board_exactly(sizes: range) -> None:
         assert launches >= 1 and "simulator" in device
 
 
+@pytest.mark.slow  # the README's example runs it by default, without the JSON
 def test_the_command_line_runs_on_the_simulator_and_says_so() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "nqueens", "count", "6", "--engine", "gpu", "--format", "json"],
