@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from helpers import (
@@ -129,3 +130,31 @@ def test_auto_counts_on_the_cpu_without_a_device(monkeypatch: pytest.MonkeyPatch
     # below the size where a device pays for itself, and for what the engine cannot count
     assert registry.for_count(Request("count", Board(12))).name == "bitboard"
     assert registry.for_count(Request("count", Board(18), symmetry=False)).name == "bitboard"
+
+
+@pytest.mark.slow  # the simulator counts N = 9 in seconds
+def test_a_checkpoint_keeps_the_launches_counted_and_resumes_exactly(tmp_path: Path) -> None:
+    path = tmp_path / "gpu.ckpt"
+    command = [sys.executable, "-m", "nqueens", "count", "9", "--engine", "gpu", "--unique"]
+    stopped = subprocess.run(
+        [*command, "--checkpoint", str(path), "--time-limit", "1.5"],
+        capture_output=True,
+        text=True,
+        env=SIMULATOR,
+        timeout=120,
+    )
+    assert stopped.returncode == 3, stopped.stderr  # stopped by its time limit
+    kept = path.read_text().splitlines()[1:]
+    assert kept  # launches finished before the limit are recorded
+    resumed = subprocess.run(
+        [*command, "--checkpoint", str(path)],
+        capture_output=True,
+        text=True,
+        env=SIMULATOR,
+        timeout=120,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stdout.split() == [str(known_total(9)), str(known_unique(9))]
+    places = [int(line.split()[0]) for line in path.read_text().splitlines()[1:]]
+    assert sorted(places) == list(range(len(places)))  # each launch counted once
+    assert path.read_text().splitlines()[1 : 1 + len(kept)] == kept
