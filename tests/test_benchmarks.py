@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import known_total
+from helpers import known_total, process_env
 
 BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
 
@@ -91,3 +91,17 @@ def test_cluster_benchmark_counts_exactly_through_a_kill_and_two_stops() -> None
     assert [row[2] for row in resumed] == ["130", "143", "0"]
     assert resumed[-1][1] == f"the end: {known_total(17):,}"
     assert projected[0][:2] == ["15", "1,155"]
+
+
+@pytest.mark.slow  # a second of numba-cuda's simulator
+def test_gpu_benchmark_checks_every_count_it_times() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "gpu.py"), "--sizes", "6"],
+        capture_output=True,
+        text=True,
+        env=process_env(NUMBA_ENABLE_CUDASIM="1"),
+        check=True,
+    )
+    ((n, solutions, _, launches, _, _),) = _tables(done.stdout)[0:1][0]
+    assert (n, solutions) == ("6", f"{known_total(6)}") and int(launches) >= 1
+    assert "simulator" in done.stdout.splitlines()[0]
