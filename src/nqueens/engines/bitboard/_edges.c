@@ -560,16 +560,25 @@ static PyObject *edges_count_one(PyObject *self, PyObject *args) {
     return Py_BuildValue("KK", s.count, s.nodes);
 }
 
+static int set_up_indexed(PyObject *args, Search *s, int *n) {
+    /* The search of constellation index, from the arguments (n, index), as it is counted: 0, or
+       -1 with an exception set. */
+    Py_ssize_t index;
+    if (!PyArg_ParseTuple(args, "in", n, &index)) return -1;
+    if (ensure(*n) < 0) return -1;
+    if (index < 0 || index >= cached_count[*n]) {
+        PyErr_Format(PyExc_IndexError, "no constellation %zd of %zd", index, cached_count[*n]);
+        return -1;
+    }
+    memset(s, 0, sizeof(Search));
+    set_up(s, *n, searched(*n, index), cached[*n][index].keeps);
+    return 0;
+}
+
 static PyObject *edges_free_lines(PyObject *self, PyObject *args) {
     int n;
-    Py_ssize_t index;
-    if (!PyArg_ParseTuple(args, "in", &n, &index)) return NULL;
-    if (ensure(n) < 0) return NULL;
-    if (index < 0 || index >= cached_count[n])
-        return PyErr_Format(PyExc_IndexError, "no constellation %zd of %zd", index, cached_count[n]);
     Search s;
-    memset(&s, 0, sizeof(Search));
-    set_up(&s, n, searched(n, index), cached[n][index].keeps);
+    if (set_up_indexed(args, &s, &n) < 0) return NULL;
     PyObject *lines = PyTuple_New(s.free_lines);
     if (lines == NULL) return NULL;
     for (int i = 0; i < s.free_lines; i++) {
@@ -585,14 +594,8 @@ static PyObject *edges_free_lines(PyObject *self, PyObject *args) {
 
 static PyObject *edges_masks(PyObject *self, PyObject *args) {
     int n;
-    Py_ssize_t index;
-    if (!PyArg_ParseTuple(args, "in", &n, &index)) return NULL;
-    if (ensure(n) < 0) return NULL;
-    if (index < 0 || index >= cached_count[n])
-        return PyErr_Format(PyExc_IndexError, "no constellation %zd of %zd", index, cached_count[n]);
     Search s;
-    memset(&s, 0, sizeof(Search));
-    set_up(&s, n, searched(n, index), cached[n][index].keeps);
+    if (set_up_indexed(args, &s, &n) < 0) return NULL;
     PyObject *blocked = PyTuple_New(s.free_lines), *gaps = PyTuple_New(s.free_lines);
     if (blocked == NULL || gaps == NULL) goto failed;
     for (int i = 0; i < s.free_lines; i++) {
@@ -606,7 +609,7 @@ static PyObject *edges_masks(PyObject *self, PyObject *args) {
         PyTuple_SET_ITEM(blocked, i, mask);
         PyTuple_SET_ITEM(gaps, i, gap);
     }
-    return Py_BuildValue("NN", blocked, gaps);
+    return Py_BuildValue("NNO", blocked, gaps, s.half_turn ? Py_True : Py_False);
 failed:
     Py_XDECREF(blocked);
     Py_XDECREF(gaps);
@@ -617,8 +620,9 @@ static PyMethodDef methods[] = {
     {"free_lines", edges_free_lines, METH_VARARGS,
      "free_lines(n, index) -> the lines searched, in order, for constellation index of size n."},
     {"masks", edges_masks, METH_VARARGS,
-     "masks(n, index) -> (blocked, gaps): for each line searched, in order, the rows the edge "
-     "queens of constellation index take or attack, and the lines to the next one (0 last)."},
+     "masks(n, index) -> (blocked, gaps, half_turn): for each line searched, in order, the rows "
+     "the edge queens of constellation index take or attack, and the lines to the next one (0 "
+     "last); and whether a half turn keeps the constellation (its classes need turns compared)."},
     {"count_one", edges_count_one, METH_VARARGS,
      "count_one(n, a, b, c, d) -> (solutions, placements) with these edge queens."},
     {"count", edges_count, METH_VARARGS,

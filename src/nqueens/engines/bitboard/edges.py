@@ -80,20 +80,32 @@ def finer(task: BitSubproblem) -> list[BitSubproblem] | None:
 
 
 def count(task: BitSubproblem, budget: int) -> Subcount:
-    """Count a span of constellations in the C module, ``budget`` placements at a time so that
-    the deadline and Ctrl-C are heard."""
+    """Count a piece of the bitboard engine: a span of constellations, or a part of one."""
+    rows = tuple(row for _, row in task.fixed)
+    return count_span(task.n, task.span, task.deadline, budget, rows)
+
+
+def count_span(
+    n: int,
+    span: tuple[int, int],
+    deadline: float | None,
+    budget: int,
+    rows: tuple[int, ...] = (),
+) -> Subcount:
+    """Count constellations ``span[0]`` to ``span[1] - 1`` (with ``rows`` on the first free lines
+    of one) in the C module, ``budget`` placements at a time so that the deadline (a time.time()
+    value) and Ctrl-C are heard."""
     module = c_module()
     if module is None:
         raise RuntimeError("this installation of nqueens has no C counter to count this piece")
     state = bytearray(module.STATE_SIZE)
-    start, end = task.span
-    rows = tuple(row for _, row in task.fixed)
+    start, end = span
     solutions = classes = nodes = 0
     try:
         while True:
-            if task.deadline is not None and time.time() >= task.deadline:
+            if deadline is not None and time.time() >= deadline:
                 return Subcount(solutions, classes, 1, nodes, complete=False)
-            solutions, classes, nodes, over = module.count(task.n, start, end, state, budget, rows)
+            solutions, classes, nodes, over = module.count(n, start, end, state, budget, rows)
             if over:
                 return Subcount(solutions, classes, 1, nodes, complete=True)
     except KeyboardInterrupt:

@@ -40,6 +40,9 @@ before a kernel would have compiled."""
 THREADS_PER_LAUNCH = 1 << 18
 """Pieces per launch: enough to fill a large device, few enough that a launch is short."""
 
+CPU_SLICE = 1 << 20
+"""Placements per call of the C counter, for what the device leaves to the CPU."""
+
 
 class SimulatorWarning(UserWarning):
     """The count runs on numba-cuda's simulator: the GPU kernel, on the CPU, slowly."""
@@ -129,24 +132,19 @@ def _constellations(n: int) -> list[tuple[int, int, int, int, int]]:
     return listed
 
 
-def _kept_by_half_turn(n: int, constellation: tuple[int, int, int, int, int]) -> bool:
-    """A half turn maps (line, row) to (n - 1 - line, n - 1 - row), and so the edge queens
-    (a, b, c, d) to (m - b, m - a, m - d, m - c)."""
-    a, b, c, d, _ = constellation
-    m = n - 1
-    return (a, b, c, d) == (m - b, m - a, m - d, m - c)
-
-
 def _count_span(n: int, start: int, end: int, deadline: float | None) -> Subcount:
     """Count constellations start to end - 1: on the device, but those a half turn keeps."""
     import numpy
 
     module = edges.c_module()
     assert module is not None
-    every = _constellations(n)
-    on_device = [at for at in range(start, end) if not _kept_by_half_turn(n, every[at])]
     solutions = classes = 0
-    for at in set(range(start, end)) - set(on_device):
+    on_device: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+    for at in range(start, end):
+        masks, steps, kept_by_half_turn = module.masks(n, at)
+        if not kept_by_half_turn:
+            on_device.append((at, masks, steps))
+            continue
         found = _count_on_cpu(n, at, at + 1, deadline)
         solutions += found.solutions
         classes += found.unique or 0
@@ -157,8 +155,7 @@ def _count_span(n: int, start: int, end: int, deadline: float | None) -> Subcoun
     blocked = numpy.zeros((len(on_device), n), dtype=numpy.uint64)
     gaps = numpy.zeros((len(on_device), n), dtype=numpy.uint64)
     lines = numpy.zeros(len(on_device), dtype=numpy.int32)
-    for row, at in enumerate(on_device):
-        masks, steps = module.masks(n, at)
+    for row, (_, masks, steps) in enumerate(on_device):
         blocked[row, : len(masks)] = masks
         gaps[row, : len(steps)] = steps
         lines[row] = len(masks)
@@ -172,7 +169,8 @@ def _count_span(n: int, start: int, end: int, deadline: float | None) -> Subcoun
             stacklevel=2,
         )
         return _count_on_cpu(n, start, end, deadline)
-    for at, count in zip(on_device, counts.tolist(), strict=True):
+    every = _constellations(n)
+    for (at, _, _), count in zip(on_device, counts.tolist(), strict=True):
         keeping = every[at][4]
         solutions += 8 // keeping * count
         classes += count // keeping
@@ -180,16 +178,10 @@ def _count_span(n: int, start: int, end: int, deadline: float | None) -> Subcoun
 
 
 def _count_on_cpu(n: int, start: int, end: int, deadline: float | None) -> Subcount:
-    """Count constellations start to end - 1 with the C counter, hearing the deadline."""
-    module = edges.c_module()
-    assert module is not None
-    state = bytearray(module.STATE_SIZE)
-    while True:
-        solutions, classes, _, over = module.count(n, start, end, state, 1 << 20)
-        if over:
-            return Subcount(solutions, classes, 0, 0, complete=True)
-        if deadline is not None and time.time() >= deadline:
-            return Subcount(solutions, classes, 0, 0, complete=False)
+    """Count constellations start to end - 1 with the C counter, hearing the deadline; its
+    counters are the CPU's, not the engine's launches and device time."""
+    found = edges.count_span(n, (start, end), deadline, CPU_SLICE)
+    return replace(found, first=0, second=0)
 
 
 ENGINE = GpuEngine()
