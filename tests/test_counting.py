@@ -6,6 +6,8 @@ the references; no count of the product's own decides what is right.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Sequence
 
 import pytest
@@ -186,3 +188,37 @@ def test_bitboard_uses_all_64_bits() -> None:
     for rows in boards:
         assert_valid_board(rows, n)
     assert len(boards) == count_completions(n, set(given), set())
+
+
+def test_a_time_limit_that_ends_while_the_search_loads_ends_the_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Loading a compiled search cannot be interrupted and can outlast a short limit on a busy
+    machine: the count answers at its limit with nothing counted, and the next count waits for
+    the load before it searches."""
+    engine = bitboard.ENGINE
+    loaded = threading.Event()
+    prepare = engine.prepare
+
+    def slow_prepare(request: Request) -> None:
+        loaded.wait(30)
+        prepare(request)
+
+    monkeypatch.setattr(engine, "prepare", slow_prepare)
+    started = time.monotonic()
+    stats = nqueens.count(9, engine="bitboard", symmetry=False, time_limit=0.2)
+    assert time.monotonic() - started < 5
+    assert stats.status is nqueens.Status.TIME_LIMIT and stats.solutions == 0
+    threading.Timer(0.3, loaded.set).start()
+    assert nqueens.count(9, engine="bitboard", symmetry=False).solutions == known_total(9)
+
+
+def test_a_search_that_fails_to_load_under_a_time_limit_says_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(request: Request) -> None:
+        raise MemoryError("no room for the search")
+
+    monkeypatch.setattr(bitboard.ENGINE, "prepare", broken)
+    with pytest.raises(MemoryError, match="no room"):
+        nqueens.count(9, engine="bitboard", symmetry=False, time_limit=10)

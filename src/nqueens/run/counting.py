@@ -7,6 +7,7 @@ bound, and no worker left behind.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
@@ -69,8 +70,10 @@ def count_split(
 
             saved = Checkpoint(checkpoint, identity(engine.name, request, tasks))
         counting = _Counting(engine, request, tasks, started, saved)
-        if counting.todo:  # a finished checkpoint answers without loading the solver
-            engine.prepare(request)
+        # A finished checkpoint answers without loading the solver; a time limit that ends
+        # while it loads answers with nothing counted.
+        if counting.todo and not _prepared(engine, request, deadline):
+            return counting.stats(Status.TIME_LIMIT)
     except KeyboardInterrupt:
         if saved is not None:
             saved.close()
@@ -82,6 +85,46 @@ def count_split(
     finally:
         if saved is not None:
             saved.close()
+
+
+_loading: threading.Thread | None = None
+"""An engine's search still loading after a count that gave up waiting for it."""
+
+
+def _prepared(engine: Engine, request: Request, deadline: float | None) -> bool:
+    """Whether ``engine`` loaded its search for ``request`` (numba's cache, or a compile) before
+    ``deadline``.
+
+    Loading cannot be interrupted, and on a busy machine it takes longer than a short time
+    limit: under a deadline it runs in a thread, and the count stops waiting when the deadline
+    passes (or at Ctrl-C). The thread ends with the process, or finishes loading for the next
+    count, which waits for it first: worker processes must not be forked mid-load.
+    """
+    global _loading
+    if _loading is not None:
+        _loading.join()
+        _loading = None
+    left = None if deadline is None else deadline - time.time()
+    if left is None:
+        engine.prepare(request)
+        return True
+    failures: list[BaseException] = []
+
+    def load() -> None:
+        try:
+            engine.prepare(request)
+        except BaseException as error:  # raised again in the thread that counts
+            failures.append(error)
+
+    loading = threading.Thread(target=load, name="nqueens-load", daemon=True)
+    loading.start()
+    loading.join(max(0.0, left))
+    if loading.is_alive():
+        _loading = loading
+        return False
+    if failures:
+        raise failures[0]
+    return True
 
 
 def is_long(request: Request) -> bool:
