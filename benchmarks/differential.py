@@ -1,6 +1,6 @@
 """Every engine's count against the published counts and a plain counter, over every split.
 
-The long form of tests/test_counting.py (minutes, not seconds): for N = 1..12, with and without
+The long form of tests/run/test_counting.py (minutes, not seconds): for N = 1..12, with and without
 symmetry, CP-SAT split on 1 to 5 columns and the bitboard engine on 0 to 5 free lines; random
 completion puzzles on every engine and split, against plain backtracking written here; the mip
 engine's counts up to N = 9. Any difference is printed and fails the run.

@@ -18,7 +18,11 @@ from typing import Any
 
 from click.testing import CliRunner, Result
 
-COUNTS_FILE = Path(__file__).parent / "data" / "counts.json"
+ROOT = Path(__file__).parent.parent
+"""The repository: the README, examples/ and benchmarks/ beside the tests."""
+DATA = Path(__file__).parent / "data"
+"""Boards, instances and counts the tests read."""
+COUNTS_FILE = DATA / "counts.json"
 """Copy of shared/reference/counts.json (OEIS A000170 and A002562), so the tests run anywhere."""
 
 

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import known_total, process_env
+from helpers import ROOT, known_total, process_env
 
-BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
+BENCHMARKS = ROOT / "benchmarks"
 
 
 def _tables(text: str) -> list[list[list[str]]]:

@@ -7,9 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from helpers import assert_valid_board, known_total
+from helpers import ROOT, assert_valid_board, known_total
 
-EXAMPLES = Path(__file__).parent.parent / "examples"
+EXAMPLES = ROOT / "examples"
 
 
 def _env() -> dict[str, str]:

@@ -11,14 +11,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import PLAIN_ENV, TERMINAL_ENV, known_total, process_env, run_on_terminal
+from helpers import PLAIN_ENV, ROOT, TERMINAL_ENV, known_total, process_env, run_on_terminal
 
 from nqueens import bench
 from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
 from nqueens.engines.mip import BACKENDS
-
-ROOT = Path(__file__).parent.parent
 
 
 def _shell_blocks(text: str) -> list[str]:

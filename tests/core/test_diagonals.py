@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 from helpers import (
+    DATA,
     TERMINAL_ENV,
     assert_valid_board,
     count_completions,
@@ -21,8 +22,6 @@ from helpers import (
 
 import nqueens
 from nqueens import Status
-
-DATA = Path(__file__).parent / "data"
 
 PUBLISHED = {  # (file, d): completions, counted exhaustively by CSPLib's authors
     ("diag-12-4-5.param", 12): 0,

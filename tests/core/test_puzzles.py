@@ -14,6 +14,8 @@ from typing import cast
 
 import pytest
 from helpers import (
+    DATA,
+    ROOT,
     TERMINAL_ENV,
     assert_valid_board,
     count_completions,
@@ -26,7 +28,7 @@ from helpers import (
 import nqueens
 from nqueens import InputError
 
-EXAMPLES = Path(__file__).parent.parent / "examples"
+EXAMPLES = ROOT / "examples"
 
 
 def random_instance(seed: int, n: int) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
@@ -194,7 +196,7 @@ def test_csplib_instances_are_read_0_based_row_first() -> None:
 
 def test_a_published_instance_is_completed_with_every_given_queen_kept() -> None:
     """completion-21-18-3 from CSPLib: N = 5,492, all but 21 queens placed, 37,590 completions."""
-    path = Path(__file__).parent / "data" / "completion-21-18-3.param"
+    path = DATA / "completion-21-18-3.param"
     text = path.read_text()
     n = int(text.split("letting n =")[1].split()[0])
     given = {(row, col) for row, col in json.loads(text.split("letting init =")[1])}

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from helpers import (
+    DATA,
     PLAIN_ENV,
     TERMINAL_ENV,
     assert_valid_board,
@@ -639,7 +640,7 @@ def test_a_count_whose_engine_reports_no_progress_spins_instead_of_freezing_a_ba
 
 
 def test_a_split_count_shows_its_total_from_the_first_frame() -> None:
-    board = Path(__file__).parent / "data" / "completion-21-18-3.param"
+    board = DATA / "completion-21-18-3.param"
     result = invoke("count", "--board", str(board), "-t", "0.8", env=TERMINAL_ENV)
     assert result.exit_code == 3
     pieces = _screen_pieces(result.stderr)

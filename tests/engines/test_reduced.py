@@ -4,15 +4,12 @@ published instances and random ones, against answers computed independently."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
-from helpers import count_completions, invoke, json_stream
+from helpers import DATA, count_completions, invoke, json_stream
 
 import nqueens
 from nqueens import Status
-
-DATA = Path(__file__).parent / "data"
 
 PUBLISHED = {  # completions of CSPLib's samples, counted exhaustively by its authors
     "completion-12-12-5.param": 0,

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import known_total, process_env
+from helpers import ROOT, known_total, process_env
 
-PACKAGE = Path(__file__).resolve().parent.parent / "src" / "nqueens"
+PACKAGE = ROOT / "src" / "nqueens"
 
 
 def _nqueens(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:

@@ -28,6 +28,7 @@ import click
 import pytest
 from helpers import (
     ANSI_ESCAPE,
+    DATA,
     PLAIN_ENV,
     assert_valid_board,
     invoke,
@@ -47,7 +48,7 @@ from nqueens.engines.base import Request
 DOCUMENTED_EXIT_CODES = {0, 1, 2, 3, 74}
 """What a command may end with when no signal stops it (the README's table of exit codes)."""
 
-BOARD = Path(__file__).parent / "data" / "completion-12-12-5.param"
+BOARD = DATA / "completion-12-12-5.param"
 
 BASE: dict[str, list[str]] = {
     "solve": ["solve", "6"],
