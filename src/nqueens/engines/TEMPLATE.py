@@ -7,12 +7,17 @@ exact counts, time limits, Ctrl-C, refusals that name the engines that can. What
 declares is all the registry, the API and the command line know of it:
 
 - ``name``, ``summary`` (for ``--help``), the ``commands`` it answers;
-- ``unique``, ``puzzles``, ``strategies``: what it can take beyond the plain board;
+- ``unique``, ``puzzles``, ``rules``, ``strategies``, ``options``: what it can take beyond the
+  plain board, and the choices only it offers;
 - ``max_n`` and, in a few words, why (``max_n_reason``);
 - ``stat_names``: what its two statistics count;
-- ``memory_needed``, ``refusal``: what the flags cannot say;
+- ``count_rank``: its place in what ``count --engine auto`` tries, and ``gains``, whether a
+  request is worth trying it on (a device that pays for its start only on large boards);
+- ``memory_needed``, ``refusal``: what the flags cannot say; ``backend_for``: what runs it
+  where that varies (a device's name), for ``--stats`` and JSON;
 - ``solve`` (a stream of solutions; ``count`` and ``first`` follow from it), or, to count on
-  every core, ``splits = True`` with ``subproblems`` and ``count_subproblem``.
+  every core, ``splits = True`` with ``subproblems``, ``count_subproblem`` and ``prepare``
+  (what to load once before workers start).
 
 Import a solver inside the methods that search, never at the top: ``nqueens --help`` reads every
 engine's declaration and must stay fast.
