@@ -20,6 +20,7 @@ from helpers import (
 import nqueens
 from nqueens import InputError, Status
 from nqueens.core.board import BoardError
+from nqueens.engines import registry
 
 
 @pytest.mark.parametrize("symmetry", [True, False])
@@ -205,7 +206,7 @@ HOSTILE = [
     (lambda: hostile.count(8, engine=5), "unknown engine 5"),
     (
         lambda: hostile.first(8, engine="nope"),
-        "choose from cp-sat, cp, mip, bitboard, local, reduced, gpu, auto",
+        f"choose from {', '.join([*registry.ENGINES, registry.AUTO_ENGINE])}",
     ),
     (lambda: hostile.count(8, engine=["x"]), "unknown engine ['x']"),
     (lambda: hostile.first(True), "N must be a whole number, not True"),

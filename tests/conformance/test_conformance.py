@@ -487,6 +487,9 @@ def _assert_stops_at_once(command: str, engine: str, n: int, delay: float) -> No
     try:
         _wait_for_handlers(process.pid)
         time.sleep(delay)
+        if process.poll() is not None:  # an engine whose largest board here takes no time
+            process.communicate()
+            pytest.skip(f"{' '.join(arguments)} ended before the signal")
         sent = time.monotonic()
         os.killpg(process.pid, signal.SIGINT)
         _, stderr = process.communicate(timeout=60)
