@@ -167,6 +167,45 @@ def test_workers_do_not_outlive_a_killed_parent() -> None:
     assert "Traceback" not in stderr, stderr
 
 
+ORPHANED_WORKER = """
+import multiprocessing, os, sys, time
+from nqueens.core import signals
+
+def worker(parent):
+    while os.getppid() == parent:  # the parent is killed before the worker set up its end
+        time.sleep(0.01)
+    signals.leave_to_parent()
+    time.sleep(60)
+
+if __name__ == "__main__":
+    child = multiprocessing.get_context("fork").Process(target=worker, args=(os.getpid(),))
+    child.start()
+    print(child.pid, flush=True)
+    os._exit(0)
+"""
+
+
+def test_a_worker_whose_parent_died_as_it_started_ends_too() -> None:
+    """Linux ends a worker with its parent only if the parent dies after the worker asked:
+    killed while a pool was still starting workers, the parent left them running."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", ORPHANED_WORKER],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=process_env(),
+        start_new_session=True,
+    )
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().strip().isdigit()
+        process.wait(timeout=END_TIMEOUT)
+        _assert_group_gone(process.pid)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+
+
 def test_a_ctrl_c_while_the_api_loads_its_search_is_the_callers_to_handle() -> None:
     """The command line ends at once on a stop signal while numba loads a kernel, where that
     loses nothing; a program that calls the API must get its KeyboardInterrupt instead of

@@ -203,13 +203,18 @@ def leave_to_parent() -> None:
     """In a worker process: stop signals are the parent's to handle, and the worker ends with it.
 
     Ctrl-C and SIGHUP reach the whole process group; the parent stops the workers itself. If the
-    parent dies without doing so (SIGKILL), Linux sends the worker SIGTERM.
+    parent dies without doing so (SIGKILL), Linux sends the worker SIGTERM; if it died before
+    the worker asked for that, the worker was already orphaned, and ends here.
     """
     for signum in STOP_SIGNALS:
         signal.signal(signum, signal.SIG_DFL if signum == signal.SIGTERM else signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # blocked while it was forked
     if sys.platform == "linux":
         import ctypes
+        import multiprocessing
 
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+        parent = multiprocessing.parent_process()
+        if parent is not None and os.getppid() != parent.pid:
+            os.kill(os.getpid(), signal.SIGTERM)
