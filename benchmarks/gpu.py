@@ -2,7 +2,7 @@
 
 Whole processes (start-up, the kernel's compile and the copies included), medians over --repeat
 runs; each count and class count is checked against the published ones (tests/data/counts.json),
-and a wrong one stops the run. For each N: the time, the launches, the time the device took, and
+and a wrong one stops the run. For each N: the time, the pieces, the time the device took, and
 solutions per second (the kernel counts no placements: a placements-per-second column needs a
 counter in it, to be weighed against its cost on a device). The device is named above the table,
 with the date.
@@ -63,11 +63,11 @@ def main() -> None:
         )
         solutions = int(str(record["solutions"]))
         rows.append(
-            f"| {n} | {solutions:,} | {seconds:.2f} | {record['launches']} | "
+            f"| {n} | {solutions:,} | {seconds:.2f} | {record['pieces']:,} | "
             f"{device_seconds:.2f} | {solutions / seconds:,.0f} |"
         )
     print(f"Device: {device}; {datetime.date.today()}; medians of {options.repeat} runs.\n")
-    print("| N | solutions | seconds | launches | on the device (s) | solutions per second |")
+    print("| N | solutions | seconds | pieces | on the device (s) | solutions per second |")
     print("|---|---|---|---|---|---|")
     print("\n".join(rows))
     sizes = ", ".join(map(str, options.sizes))

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from helpers import (
     brute_force_solutions,
+    count_completions,
     invoke,
     known_total,
     known_unique,
@@ -22,6 +23,7 @@ from helpers import (
     symmetry_images,
 )
 
+import nqueens
 from nqueens.core.board import Board
 from nqueens.engines import gpu, registry
 from nqueens.engines.base import Request
@@ -64,12 +66,54 @@ def test_the_simulated_kernel_counts_every_board_exactly(sizes: range) -> None:
     assert done.returncode == 0, done.stderr
     found = {int(n): figures for n, figures in json.loads(done.stdout).items()}
     assert sorted(found) == list(sizes)
-    for n, (solutions, unique, launches, device) in found.items():
+    for n, (solutions, unique, pieces, device) in found.items():
         everything = brute_force_solutions(n)
         classes = {min(symmetry_images(rows)) for rows in everything}
         assert (solutions, unique) == (known_total(n), known_unique(n))
         assert (solutions, unique) == (len(everything), len(classes))
-        assert launches >= 1 and "simulator" in device
+        assert pieces >= 1 and "simulator" in device
+
+
+PUZZLES = [
+    # (n, given queens, blocked squares, excluded diagonals as (kind, value))
+    (6, [], [], []),
+    (7, [], [], []),
+    (8, [(0, 1)], [], []),
+    (8, [(1, 0)], [(4, 4), (2, 6)], []),
+    (8, [], [(2, 3), (0, 0), (7, 7)], [("sum", 7)]),
+    (7, [], [], [("difference", 0), ("sum", 3)]),
+    (6, [(1, 0), (3, 1), (5, 2), (0, 3), (2, 4), (4, 5)], [], []),
+    (4, [(0, 0)], [], []),
+]
+
+
+def test_the_simulated_kernel_counts_puzzles_and_boards_without_symmetry() -> None:
+    """Puzzles, and plain boards counted without their symmetry, as the reduced engine cuts
+    them and the kernel finishes them: against the tests' own counter, each on the device."""
+    done = simulated(
+        "import json, warnings, nqueens\n"
+        "from nqueens.core.board import Diagonal\n"
+        "from nqueens.engines.gpu import SimulatorWarning\n"
+        "warnings.simplefilter('error')\n"
+        "warnings.simplefilter('ignore', SimulatorWarning)\n"
+        f"puzzles = {PUZZLES!r}\n"
+        "found = []\n"
+        "for n, queens, blocked, excluded in puzzles:\n"
+        "    stats = nqueens.count(n, queens=queens, blocked=blocked, symmetry=False,\n"
+        "        excluded=[Diagonal(*d) for d in excluded], engine='gpu')\n"
+        "    found.append([stats.solutions, stats.conflicts, stats.backend])\n"
+        "print(json.dumps(found))\n"
+    )
+    assert done.returncode == 0, done.stderr
+    for (n, queens, blocked, excluded), (solutions, pieces, device) in zip(
+        PUZZLES, json.loads(done.stdout), strict=True
+    ):
+        sums = frozenset(value for kind, value in excluded if kind == "sum")
+        differences = frozenset(value for kind, value in excluded if kind == "difference")
+        expected = count_completions(n, set(queens), set(blocked), sums, differences)
+        assert solutions == expected, (n, queens, blocked, excluded)
+        nothing_to_launch = expected == 0 or len(queens) == n  # no piece, or no free column
+        assert "simulator" in device and (pieces >= 1 or nothing_to_launch)
 
 
 @pytest.mark.slow  # the README's example runs it by default, without the JSON
@@ -127,9 +171,12 @@ def test_auto_counts_on_the_cpu_without_a_device(monkeypatch: pytest.MonkeyPatch
     assert registry.for_count(large).name == "bitboard"
     monkeypatch.setattr(kernel, "missing", lambda: None)
     assert registry.for_count(large).name == gpu.NAME
+    assert registry.for_count(Request("count", Board(18), symmetry=False)).name == gpu.NAME
     # below the size where a device pays for itself, and for what the engine cannot count
     assert registry.for_count(Request("count", Board(12))).name == "bitboard"
-    assert registry.for_count(Request("count", Board(18), symmetry=False)).name == "bitboard"
+    few_free = Board(20, queens=((0, 0), (2, 1), (4, 2)))
+    assert registry.for_count(Request("count", few_free)).name != gpu.NAME
+    assert registry.for_count(Request("count", Board(18, rules={"torus"}))).name != gpu.NAME
 
 
 @pytest.mark.slow  # the simulator counts N = 9 in seconds
@@ -158,3 +205,29 @@ def test_a_checkpoint_keeps_the_launches_counted_and_resumes_exactly(tmp_path: P
     places = [int(line.split()[0]) for line in path.read_text().splitlines()[1:]]
     assert sorted(places) == list(range(len(places)))  # each launch counted once
     assert path.read_text().splitlines()[1 : 1 + len(kept)] == kept
+
+
+@pytest.fixture
+def failing_device(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A device that is there but fails every launch, as one out of memory would."""
+
+    def fail(*arguments: object) -> None:
+        raise RuntimeError("CUDA_ERROR_OUT_OF_MEMORY (a stand-in)")
+
+    monkeypatch.setattr(kernel, "missing", lambda: None)
+    monkeypatch.setattr(kernel, "simulated", lambda: False)
+    monkeypatch.setattr(kernel, "compiled", lambda: None)
+    monkeypatch.setattr(kernel, "device_name", lambda: "a failing device")
+    monkeypatch.setattr(kernel, "count", fail)
+
+
+@pytest.mark.usefixtures("failing_device")
+def test_a_failed_launch_is_counted_on_the_cpu_exactly_and_said_once_per_launch() -> None:
+    with pytest.warns(gpu.GpuFallbackWarning, match="OUT_OF_MEMORY") as warned:
+        stats = nqueens.count(12, engine="gpu", unique=True)
+    assert (stats.solutions, stats.unique) == (known_total(12), known_unique(12))
+    assert len(warned) == len(gpu.ENGINE.subproblems(Request("count", Board(12)), None))
+    queens, blocked = {(1, 0)}, {(4, 4), (2, 6)}
+    with pytest.warns(gpu.GpuFallbackWarning):
+        puzzle = nqueens.count(9, engine="gpu", queens=sorted(queens), blocked=sorted(blocked))
+    assert puzzle.solutions == count_completions(9, queens, blocked)

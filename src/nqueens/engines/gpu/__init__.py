@@ -1,23 +1,31 @@
-"""The gpu engine: plain boards counted on a CUDA device, with numba-cuda.
+"""The gpu engine: boards counted on a CUDA device, with numba-cuda.
 
-It counts as the C counter of plain boards does (:mod:`nqueens.engines.bitboard._edges`): the
-four edge queens of every solution first, one search per class of those under the square's
-symmetries, weighted by the number of its images, so that ``--unique`` is exact too. Here each
-constellation is cut by the rows of its first two free lines, and one device thread finishes
-each piece (:mod:`nqueens.engines.gpu.kernel`). The rare constellations that a half turn keeps,
-whose classes need the solutions' turns compared, are counted on the CPU by the C counter.
+A plain board is counted as the C counter of plain boards counts it
+(:mod:`nqueens.engines.bitboard._edges`): the four edge queens of every solution first, one
+search per class of those under the square's symmetries, weighted by the number of its images,
+so that ``--unique`` is exact too. Here each constellation is cut by the rows of its first two
+free lines, and one device thread finishes each piece (:mod:`nqueens.engines.gpu.kernel`). The
+rare constellations that a half turn keeps, whose classes need the solutions' turns compared,
+are counted on the CPU by the C counter.
 
-A subproblem is a span of constellations, one launch of the kernel: a time limit and Ctrl-C
-are heard between launches, and a checkpoint records the spans counted.
+A puzzle (given queens, blocked squares, excluded diagonals), or a board counted without its
+symmetry, is what the reduced engine makes of it: its free columns, each with the rows it may
+take. The CPU cuts that into pieces by the search's first choices, and each piece goes to the
+same kernel as a constellation would, as the rows its free columns may not take.
+
+A subproblem is one launch of the kernel: a time limit and Ctrl-C are heard between launches,
+and a checkpoint records the launches counted.
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 import warnings
 from dataclasses import dataclass, replace
 from functools import cache
 
+from nqueens.engines import reduced
 from nqueens.engines.base import (
     COUNT,
     Engine,
@@ -30,8 +38,9 @@ from nqueens.engines.bitboard import edges
 from nqueens.engines.gpu import kernel
 
 NAME = "gpu"
-STAT_NAMES = ("launches", "device microseconds")
-"""What the engine's two counters count, as statistics and JSON name them."""
+STAT_NAMES = ("pieces", "device microseconds")
+"""What the engine's two counters count, as statistics and JSON name them: the pieces (device
+threads) launched, and the time the device took for them, copies included."""
 
 AUTO_FROM_N = 18
 """``count --engine auto`` takes the device from this size: smaller boards are counted on the CPU
@@ -42,6 +51,11 @@ THREADS_PER_LAUNCH = 1 << 18
 
 CPU_SLICE = 1 << 20
 """Placements per call of the C counter, for what the device leaves to the CPU."""
+
+PIECES_PER_COUNT = 4 * THREADS_PER_LAUNCH
+"""Threads a puzzle is cut into on the CPU, about: a few launches' worth, n² threads a piece."""
+PIECE_LEVELS = 8
+"""Columns the CPU places at most to cut a puzzle into its pieces."""
 
 
 class SimulatorWarning(UserWarning):
@@ -60,31 +74,37 @@ class GpuSubproblem(Subproblem):
     span: tuple[int, int] = (0, 0)
 
 
+@dataclass(frozen=True)
+class GpuPieces(Subproblem):
+    """Pieces of a puzzle's reduction: for each, the free rows each free column may take."""
+
+    reduction: reduced.Reduction = reduced.NOTHING
+    pieces: tuple[tuple[int, ...], ...] = ()
+
+
 class GpuEngine(Engine):
     """Constellations of edge queens, finished by one device thread per piece."""
 
     name = NAME
-    summary = "counts plain boards on an NVIDIA GPU (pip install 'nqueens[gpu]')"
+    summary = "counts on an NVIDIA GPU (pip install 'nqueens[gpu]')"
     commands = frozenset({COUNT})
     unique = True
-    puzzles = False
     max_n = 32
-    max_n_reason = "counts by the C counter's constellations, made for boards up to 32"
+    max_n_reason = "keeps a thread's rows in one 64-bit word and its stack in 32 lines"
     stat_names = STAT_NAMES
     splits = True
     count_rank = 0
 
     def gains(self, request: Request) -> bool:
-        return request.n >= AUTO_FROM_N
+        return reduced.free_columns(request) >= AUTO_FROM_N
 
     def wants_workers(self, request: Request) -> bool:
         return False  # one process drives the device
 
     def refusal(self, request: Request) -> str | None:
-        if not request.symmetry:
-            return "the gpu engine counts with the board's symmetry only"
-        if request.n < edges.FROM_N:
-            return f"the gpu engine counts boards from N = {edges.FROM_N}"
+        plain = request.board.symmetric and request.symmetry
+        if plain and request.n < edges.FROM_N:
+            return f"the gpu engine counts plain boards from N = {edges.FROM_N}"
         missing = kernel.missing()
         if missing is not None:
             return f"the gpu engine {missing}"
@@ -105,20 +125,24 @@ class GpuEngine(Engine):
             )
         kernel.compiled()
 
-    def subproblems(self, request: Request, deadline: float | None) -> list[GpuSubproblem]:
+    def subproblems(self, request: Request, deadline: float | None) -> list[Subproblem]:
         n = request.n
-        total = len(_constellations(n))
-        # the simulator takes milliseconds a thread: one constellation a launch, so that a time
-        # limit and Ctrl-C are heard there too
+        # the simulator takes milliseconds a thread: one constellation or piece a launch, so
+        # that a time limit and Ctrl-C are heard there too
         size = 1 if kernel.simulated() else max(1, THREADS_PER_LAUNCH // (n * n))
+        if not edges.counts(request):
+            return _puzzle_launches(request, deadline, size)
+        total = len(_constellations(n))
         base = GpuSubproblem(NAME, deadline, n)
         return [replace(base, span=(at, min(at + size, total))) for at in range(0, total, size)]
 
     def count_subproblem(self, task: Subproblem) -> Subcount:
-        assert isinstance(task, GpuSubproblem)
+        assert isinstance(task, (GpuSubproblem, GpuPieces))
         if task.deadline is not None and time.time() >= task.deadline:
             return Subcount(0, 0, 0, 0, complete=False)
         try:
+            if isinstance(task, GpuPieces):
+                return _count_pieces(task)
             return _count_span(task.n, *task.span, task.deadline)
         except KeyboardInterrupt:
             raise SubproblemInterrupted(Subcount(0, 0, 0, 0, complete=False)) from None
@@ -174,14 +198,73 @@ def _count_span(n: int, start: int, end: int, deadline: float | None) -> Subcoun
         keeping = every[at][4]
         solutions += 8 // keeping * count
         classes += count // keeping
-    return Subcount(solutions, classes, 1, round(seconds * 1e6), complete=True)
+    pieces = len(on_device) * n * n
+    return Subcount(solutions, classes, pieces, round(seconds * 1e6), complete=True)
 
 
 def _count_on_cpu(n: int, start: int, end: int, deadline: float | None) -> Subcount:
     """Count constellations start to end - 1 with the C counter, hearing the deadline; its
-    counters are the CPU's, not the engine's launches and device time."""
+    counters are the CPU's, not the engine's pieces and device time."""
     found = edges.count_span(n, (start, end), deadline, CPU_SLICE)
     return replace(found, first=0, second=0)
+
+
+def _puzzle_launches(request: Request, deadline: float | None, size: int) -> list[Subproblem]:
+    """A puzzle's reduction, cut on the CPU into pieces enough to fill the device, ``size``
+    pieces a launch."""
+    reduction = reduced.reduce(request)
+    wanted = 2 if kernel.simulated() else max(1, PIECES_PER_COUNT // (request.n**2))
+    pieces = [piece.allowed for piece in reduced.cut(reduction, wanted, levels=PIECE_LEVELS)]
+    base = GpuPieces(NAME, deadline, reduction)
+    return [
+        replace(base, pieces=tuple(pieces[at : at + size])) for at in range(0, len(pieces), size)
+    ]
+
+
+def _count_pieces(task: GpuPieces) -> Subcount:
+    """Count pieces of a reduction on the device, each as the rows its free columns may not
+    take on the full board, and the columns' distances (the diagonals' shifts)."""
+    import numpy
+
+    reduction = task.reduction
+    n, columns, rows = reduction.n, reduction.columns, reduction.rows
+    if not columns:  # every column has its queen: nothing for a device to do
+        return _count_pieces_on_cpu(task)
+    blocked = numpy.zeros((len(task.pieces), n), dtype=numpy.uint64)
+    gaps = numpy.zeros((len(task.pieces), n), dtype=numpy.uint64)
+    lines = numpy.full(len(task.pieces), len(columns), dtype=numpy.int32)
+    full = (1 << n) - 1
+    for at, allowed in enumerate(task.pieces):
+        for line, free in enumerate(allowed):
+            rows_taken = sum(1 << row for index, row in enumerate(rows) if free >> index & 1)
+            blocked[at, line] = full & ~rows_taken
+    gaps[:, : len(columns) - 1] = [b - a for a, b in itertools.pairwise(columns)]
+    try:
+        counts, seconds = kernel.count(n, blocked, gaps, lines)
+    except Exception as error:  # out of memory, a launch failure: these pieces go to the CPU
+        warnings.warn(
+            f"the GPU failed ({type(error).__name__}: {error}); {len(task.pieces)} pieces are "
+            "counted on the CPU",
+            GpuFallbackWarning,
+            stacklevel=2,
+        )
+        return _count_pieces_on_cpu(task)
+    pieces = len(task.pieces) * n * n
+    return Subcount(int(counts.sum()), None, pieces, round(seconds * 1e6), complete=True)
+
+
+def _count_pieces_on_cpu(task: GpuPieces) -> Subcount:
+    """Count pieces of a reduction with the reduced engine's search, hearing the deadline."""
+    solutions = 0
+    for allowed in task.pieces:
+        piece = replace(task.reduction, allowed=allowed)
+        found = reduced.ENGINE.count_subproblem(
+            reduced.ReducedSubproblem(reduced.NAME, task.deadline, piece)
+        )
+        solutions += found.solutions
+        if not found.complete:
+            return Subcount(solutions, None, 0, 0, complete=False)
+    return Subcount(solutions, None, 0, 0, complete=True)
 
 
 ENGINE = GpuEngine()

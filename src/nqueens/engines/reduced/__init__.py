@@ -51,6 +51,10 @@ class Reduction:
     given: tuple[int, ...]  # rows[c] of the full board for the given queens, -1 elsewhere
 
 
+NOTHING = Reduction(0, (), (), (), ())
+"""The reduction of no board, as a default."""
+
+
 def free_columns(request: Request) -> int:
     """Columns without a given queen."""
     return request.n - len(request.board.queens)
@@ -151,7 +155,7 @@ def cut(reduction: Reduction, pieces: int = _PIECES, levels: int = 3) -> list[Re
 class ReducedSubproblem(Subproblem):
     """Count the solutions of one piece of a reduction."""
 
-    reduction: Reduction = Reduction(0, (), (), (), ())
+    reduction: Reduction = NOTHING
 
 
 class ReducedEngine(Engine):
