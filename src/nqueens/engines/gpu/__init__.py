@@ -10,8 +10,8 @@ are counted on the CPU by the C counter.
 
 A puzzle (given queens, blocked squares, excluded diagonals), or a board counted without its
 symmetry, is what the reduced engine makes of it: its free columns, each with the rows it may
-take. The CPU cuts that into pieces by the search's first choices, and each piece goes to the
-same kernel as a constellation would, as the rows its free columns may not take.
+take. The CPU cuts that into pieces by the rows of its first free columns, and each piece goes
+to the same kernel as a constellation would, as the rows its other free columns may not take.
 
 A subproblem is one launch of the kernel: a time limit and Ctrl-C are heard between launches,
 and a checkpoint records the launches counted.
@@ -55,7 +55,7 @@ CPU_SLICE = 1 << 20
 PIECES_PER_COUNT = 4 * THREADS_PER_LAUNCH
 """Threads a puzzle is cut into on the CPU, about: a few launches' worth, n² threads a piece."""
 PIECE_LEVELS = 8
-"""Columns the CPU places at most to cut a puzzle into its pieces."""
+"""Free columns the CPU places at most to cut a puzzle into its pieces."""
 
 
 class SimulatorWarning(UserWarning):
@@ -76,10 +76,12 @@ class GpuSubproblem(Subproblem):
 
 @dataclass(frozen=True)
 class GpuPieces(Subproblem):
-    """Pieces of a puzzle's reduction: for each, the free rows each free column may take."""
+    """Pieces of a puzzle's reduction: for each, the free rows each free column may take, its
+    first ``placed`` free columns given one row each (the device searches the others)."""
 
     reduction: reduced.Reduction = reduced.NOTHING
     pieces: tuple[tuple[int, ...], ...] = ()
+    placed: int = 0
 
 
 class GpuEngine(Engine):
@@ -214,11 +216,38 @@ def _puzzle_launches(request: Request, deadline: float | None, size: int) -> lis
     pieces a launch."""
     reduction = reduced.reduce(request)
     wanted = 2 if kernel.simulated() else max(1, PIECES_PER_COUNT // (request.n**2))
-    pieces = [piece.allowed for piece in reduced.cut(reduction, wanted, levels=PIECE_LEVELS)]
-    base = GpuPieces(NAME, deadline, reduction)
+    placed, pieces = _cut_in_order(reduction, wanted)
+    base = GpuPieces(NAME, deadline, reduction, placed=placed)
     return [
         replace(base, pieces=tuple(pieces[at : at + size])) for at in range(0, len(pieces), size)
     ]
+
+
+def _cut_in_order(reduction: reduced.Reduction, wanted: int) -> tuple[int, list[tuple[int, ...]]]:
+    """The free columns placed in board order, each row a column may take in turn, the columns
+    after it narrowed to the rows left, until there are ``wanted`` pieces or PIECE_LEVELS
+    columns are placed (two are always left, for a thread's own rows). A piece with a column
+    left empty holds nothing and is dropped. Returns the columns placed and the pieces."""
+    attack = reduced.attacks(reduction)
+    m = len(reduction.columns)
+    found = [reduction.allowed]
+    placed = 0
+    while placed < min(m - 2, PIECE_LEVELS) and len(found) < wanted:
+        deeper = []
+        for allowed in found:
+            options = allowed[placed]
+            while options:
+                bit = options & -options
+                options ^= bit
+                row = bit.bit_length() - 1
+                later = tuple(
+                    allowed[k] & ~bit & ~int(attack[placed, row, k]) for k in range(placed + 1, m)
+                )
+                if all(later):
+                    deeper.append((*allowed[:placed], bit, *later))
+        found = deeper
+        placed += 1
+    return placed, found
 
 
 def _count_pieces(task: GpuPieces) -> Subcount:
@@ -227,7 +256,8 @@ def _count_pieces(task: GpuPieces) -> Subcount:
     import numpy
 
     reduction = task.reduction
-    n, columns, rows = reduction.n, reduction.columns, reduction.rows
+    n, rows = reduction.n, reduction.rows
+    columns = reduction.columns[task.placed :]  # the placed ones are in the others' rows
     if not columns:  # every column has its queen: nothing for a device to do
         return _count_pieces_on_cpu(task)
     blocked = numpy.zeros((len(task.pieces), n), dtype=numpy.uint64)
@@ -235,7 +265,7 @@ def _count_pieces(task: GpuPieces) -> Subcount:
     lines = numpy.full(len(task.pieces), len(columns), dtype=numpy.int32)
     full = (1 << n) - 1
     for at, allowed in enumerate(task.pieces):
-        for line, free in enumerate(allowed):
+        for line, free in enumerate(allowed[task.placed :]):
             rows_taken = sum(1 << row for index, row in enumerate(rows) if free >> index & 1)
             blocked[at, line] = full & ~rows_taken
     gaps[:, : len(columns) - 1] = [b - a for a, b in itertools.pairwise(columns)]
