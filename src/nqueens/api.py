@@ -230,6 +230,7 @@ def count(
         symmetry=symmetry,
         resumable=resumable,
     )
+    request = replace(request, remote=where is not None)
     if workers is not None:
         workers = validation.whole_number(workers, "the number of workers", minimum=0)
     on_progress = validation.callback(on_progress, "on_progress")

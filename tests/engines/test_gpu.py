@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -172,6 +173,7 @@ def test_auto_counts_on_the_cpu_without_a_device(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(kernel, "missing", lambda: None)
     assert registry.for_count(large).name == gpu.NAME
     assert registry.for_count(Request("count", Board(18), symmetry=False)).name == gpu.NAME
+    assert registry.for_count(Request("count", Board(18), remote=True)).name == "bitboard"
     # below the size where a device pays for itself, and for what the engine cannot count
     assert registry.for_count(Request("count", Board(12))).name == "bitboard"
     few_free = Board(20, queens=((0, 0), (2, 1), (4, 2)))
@@ -231,3 +233,21 @@ def test_a_failed_launch_is_counted_on_the_cpu_exactly_and_said_once_per_launch(
     with pytest.warns(gpu.GpuFallbackWarning):
         puzzle = nqueens.count(9, engine="gpu", queens=sorted(queens), blocked=sorted(blocked))
     assert puzzle.solutions == count_completions(9, queens, blocked)
+
+
+def test_a_worker_without_a_gpu_counts_every_piece_exactly_on_its_cpu() -> None:
+    """What a cluster's workers without a GPU count: every piece, as ``on_cpu`` makes it."""
+    engine = gpu.ENGINE
+
+    def on_cpus(request: Request) -> tuple[int, int]:
+        found = [
+            engine.count_subproblem(engine.on_cpu(task))
+            for task in engine.subproblems(replace(request, remote=True), None)
+        ]
+        assert all(sub.complete and sub.first == 0 for sub in found)  # no piece on a device
+        return sum(sub.solutions for sub in found), sum(sub.unique or 0 for sub in found)
+
+    assert on_cpus(Request("count", Board(11))) == (known_total(11), known_unique(11))
+    queens, blocked = {(1, 0), (5, 3)}, {(4, 4), (2, 6)}
+    puzzle = Board(10, queens=tuple(sorted(queens)), blocked=tuple(sorted(blocked)))
+    assert on_cpus(Request("count", puzzle))[0] == count_completions(10, queens, blocked)

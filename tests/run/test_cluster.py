@@ -3,6 +3,8 @@ failed or not; workers killed and schedulers lost on purpose."""
 
 from __future__ import annotations
 
+import collections
+import json
 import os
 import shutil
 import signal
@@ -12,9 +14,11 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
-from helpers import invoke, known_total, process_env
+from helpers import invoke, known_total, known_unique, process_env
 
 import nqueens
 
@@ -29,11 +33,17 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _start(arguments: list[str], log: Path) -> subprocess.Popen[bytes]:
+def _start(
+    arguments: list[str], log: Path, env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
     assert DASK is not None, "the dask command is missing from the environment"
     with log.open("wb") as out:
         return subprocess.Popen(
-            [DASK, *arguments], stdout=out, stderr=out, env=process_env(), start_new_session=True
+            [DASK, *arguments],
+            stdout=out,
+            stderr=out,
+            env=env or process_env(),
+            start_new_session=True,
         )
 
 
@@ -74,14 +84,16 @@ class Cluster:
         )
         self.workers: list[subprocess.Popen[bytes]] = []
 
-    def _run(self, arguments: list[str], name: str, ready: str) -> subprocess.Popen[bytes]:
+    def _run(
+        self, arguments: list[str], name: str, ready: str, env: dict[str, str] | None = None
+    ) -> subprocess.Popen[bytes]:
         log = self.folder / f"{name}.log"
-        process = _start(arguments, log)
+        process = _start(arguments, log, env)
         self.processes.append(process)
         _wait_for(log, ready, process)
         return process
 
-    def add_worker(self) -> subprocess.Popen[bytes]:
+    def add_worker(self, *extra: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
         worker = self._run(
             [
                 "worker",
@@ -92,9 +104,11 @@ class Cluster:
                 "--no-dashboard",
                 "--host",
                 "127.0.0.1",
+                *extra,
             ],
             f"worker-{len(self.workers)}",
             "Registered to:",
+            env,
         )
         self.workers.append(worker)
         return worker
@@ -173,6 +187,31 @@ def test_a_dead_worker_changes_nothing_and_a_lost_scheduler_keeps_the_checkpoint
     assert "Traceback" not in err
     resumed = invoke("count", "15", "--checkpoint", str(path))
     assert int(resumed.stdout) == known_total(15)
+
+
+@pytest.mark.slow  # the simulator counts on the worker's CPU, a few seconds
+def test_a_worker_with_a_gpu_takes_the_gpu_engines_pieces_for_a_client_without_one(
+    cluster: Cluster,
+) -> None:
+    """The worker that declares a GPU (numba-cuda's simulator standing in for it) counts the
+    pieces; the client, which has no device, is not refused for lacking one."""
+    cluster.add_worker("--resources", "GPU=1", env=process_env(NUMBA_ENABLE_CUDASIM="1"))
+    cluster.add_worker()
+    counting = _count_on(cluster, 8, "--engine", "gpu", "--unique", "--stats", "--format", "json")
+    out, err = _finish(counting)
+    assert counting.returncode == 0, err
+    record = json.loads(out)
+    assert (record["solutions"], record["unique"]) == (known_total(8), known_unique(8))
+    assert record["pieces"] > 0 and "cluster" in record["backend"]
+
+
+@pytest.mark.slow
+def test_a_gpu_count_on_a_cluster_without_a_gpu_says_how_to_offer_one(cluster: Cluster) -> None:
+    cluster.add_worker()
+    counting = _count_on(cluster, 8, "--engine", "gpu")
+    out, err = _finish(counting)
+    assert counting.returncode == 2, err
+    assert "--resources GPU=1" in err and "Traceback" not in err and not out
 
 
 @pytest.mark.parametrize(
@@ -327,3 +366,67 @@ def test_a_stopped_cluster_count_leaves_no_process_and_resumes(
         assert int(out) < known_total(16) and "interrupted; partial" in err
     resumed = invoke("count", "16", "--checkpoint", str(path))
     assert int(resumed.stdout) == known_total(16)
+
+
+def _on_cpu_futures(scheduler: _Scheduler) -> list[tuple[Any, Any, dict[str, Any]]]:
+    return [submitted for submitted in scheduler.submitted if "workers" in submitted[2]]
+
+
+class _Scheduler:
+    """Enough of a Dask client for the sharing of a gpu count: its workers, and what was
+    submitted to them."""
+
+    def __init__(self, workers: dict[str, dict[str, Any]]) -> None:
+        self.workers = workers
+        self.submitted: list[tuple[Any, list[tuple[int, Any]], dict[str, Any]]] = []
+
+    def scheduler_info(self) -> dict[str, Any]:
+        return {"workers": self.workers}
+
+    def submit(self, function: object, batch: list[tuple[int, Any]], **options: Any) -> object:
+        future = object()
+        self.submitted.append((future, batch, options))
+        return future
+
+
+def test_workers_without_a_gpu_take_pieces_from_the_back_only_while_the_gpus_have_long_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from nqueens.engines import gpu
+    from nqueens.run import cluster as dask_cluster
+
+    now = [100.0]
+    monkeypatch.setattr(dask_cluster, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    scheduler = _Scheduler(
+        {
+            "tcp://gpu:1": {"nthreads": 1, "resources": {"GPU": 1}},
+            "tcp://cpu:1": {"nthreads": 2, "resources": {}},
+        }
+    )
+    tasks = [(at, gpu.GpuSubproblem(gpu.NAME, None, 20, (at, at + 1))) for at in range(100)]
+    shares = dask_cluster._Shares(scheduler, tasks, gpu.ENGINE)
+    pending = SimpleNamespace(add=lambda future: None)
+
+    shares.submit(pending)  # the GPU's pace is not known yet: nothing for the CPUs
+    assert [batch[0][0] for _, batch, _ in scheduler.submitted] == [0, 1, 2, 3]
+    assert all(options["resources"] == {"GPU": 1} for _, _, options in scheduler.submitted)
+
+    now[0] += 10.0  # a piece every 10 s: 95 left take the GPU 950 s
+    shares.finished(scheduler.submitted[0][0])
+    shares.submit(pending)
+    _, *later = scheduler.submitted
+    on_cpu = [(batch, options) for _, batch, options in later if "workers" in options]
+    assert [batch[0][0] for batch, _ in on_cpu] == [99, 98]  # from the back, one per thread
+    for batch, options in on_cpu:
+        assert batch[0][1].on_cpu and options["workers"] == ["tcp://cpu:1"]
+        assert options["allow_other_workers"] is False
+
+    now[0] += 100.0  # the CPU pieces took 100 s each, the GPU did 3 more (4 in 110 s)
+    for future, _, _ in scheduler.submitted[1:4] + _on_cpu_futures(scheduler):
+        shares.finished(future)
+    scheduler.submitted.clear()
+    shares._waiting = collections.deque(list(shares._waiting)[:3])  # 3 left: 83 s on the GPU
+    shares.submit(pending)
+    assert scheduler.submitted and all(
+        "resources" in options for _, _, options in scheduler.submitted
+    )

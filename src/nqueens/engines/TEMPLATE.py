@@ -15,6 +15,8 @@ declares is all the registry, the API and the command line know of it:
   request is worth trying it on (a device that pays for its start only on large boards);
 - ``memory_needed``, ``refusal``: what the flags cannot say; ``backend_for``: what runs it
   where that varies (a device's name), for ``--stats`` and JSON;
+- ``resource`` and ``on_cpu``: what its pieces need of a cluster's worker (a GPU), and how a
+  worker without it counts them;
 - ``solve`` (a stream of solutions; ``count`` and ``first`` follow from it), or, to count on
   every core, ``splits = True`` with ``subproblems``, ``count_subproblem`` and ``prepare``
   (what to load once before workers start).

@@ -54,6 +54,7 @@ class Request:
     symmetry: bool = True  # count: let the engine use the board's symmetry
     options: tuple[tuple[str, str], ...] = ()  # the engine's own options, as (name, value)
     seed: int | None = None  # the random seed of a randomised search (None: the engine's own)
+    remote: bool = False  # counted by a cluster's workers: what this machine lacks may be theirs
     deadline: float | None = field(default=None, compare=False)
     """When the time limit ends, on the time.monotonic() scale: counted from the request's
     making unless given, so that what an engine does before its search (loading, compiling,
@@ -126,6 +127,9 @@ class Engine:
     ``benchmarks/counting.py`` measures the order."""
     excluded_diagonals_rank: ClassVar[int | None] = None
     """The same for boards with excluded diagonals, except small ones (``prefers``)."""
+    resource: ClassVar[str | None] = None
+    """What its pieces need of a cluster's worker, as Dask names worker resources ("GPU"):
+    workers that have it take the pieces as they are, the others as ``on_cpu`` makes them."""
 
     def option(self, request: Request, name: str) -> str:
         """The value of the engine's option ``name`` in ``request``: as given, or its default."""
@@ -190,6 +194,10 @@ class Engine:
     def finer(self, task: Subproblem) -> Sequence[Subproblem] | None:
         """One piece cut one level further, for estimates (None: it cannot be cut)."""
         return None
+
+    def on_cpu(self, task: Subproblem) -> Subproblem:
+        """``task`` as a worker without the engine's ``resource`` counts it: on its CPU."""
+        return task
 
     def wants_workers(self, request: Request) -> bool:
         """Whether worker processes pay off for ``request`` (not for boards counted at once)."""

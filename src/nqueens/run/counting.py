@@ -205,7 +205,9 @@ class _Counting:
                 workers = max(1, min(workers, len(todo)))
                 seconds_each = self.estimate(workers, on_estimate)
                 if client is not None:
-                    results = dask_cluster.on_cluster(client, todo, workers, deadline, seconds_each)
+                    results = dask_cluster.on_cluster(
+                        client, todo, workers, deadline, seconds_each, self.engine
+                    )
                 elif workers == 1:
                     results = in_process(todo)
                 else:
@@ -230,6 +232,8 @@ class _Counting:
         a long count (None for the others)."""
         if not is_long(self.request) or len(self.todo) < 2:
             return None
+        if self.request.remote and self.engine.resource is not None:
+            return None  # its pieces are counted on the workers' devices, not as here
         guess = estimate(self.engine, [task for _, task in self.todo], ESTIMATE_SECONDS)
         if guess is None:
             return None

@@ -72,6 +72,7 @@ class GpuSubproblem(Subproblem):
 
     n: int = 0
     span: tuple[int, int] = (0, 0)
+    on_cpu: bool = False  # for a cluster's worker without a GPU
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,7 @@ class GpuPieces(Subproblem):
     reduction: reduced.Reduction = reduced.NOTHING
     pieces: tuple[tuple[int, ...], ...] = ()
     placed: int = 0
+    on_cpu: bool = False  # for a cluster's worker without a GPU
 
 
 class GpuEngine(Engine):
@@ -96,9 +98,12 @@ class GpuEngine(Engine):
     stat_names = STAT_NAMES
     splits = True
     count_rank = 0
+    resource = "GPU"
 
     def gains(self, request: Request) -> bool:
-        return reduced.free_columns(request) >= AUTO_FROM_N
+        # Whether a cluster's workers have a GPU is not known before it is reached: there, the
+        # gpu engine is asked for by name.
+        return not request.remote and reduced.free_columns(request) >= AUTO_FROM_N
 
     def wants_workers(self, request: Request) -> bool:
         return False  # one process drives the device
@@ -107,7 +112,7 @@ class GpuEngine(Engine):
         plain = request.board.symmetric and request.symmetry
         if plain and request.n < edges.FROM_N:
             return f"the gpu engine counts plain boards from N = {edges.FROM_N}"
-        missing = kernel.missing()
+        missing = None if request.remote else kernel.missing()
         if missing is not None:
             return f"the gpu engine {missing}"
         if edges.c_module() is None:
@@ -115,9 +120,15 @@ class GpuEngine(Engine):
         return None
 
     def backend_for(self, request: Request) -> str | None:
-        return kernel.device_name()
+        return "the GPUs of the cluster's workers" if request.remote else kernel.device_name()
+
+    def on_cpu(self, task: Subproblem) -> Subproblem:
+        assert isinstance(task, (GpuSubproblem, GpuPieces))
+        return replace(task, on_cpu=True)
 
     def prepare(self, request: Request) -> None:
+        if request.remote:  # the workers load the kernel
+            return
         if kernel.simulated():
             warnings.warn(
                 "counting on numba-cuda's simulator (NUMBA_ENABLE_CUDASIM=1): the GPU kernel, "
@@ -144,7 +155,9 @@ class GpuEngine(Engine):
             return Subcount(0, 0, 0, 0, complete=False)
         try:
             if isinstance(task, GpuPieces):
-                return _count_pieces(task)
+                return _count_pieces_on_cpu(task) if task.on_cpu else _count_pieces(task)
+            if task.on_cpu:
+                return _count_on_cpu(task.n, *task.span, task.deadline)
             return _count_span(task.n, *task.span, task.deadline)
         except KeyboardInterrupt:
             raise SubproblemInterrupted(Subcount(0, 0, 0, 0, complete=False)) from None
