@@ -288,7 +288,7 @@ class _Shares:
                 count_batch,
                 [(place, self._engine.on_cpu(task))],
                 workers=sorted(set(self._cpu_workers)),
-                allow_other_workers=False,
+                allow_other_workers=True,  # should they all leave, any worker counts it
                 pure=False,
             )
             self._on_cpu[future] = now
