@@ -292,6 +292,16 @@ def test_a_time_limit_shortens_the_wait_for_a_scheduler() -> None:
     assert process.returncode == 1, process.stderr
 
 
+@pytest.mark.slow  # starts a local cluster: seconds
+def test_a_time_limit_spent_starting_a_local_cluster_ends_as_a_time_limit() -> None:
+    """It was exit 1, 'cannot reach the cluster at local:2 ... after 0.001 s', one run in three:
+    the cluster's own scheduler was given what was left of the limit to answer in."""
+    for _ in range(3):
+        process = _ends_within(30, "count", "19", "--cluster", "local:2", "-t", "0.3")
+        assert process.returncode == 3, process.stderr
+        assert "stopped by the time limit" in process.stderr
+
+
 def _session(leader: int) -> list[int]:
     """The live processes of the session ``leader`` started (zombies have ended already)."""
     members = []

@@ -112,7 +112,7 @@ def connected(cluster: Cluster, deadline: float | None) -> Iterator[Any]:
     latest, a time.time())."""
     distributed = dask()
     _quiet_logs()
-    if deadline is not None:
+    if deadline is not None and cluster.local_workers is None:  # a local one is there once up
         left = max(0.001, deadline - time.time())
         seconds = cluster.connect_seconds
         cluster = replace(cluster, connect_seconds=left if seconds is None else min(seconds, left))
@@ -170,6 +170,8 @@ def on_cluster(
     else:
         feeder = _Batches(client, tasks, workers, seconds_each)
     pending = distributed.as_completed(loop=client.loop)
+    if deadline is not None and time.time() >= deadline:  # spent reaching or starting it
+        return
     try:
         feeder.submit(pending)
         cut_off_since: float | None = None  # when the client lost its scheduler
