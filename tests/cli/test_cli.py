@@ -6,6 +6,7 @@ import io
 import json
 import re
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,8 @@ from helpers import (
 import nqueens
 from nqueens import InputError, SearchInterrupted, Stats, Status
 from nqueens.cli import cli
+from nqueens.engines import reduced
+from nqueens.engines.base import Request
 
 # --- solve -------------------------------------------------------------------------------------
 
@@ -639,7 +642,18 @@ def test_a_count_whose_engine_reports_no_progress_spins_instead_of_freezing_a_ba
     assert not any("0/?" in piece for piece in pieces), pieces
 
 
-def test_a_split_count_shows_its_total_from_the_first_frame() -> None:
+@pytest.mark.parametrize("loading", [0.0, 2.0], ids=["loaded", "still loading"])
+def test_a_split_count_shows_its_total_from_the_first_frame(
+    loading: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Also while its search loads, which on a busy machine can outlast the time limit."""
+    prepare = reduced.ENGINE.prepare
+
+    def slow_prepare(request: Request) -> None:
+        time.sleep(loading)
+        prepare(request)
+
+    monkeypatch.setattr(reduced.ENGINE, "prepare", slow_prepare)
     board = DATA / "completion-21-18-3.param"
     result = invoke("count", "--board", str(board), "-t", "0.8", env=TERMINAL_ENV)
     assert result.exit_code == 3

@@ -70,6 +70,8 @@ def count_split(
 
             saved = Checkpoint(checkpoint, identity(engine.name, request, tasks))
         counting = _Counting(engine, request, tasks, started, saved)
+        if on_progress is not None:  # the pieces are known: so is the total, while it loads
+            on_progress(len(counting.found), len(tasks), counting.solutions())
         # A finished checkpoint answers without loading the solver; a time limit that ends
         # while it loads answers with nothing counted.
         if counting.todo and not _prepared(engine, request, deadline):
@@ -177,6 +179,10 @@ class _Counting:
             if saved is None or place not in saved.done
         ]
 
+    def solutions(self) -> int:
+        """The solutions found so far (of a checkpoint's pieces, before the count runs)."""
+        return sum(sub.solutions for sub in self.found)
+
     def stats(self, status: Status) -> Stats:
         """The subproblems' counts and statistics added up."""
         return _added_up(self.engine, self.request, self.found, self.started, status)
@@ -191,9 +197,7 @@ class _Counting:
     ) -> Stats:
         """Count what is left; Ctrl-C raises SearchInterrupted with what was found."""
         tasks, todo, found = self.tasks, self.todo, self.found
-        solutions = sum(sub.solutions for sub in found)  # then added up as pieces come in
-        if on_progress is not None:
-            on_progress(len(found), len(tasks), solutions)
+        solutions = self.solutions()  # then added up as pieces come in
         try:
             with ExitStack() as stack:
                 client = None
