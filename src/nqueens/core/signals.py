@@ -2,9 +2,10 @@
 
 The command line turns each of them into KeyboardInterrupt, so that every path that keeps a
 partial result on Ctrl-C keeps it on the others too, and exits with 128 plus the signal's number.
-A signal that lands while a module is being imported, or while numba compiles, cannot raise
-there: a KeyboardInterrupt raised inside a compiled extension's initialisation comes out as an
-ImportError, and one raised in a callback from LLVM is lost and leaves it waiting. If the
+A signal that lands while a module is being imported, while numba compiles, or in a garbage
+collector's callback, cannot raise there: a KeyboardInterrupt raised inside a compiled
+extension's initialisation comes out as an ImportError, and one raised in a callback from LLVM
+or from the collector is lost. If the
 process holds nothing that would be lost (no worker process, nothing unwritten on stdout), it
 ends at once, as it does in most of start-up; otherwise the signal waits until that is over.
 Only the standard library is imported here, so this can be set up before anything
@@ -13,6 +14,7 @@ heavy loads.
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import sys
@@ -109,10 +111,14 @@ def _end_now_if_idle(signum: int) -> None:
 
 
 def _unsafe(frame: FrameType | None) -> bool:
-    """Whether Python code run from C (an import, numba's compiler) is on the stack."""
+    """Whether Python code run from C (an import, numba's compiler, a garbage collector's
+    callback, such as Dask's, which swallows an exception raised in it) is on the stack."""
+    collecting = {getattr(getattr(c, "__func__", c), "__code__", None) for c in gc.callbacks}
     while frame is not None:
         filename = frame.f_code.co_filename
         if filename in _IMPORT_MACHINERY or any(part in filename for part in _COMPILERS):
+            return True
+        if frame.f_code in collecting:
             return True
         frame = frame.f_back
     return False
