@@ -3,7 +3,6 @@ failed or not; workers killed and schedulers lost on purpose."""
 
 from __future__ import annotations
 
-import collections
 import json
 import os
 import shutil
@@ -14,8 +13,6 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
 
 import pytest
 from helpers import invoke, known_total, known_unique, process_env
@@ -205,6 +202,33 @@ def test_a_worker_with_a_gpu_takes_the_gpu_engines_pieces_for_a_client_without_o
     assert record["pieces"] > 0 and "cluster" in record["backend"]
 
 
+COUNT_9_ON_GPU = [sys.executable, "-m", "nqueens", "count", "9", "--engine", "gpu", "--unique"]
+
+
+@pytest.mark.slow  # seconds of the simulator, and the few the client takes to see a worker go
+def test_the_pieces_of_a_killed_gpu_worker_are_counted_on_the_cpus(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    simulator = process_env(NUMBA_ENABLE_CUDASIM="1")  # the client too: a launch a piece
+    doomed = cluster.add_worker("--resources", "GPU=1", env=simulator)
+    cluster.add_worker()
+    path = tmp_path / "gpu.ckpt"
+    counting = subprocess.Popen(
+        [*COUNT_9_ON_GPU, "--cluster", cluster.address, "--checkpoint", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=simulator,
+        start_new_session=True,
+    )
+    _wait_for_lines(path, counting, 3)
+    _stop(doomed)  # kill -9: what it held waits for a GPU no worker has any more
+    out, err = _finish(counting)
+    assert counting.returncode == 0, err
+    assert out.split() == [str(known_total(9)), str(known_unique(9))]
+    assert "Traceback" not in err and "exception" not in err, err
+
+
 @pytest.mark.slow
 def test_a_gpu_count_on_a_cluster_without_a_gpu_says_how_to_offer_one(cluster: Cluster) -> None:
     cluster.add_worker()
@@ -376,67 +400,3 @@ def test_a_stopped_cluster_count_leaves_no_process_and_resumes(
         assert int(out) < known_total(16) and "interrupted; partial" in err
     resumed = invoke("count", "16", "--checkpoint", str(path))
     assert int(resumed.stdout) == known_total(16)
-
-
-def _on_cpu_futures(scheduler: _Scheduler) -> list[tuple[Any, Any, dict[str, Any]]]:
-    return [submitted for submitted in scheduler.submitted if "workers" in submitted[2]]
-
-
-class _Scheduler:
-    """Enough of a Dask client for the sharing of a gpu count: its workers, and what was
-    submitted to them."""
-
-    def __init__(self, workers: dict[str, dict[str, Any]]) -> None:
-        self.workers = workers
-        self.submitted: list[tuple[Any, list[tuple[int, Any]], dict[str, Any]]] = []
-
-    def scheduler_info(self) -> dict[str, Any]:
-        return {"workers": self.workers}
-
-    def submit(self, function: object, batch: list[tuple[int, Any]], **options: Any) -> object:
-        future = object()
-        self.submitted.append((future, batch, options))
-        return future
-
-
-def test_workers_without_a_gpu_take_pieces_from_the_back_only_while_the_gpus_have_long_left(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from nqueens.engines import gpu
-    from nqueens.run import cluster as dask_cluster
-
-    now = [100.0]
-    monkeypatch.setattr(dask_cluster, "time", SimpleNamespace(monotonic=lambda: now[0]))
-    scheduler = _Scheduler(
-        {
-            "tcp://gpu:1": {"nthreads": 1, "resources": {"GPU": 1}},
-            "tcp://cpu:1": {"nthreads": 2, "resources": {}},
-        }
-    )
-    tasks = [(at, gpu.GpuSubproblem(gpu.NAME, None, 20, (at, at + 1))) for at in range(100)]
-    shares = dask_cluster._Shares(scheduler, tasks, gpu.ENGINE)
-    pending = SimpleNamespace(add=lambda future: None)
-
-    shares.submit(pending)  # the GPU's pace is not known yet: nothing for the CPUs
-    assert [batch[0][0] for _, batch, _ in scheduler.submitted] == [0, 1, 2, 3]
-    assert all(options["resources"] == {"GPU": 1} for _, _, options in scheduler.submitted)
-
-    now[0] += 10.0  # a piece every 10 s: 95 left take the GPU 950 s
-    shares.finished(scheduler.submitted[0][0])
-    shares.submit(pending)
-    _, *later = scheduler.submitted
-    on_cpu = [(batch, options) for _, batch, options in later if "workers" in options]
-    assert [batch[0][0] for batch, _ in on_cpu] == [99, 98]  # from the back, one per thread
-    for batch, options in on_cpu:
-        assert batch[0][1].on_cpu and options["workers"] == ["tcp://cpu:1"]
-        assert options["allow_other_workers"] is True  # a piece lost with its worker reruns
-
-    now[0] += 100.0  # the CPU pieces took 100 s each, the GPU did 3 more (4 in 110 s)
-    for future, _, _ in scheduler.submitted[1:4] + _on_cpu_futures(scheduler):
-        shares.finished(future)
-    scheduler.submitted.clear()
-    shares._waiting = collections.deque(list(shares._waiting)[:3])  # 3 left: 83 s on the GPU
-    shares.submit(pending)
-    assert scheduler.submitted and all(
-        "resources" in options for _, _, options in scheduler.submitted
-    )

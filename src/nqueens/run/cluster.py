@@ -10,9 +10,7 @@ the scheduler; a scheduler that goes away ends the count with ClusterLost.
 
 from __future__ import annotations
 
-import collections
 import logging
-import math
 import re
 import time
 from collections.abc import Generator, Iterator, Sequence
@@ -25,7 +23,8 @@ from nqueens.core import signals
 from nqueens.core.results import InputError
 from nqueens.core.validation import read_whole, shown
 from nqueens.engines.base import Engine
-from nqueens.run.executors import Counted, Numbered, batches_of, count_batch
+from nqueens.run.executors import Counted, Numbered
+from nqueens.run.feeders import Batches, Shares
 
 MAX_LOCAL_WORKERS = 1024
 CONNECT_SECONDS = 10.0
@@ -40,10 +39,9 @@ _ADDRESS = re.compile(
 )
 _RECONNECT_SECONDS = 5  # how long the client may look for its lost scheduler
 _POLL_SECONDS = 0.2
-_AHEAD_PER_THREAD = 4
-_THREADS_CHECK_SECONDS = 5.0
-FIRST_CPU_SECONDS = 30.0
-"""What the devices must have left before a CPU takes a piece whose time is not known yet."""
+_FETCH_SECONDS = 5.0
+"""How long a finished piece's result may take to come back: longer, it was lost with its
+worker (Dask runs the piece again elsewhere, and says so when it is done again)."""
 
 
 class ClusterLost(RuntimeError):
@@ -143,11 +141,6 @@ def connected(cluster: Cluster, deadline: float | None) -> Iterator[Any]:
         yield client
 
 
-def threads(client: Any) -> int:
-    """How many subproblems the cluster counts at once."""
-    return max(1, int(sum(client.nthreads().values())))
-
-
 def on_cluster(
     client: Any,
     tasks: Sequence[Numbered],
@@ -161,14 +154,14 @@ def on_cluster(
 
     Batches go to the scheduler a few per worker thread ahead of the workers, not all at once:
     the tens of thousands of a long count would weigh on the scheduler, and on its close. An
-    ``engine`` whose pieces need a worker resource (a GPU) shares them as _Shares says.
+    ``engine`` whose pieces need a worker resource (a GPU) shares them as Shares says.
     """
     distributed = dask()
-    feeder: _Batches | _Shares
+    feeder: Batches | Shares
     if engine is not None and engine.resource is not None:
-        feeder = _Shares(client, tasks, engine)
+        feeder = Shares(client, tasks, engine)
     else:
-        feeder = _Batches(client, tasks, workers, seconds_each)
+        feeder = Batches(client, tasks, workers, seconds_each)
     pending = distributed.as_completed(loop=client.loop)
     if deadline is not None and time.time() >= deadline:  # spent reaching or starting it
         return
@@ -186,134 +179,26 @@ def on_cluster(
                     if time.monotonic() - cut_off_since > _RECONNECT_SECONDS:
                         raise ClusterLost("no answer from the scheduler")
                 time.sleep(_POLL_SECONDS)
+                feeder.submit(pending)  # workers may have joined, or left what they held
                 continue
             for future in pending.next_batch(block=False):
-                feeder.finished(future)
+                if feeder.given_back(future):
+                    continue
+                if future.status in ("lost", "pending"):  # lost with its worker: it runs again
+                    pending.add(future)
+                    continue
                 try:
-                    yield from future.result()
+                    counted = future.result(timeout=_FETCH_SECONDS)
+                except TimeoutError:  # its result was lost with its worker: it runs again
+                    pending.add(future)
+                    continue
                 except (OSError, distributed.client.FutureCancelledError) as error:
                     raise ClusterLost(str(error) or type(error).__name__) from None
+                feeder.finished(future)
+                yield from counted
             feeder.submit(pending)
     finally:
         client.cancel(feeder.live())
-
-
-class _Batches:
-    """Subproblems in batches, _AHEAD_PER_THREAD per worker thread submitted ahead, looked up
-    again now and then, since workers may join or leave a running cluster."""
-
-    def __init__(
-        self, client: Any, tasks: Sequence[Numbered], workers: int, seconds_each: float | None
-    ) -> None:
-        self._client = client
-        self._waiting = iter(batches_of(tasks, workers, seconds_each))
-        self._live: set[Any] = set()  # submitted, not yet back
-        self._checked = -math.inf
-        self._ahead = 0
-
-    def submit(self, pending: Any) -> None:
-        if time.monotonic() - self._checked > _THREADS_CHECK_SECONDS:
-            self._ahead = _AHEAD_PER_THREAD * threads(self._client)
-            self._checked = time.monotonic()
-        while len(self._live) < self._ahead and (batch := next(self._waiting, None)) is not None:
-            future = self._client.submit(count_batch, batch, pure=False)
-            self._live.add(future)
-            pending.add(future)
-
-    def finished(self, future: Any) -> None:
-        self._live.discard(future)
-
-    def live(self) -> list[Any]:
-        return list(self._live)
-
-
-class _Shares:
-    """Pieces of an engine that needs a worker resource (the gpu engine's, a GPU), shared by
-    the workers that have it and those that do not.
-
-    Workers with it take pieces from the front, one each, _AHEAD_PER_THREAD per unit of the
-    resource ahead (Dask's worker resources: ``dask worker ADDRESS --resources GPU=1``). The
-    others take pieces from the back, counted on their CPUs, one per thread, only while the
-    devices' share of what is left would take longer than a piece on a CPU: pieces on a CPU
-    are slower, and one started near the end would keep the count waiting. Until a CPU piece
-    has been timed, that takes what is left to need FIRST_CPU_SECONDS of the devices.
-    """
-
-    def __init__(self, client: Any, tasks: Sequence[Numbered], engine: Engine) -> None:
-        assert engine.resource is not None
-        self._client = client
-        self._engine = engine
-        self._resource = engine.resource
-        self._waiting = collections.deque(tasks)
-        self._on_device: dict[Any, float] = {}  # submitted, not yet back: when
-        self._on_cpu: dict[Any, float] = {}
-        self._devices_started: float | None = None
-        self._devices_done = 0
-        self._cpu_seconds: float | None = None  # the longest a CPU piece took
-        self._checked = -math.inf
-        self._units = 0
-        self._cpu_workers: list[str] = []
-        self._look()
-        if not self._units:
-            raise InputError(
-                f"no worker of the cluster has a {self._resource} for the {engine.name} engine: "
-                f"start those that do with dask worker ADDRESS --resources {self._resource}=1"
-            )
-
-    def _look(self) -> None:
-        """How many units of the resource the cluster has, and the workers without any."""
-        if time.monotonic() - self._checked < _THREADS_CHECK_SECONDS:
-            return
-        workers = self._client.scheduler_info()["workers"]
-        self._units = 0
-        self._cpu_workers = []
-        for address, worker in workers.items():
-            units = int(worker.get("resources", {}).get(self._resource, 0))
-            self._units += units
-            if not units:
-                self._cpu_workers += [address] * int(worker.get("nthreads", 1))
-        self._checked = time.monotonic()
-
-    def submit(self, pending: Any) -> None:
-        self._look()
-        now = time.monotonic()
-        while len(self._on_device) < _AHEAD_PER_THREAD * self._units and self._waiting:
-            future = self._client.submit(
-                count_batch, [self._waiting.popleft()], resources={self._resource: 1}, pure=False
-            )
-            self._on_device[future] = now
-            self._devices_started = self._devices_started or now
-            pending.add(future)
-        while len(self._on_cpu) < len(self._cpu_workers) and self._waiting and self._cpu_pays():
-            place, task = self._waiting.pop()
-            future = self._client.submit(
-                count_batch,
-                [(place, self._engine.on_cpu(task))],
-                workers=sorted(set(self._cpu_workers)),
-                allow_other_workers=True,  # should they all leave, any worker counts it
-                pure=False,
-            )
-            self._on_cpu[future] = now
-            pending.add(future)
-
-    def _cpu_pays(self) -> bool:
-        """Whether the devices' share of what is left takes longer than a piece on a CPU."""
-        if not self._devices_done or self._devices_started is None:
-            return False  # the devices' pace is not known yet
-        pace = self._devices_done / max(time.monotonic() - self._devices_started, 1e-6)
-        left_on_devices = len(self._waiting) / pace
-        return left_on_devices > (self._cpu_seconds or FIRST_CPU_SECONDS)
-
-    def finished(self, future: Any) -> None:
-        if future in self._on_device:
-            del self._on_device[future]
-            self._devices_done += 1
-        elif future in self._on_cpu:
-            took = time.monotonic() - self._on_cpu.pop(future)
-            self._cpu_seconds = max(self._cpu_seconds or 0.0, took)
-
-    def live(self) -> list[Any]:
-        return [*self._on_device, *self._on_cpu]
 
 
 def _quiet_logs() -> None:

@@ -203,9 +203,10 @@ class _Counting:
                 client = None
                 if cluster is not None:
                     from nqueens.run import cluster as dask_cluster
+                    from nqueens.run.feeders import threads
 
                     client = stack.enter_context(dask_cluster.connected(cluster, deadline))
-                    workers = dask_cluster.threads(client)
+                    workers = threads(client)
                 workers = max(1, min(workers, len(todo)))
                 seconds_each = self.estimate(workers, on_estimate)
                 if client is not None:
