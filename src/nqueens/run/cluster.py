@@ -39,9 +39,6 @@ _ADDRESS = re.compile(
 )
 _RECONNECT_SECONDS = 5  # how long the client may look for its lost scheduler
 _POLL_SECONDS = 0.2
-_FETCH_SECONDS = 5.0
-"""How long a finished piece's result may take to come back: longer, it was lost with its
-worker (Dask runs the piece again elsewhere, and says so when it is done again)."""
 
 
 class ClusterLost(RuntimeError):
@@ -162,7 +159,9 @@ def on_cluster(
         feeder = Shares(client, tasks, engine)
     else:
         feeder = Batches(client, tasks, workers, seconds_each)
-    pending = distributed.as_completed(loop=client.loop)
+    # Its results are fetched as they complete, by Dask: a result lost with its worker is
+    # waited for until the piece is counted again, and one given back comes as cancelled.
+    pending = distributed.as_completed(loop=client.loop, with_results=True)
     if deadline is not None and time.time() >= deadline:  # spent reaching or starting it
         return
     try:
@@ -181,19 +180,11 @@ def on_cluster(
                 time.sleep(_POLL_SECONDS)
                 feeder.submit(pending)  # workers may have joined, or left what they held
                 continue
-            for future in pending.next_batch(block=False):
+            for future, counted in pending.next_batch(block=False):
                 if feeder.given_back(future):
                     continue
-                if future.status in ("lost", "pending"):  # lost with its worker: it runs again
-                    pending.add(future)
-                    continue
-                try:
-                    counted = future.result(timeout=_FETCH_SECONDS)
-                except TimeoutError:  # its result was lost with its worker: it runs again
-                    pending.add(future)
-                    continue
-                except (OSError, distributed.client.FutureCancelledError) as error:
-                    raise ClusterLost(str(error) or type(error).__name__) from None
+                if isinstance(counted, BaseException):  # cancelled: the scheduler went away
+                    raise ClusterLost(str(counted) or type(counted).__name__) from None
                 feeder.finished(future)
                 yield from counted
             feeder.submit(pending)
@@ -202,10 +193,12 @@ def on_cluster(
 
 
 def _quiet_logs() -> None:
-    """Dask's loggers report a lost connection with a traceback, each at its own level;
-    nqueens says it once, in words."""
-    for name in list(logging.root.manager.loggerDict):
-        if name == "distributed" or name.startswith("distributed."):
+    """Dask's loggers report a lost connection with a traceback, each at its own level, and so
+    does tornado's, which runs Dask's client (as_completed's fetch of a result cut off with
+    the scheduler); nqueens says it once, in words."""
+    names = [*logging.root.manager.loggerDict, "tornado.application"]
+    for name in names:
+        if name == "distributed" or name.startswith("distributed.") or name.startswith("tornado."):
             logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
