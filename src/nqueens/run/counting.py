@@ -106,8 +106,7 @@ def _prepared(engine: Engine, request: Request, deadline: float | None) -> bool:
     if _loading is not None:
         _loading.join()
         _loading = None
-    left = None if deadline is None else deadline - time.time()
-    if left is None:
+    if deadline is None:
         engine.prepare(request)
         return True
     failures: list[BaseException] = []
@@ -120,7 +119,7 @@ def _prepared(engine: Engine, request: Request, deadline: float | None) -> bool:
 
     loading = threading.Thread(target=load, name="nqueens-load", daemon=True)
     loading.start()
-    loading.join(max(0.0, left))
+    loading.join(max(0.0, deadline - time.time()))
     if loading.is_alive():
         _loading = loading
         return False

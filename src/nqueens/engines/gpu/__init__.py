@@ -242,23 +242,17 @@ def _cut_in_order(reduction: reduced.Reduction, wanted: int) -> tuple[int, list[
     columns are placed (two are always left, for a thread's own rows). A piece with a column
     left empty holds nothing and is dropped. Returns the columns placed and the pieces."""
     attack = reduced.attacks(reduction)
-    m = len(reduction.columns)
+    rows = range(len(reduction.rows))
     found = [reduction.allowed]
     placed = 0
-    while placed < min(m - 2, PIECE_LEVELS) and len(found) < wanted:
-        deeper = []
-        for allowed in found:
-            options = allowed[placed]
-            while options:
-                bit = options & -options
-                options ^= bit
-                row = bit.bit_length() - 1
-                later = tuple(
-                    allowed[k] & ~bit & ~int(attack[placed, row, k]) for k in range(placed + 1, m)
-                )
-                if all(later):
-                    deeper.append((*allowed[:placed], bit, *later))
-        found = deeper
+    while placed < min(len(reduction.columns) - 2, PIECE_LEVELS) and len(found) < wanted:
+        found = [
+            narrowed
+            for allowed in found
+            for row in rows
+            if allowed[placed] >> row & 1
+            and (narrowed := reduced.place(attack, allowed, placed, row))
+        ]
         placed += 1
     return placed, found
 

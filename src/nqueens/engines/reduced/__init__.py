@@ -137,18 +137,21 @@ def cut(reduction: Reduction, pieces: int = _PIECES, levels: int = 3) -> list[Re
                 continue
             column = min(open_columns, key=lambda k: (allowed[k].bit_count(), k))
             for row in range(len(reduction.rows)):
-                if not allowed[column] >> row & 1:
-                    continue
-                narrowed = tuple(
-                    1 << row
-                    if k == column
-                    else allowed[k] & ~(1 << row) & ~int(attack[column, row, k])
-                    for k in range(m)
-                )
-                if all(narrowed):
+                if allowed[column] >> row & 1 and (narrowed := place(attack, allowed, column, row)):
                     deeper.append(narrowed)
         found = deeper
     return [replace(reduction, allowed=allowed) for allowed in found]
+
+
+def place(attack: Any, allowed: tuple[int, ...], column: int, row: int) -> tuple[int, ...] | None:
+    """``allowed`` with free ``row`` given to free ``column``, and the other columns narrowed to
+    the rows it leaves them (``attack`` as :func:`attacks` makes it); None if that leaves one
+    of them empty, a piece that holds nothing."""
+    narrowed = tuple(
+        1 << row if k == column else allowed[k] & ~(1 << row) & ~int(attack[column, row, k])
+        for k in range(len(allowed))
+    )
+    return narrowed if all(narrowed) else None
 
 
 @dataclass(frozen=True)
