@@ -11,6 +11,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -192,6 +193,20 @@ def process_env(settings: dict[str, str | None] = PLAIN_ENV, **extra: str) -> di
     env.update({key: value for key, value in settings.items() if value is not None})
     env.update(extra)
     return env
+
+
+def run_python(
+    code: str, env: dict[str, str] | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """``code`` run by this interpreter in a process of its own (in ``env``, or this process's
+    with the plain settings), its output captured as text."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env or process_env(),
+        timeout=timeout,
+    )
 
 
 def symmetry_images(rows: tuple[int, ...]) -> set[tuple[int, ...]]:

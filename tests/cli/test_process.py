@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import invoke, process_env
+from helpers import invoke, process_env, run_python
 
 COMMAND = [sys.executable, "-m", "nqueens"]
 
@@ -98,13 +98,7 @@ def test_leaving_a_stream_early_ends_the_interpreter_cleanly(engine: str, how: s
     )
     if engine == "mip":
         script = script.replace("solve(12,", "solve(12, limit=5,")
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        env=process_env(),
-        timeout=60,
-    )
+    done = run_python(script, timeout=60)
     assert (done.returncode, done.stdout) == (0, "done\n"), done.stderr
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import assert_valid_board, known_total, process_env
+from helpers import assert_valid_board, known_total, process_env, run_python
 
 import nqueens
 
@@ -192,13 +192,7 @@ except KeyboardInterrupt:
 def test_a_signal_in_a_garbage_collectors_callback_is_not_lost() -> None:
     """Python ignores an exception raised in a gc callback, printing a traceback: a Ctrl-C
     landing in Dask's was lost, and the count went on (seen in CI, count --cluster local:2)."""
-    done = subprocess.run(
-        [sys.executable, "-c", SIGNAL_IN_A_GC_CALLBACK],
-        capture_output=True,
-        text=True,
-        env=process_env(),
-        timeout=60,
-    )
+    done = run_python(SIGNAL_IN_A_GC_CALLBACK, timeout=60)
     assert "lost" not in done.stdout and "Traceback" not in done.stderr, done.stderr
     assert done.returncode == 130 or "interrupted" in done.stdout
 
@@ -256,9 +250,7 @@ def test_a_ctrl_c_while_the_api_loads_its_search_is_the_callers_to_handle() -> N
         "except KeyboardInterrupt:\n"
         "    print('the caller handles it')\n"
     )
-    ran = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, env=process_env()
-    )
+    ran = run_python(program)
     assert (ran.returncode, ran.stdout) == (0, "the caller handles it\n"), ran.stderr
 
 
@@ -275,9 +267,7 @@ def test_a_signal_while_multiprocessing_is_half_imported_ends_the_command_line()
         "signals._end_now_if_idle(signals.signal.SIGINT)\n"
         "print('not ended')\n"
     )
-    ran = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, env=process_env()
-    )
+    ran = run_python(program)
     assert (ran.returncode, ran.stdout, ran.stderr) == (130, "", "Interrupted.\n")
 
 

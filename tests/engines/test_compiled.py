@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, known_total, process_env
+from helpers import ROOT, known_total, process_env, run_python
 
 PACKAGE = ROOT / "src" / "nqueens"
 
@@ -33,9 +33,7 @@ def test_small_boards_and_help_load_no_solver() -> None:
         "loaded = [m for m in sys.modules if m.split('.')[0] in ('ortools', 'numba')]\n"
         "assert not loaded, loaded\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, env=process_env()
-    )
+    done = run_python(probe)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-2:] == ["92", "73712"]
 

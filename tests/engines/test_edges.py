@@ -16,6 +16,7 @@ from helpers import (
     known_total,
     known_unique,
     process_env,
+    run_python,
     symmetry_images,
 )
 
@@ -170,13 +171,7 @@ def test_without_the_module_the_command_line_says_so_in_one_line() -> None:
         "import sys; sys.modules['nqueens.engines.bitboard._edges'] = None; "
         "from nqueens.__main__ import main; sys.argv = ['nqueens', 'count', '12']; main()"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", hidden],
-        capture_output=True,
-        text=True,
-        env=process_env(),
-        timeout=60,
-    )
+    done = run_python(hidden, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(known_total(12))
     lines = [line for line in done.stderr.splitlines() if line.strip()]

@@ -21,6 +21,7 @@ from helpers import (
     known_total,
     known_unique,
     process_env,
+    run_python,
     symmetry_images,
 )
 
@@ -39,13 +40,7 @@ pytestmark = pytest.mark.skipif(
 
 
 def simulated(code: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        env=SIMULATOR,
-        timeout=120,
-    )
+    return run_python(code, env=SIMULATOR)
 
 
 @pytest.mark.parametrize(

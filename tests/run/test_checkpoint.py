@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import invoke, known_total, known_unique, process_env
+from helpers import invoke, known_total, known_unique, process_env, run_python
 
 import nqueens
 
@@ -54,9 +54,7 @@ def test_a_finished_checkpoint_answers_without_loading_the_search(tmp_path: Path
         "loaded = [m for m in sys.modules if m.split('.')[0] in ('numba', 'numpy')]\n"
         "assert not loaded, loaded\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, env=process_env()
-    )
+    done = run_python(probe)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == [str(known_total(15)), str(known_unique(15))]
 
