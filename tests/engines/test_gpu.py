@@ -26,7 +26,7 @@ from helpers import (
 )
 
 import nqueens
-from nqueens.core.board import Board
+from nqueens.core.board import Board, Diagonal
 from nqueens.engines import gpu, registry
 from nqueens.engines.base import Request
 from nqueens.engines.bitboard import edges
@@ -85,7 +85,8 @@ PUZZLES = [
 
 def test_the_simulated_kernel_counts_puzzles_and_boards_without_symmetry() -> None:
     """Puzzles, and plain boards counted without their symmetry, as the reduced engine cuts
-    them and the kernel finishes them: against the tests' own counter, each on the device."""
+    them and the kernel finishes them: against the tests' own counter and the bitboard engine,
+    each on the device."""
     done = simulated(
         "import json, warnings, nqueens\n"
         "from nqueens.core.board import Diagonal\n"
@@ -108,6 +109,10 @@ def test_the_simulated_kernel_counts_puzzles_and_boards_without_symmetry() -> No
         differences = frozenset(value for kind, value in excluded if kind == "difference")
         expected = count_completions(n, set(queens), set(blocked), sums, differences)
         assert solutions == expected, (n, queens, blocked, excluded)
+        board = nqueens.Board(
+            n, queens=queens, blocked=blocked, excluded=[Diagonal(*d) for d in excluded]
+        )
+        assert nqueens.count(board, engine="bitboard", symmetry=False).solutions == expected
         nothing_to_launch = expected == 0 or len(queens) == n  # no piece, or no free column
         assert "simulator" in device and (pieces >= 1 or nothing_to_launch)
 
