@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import signal
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -34,19 +31,11 @@ def _compile_once(config: pytest.Config) -> None:
     """
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: its controller did it
         return
+    from nqueens.engines import jit
     from nqueens.engines.bitboard import kernel as bitkernel
     from nqueens.engines.local import kernel as localkernel
     from nqueens.engines.reduced import kernel as reducedkernel
 
     for kernel in (bitkernel, localkernel, reducedkernel):
-        if not _cached(kernel):
+        if not jit.cache_written(kernel):
             kernel.compiled()
-
-
-def _cached(module: ModuleType) -> bool:
-    """Whether numba's cache beside ``module`` was written since its source changed."""
-    source = Path(str(module.__file__))
-    tag = f"py{sys.version_info.major}{sys.version_info.minor}"
-    indexes = list((source.parent / "__pycache__").glob(f"{source.stem}.*.{tag}.nbi"))
-    newest_source = source.stat().st_mtime
-    return bool(indexes) and max(index.stat().st_mtime for index in indexes) >= newest_source

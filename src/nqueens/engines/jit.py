@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Callable, Sequence
-from types import FunctionType
+from pathlib import Path
+from types import FunctionType, ModuleType
 from typing import Any, TypeVar, cast
 
 from nqueens.core import signals
@@ -15,6 +17,46 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 class KernelFallbackWarning(UserWarning):
     """numba could not be imported or could not compile: the search runs in plain Python."""
+
+
+_compiles = 0
+_watching = False
+
+
+def compiles() -> int:
+    """How many compiles this process has begun or found due (loads from numba's cache are
+    not compiles): a count whose time limit ends while its search loads waits for one that
+    compiles, so that the cache it writes serves every later run."""
+    return _compiles
+
+
+def cache_written(module: ModuleType) -> bool:
+    """Whether numba's cache beside ``module`` was written since its source last changed (it
+    is kept there unless that folder cannot be written)."""
+    source = Path(str(module.__file__))
+    tag = f"py{sys.version_info.major}{sys.version_info.minor}"
+    indexes = list((source.parent / "__pycache__").glob(f"{source.stem}.*.{tag}.nbi"))
+    newest_source = source.stat().st_mtime
+    return bool(indexes) and max(index.stat().st_mtime for index in indexes) >= newest_source
+
+
+def watch_compiles() -> None:
+    """Count numba's compiles from now on, by its ``numba:compile`` event (imports numba)."""
+    global _watching
+    if _watching:
+        return
+    from numba.core import event
+
+    class Counter(event.Listener):
+        def on_start(self, started: event.Event) -> None:
+            global _compiles
+            _compiles += 1
+
+        def on_end(self, ended: event.Event) -> None:
+            pass
+
+    event.register("numba:compile", Counter())  # type: ignore[no-untyped-call]
+    _watching = True
 
 
 def rule(taken: bool) -> bool | None:
@@ -54,6 +96,9 @@ def compile_search(search: F, first_call: Callable[[F], object], helpers: Sequen
     the kernel is compiled again without the cache. If anything else fails, the plain helpers go
     back, for the plain search.
     """
+    global _compiles
+    if not cache_written(sys.modules[search.__module__]):  # known before numba is imported
+        _compiles += 1
     namespace = cast(FunctionType, search).__globals__
     # A kernel compiled before for other argument types left its helpers compiled there.
     plain = {name: getattr(namespace[name], "py_func", namespace[name]) for name in helpers}
@@ -69,6 +114,7 @@ def _compiled(
     """One try of :func:`compile_search`; on failure the plain helpers are back in place."""
     import numba
 
+    watch_compiles()
     namespace = cast(FunctionType, search).__globals__
     jit = numba.njit(cache=cache, nogil=True)
     try:

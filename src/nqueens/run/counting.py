@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from nqueens.core.clock import seconds_until
 from nqueens.core.results import SearchInterrupted, Stats, Status
 from nqueens.core.strategies import MAX_UNBOUNDED_ENUMERATION_N
+from nqueens.engines import jit
 from nqueens.engines.base import Engine, Request, Subcount, Subproblem, SubproblemInterrupted
 from nqueens.run.estimate import Estimate, estimate
 from nqueens.run.executors import in_process, process_pool
@@ -100,7 +101,9 @@ def _prepared(engine: Engine, request: Request, deadline: float | None) -> bool:
     Loading cannot be interrupted, and on a busy machine it takes longer than a short time
     limit: under a deadline it runs in a thread, and the count stops waiting when the deadline
     passes (or at Ctrl-C). The thread ends with the process, or finishes loading for the next
-    count, which waits for it first: worker processes must not be forked mid-load.
+    count, which waits for it first: worker processes must not be forked mid-load. A compile
+    that has begun (the first run after an install, or of a rule) is waited for: cut short, it
+    would be begun again by every run, and its cache never written.
     """
     global _loading
     if _loading is not None:
@@ -117,9 +120,12 @@ def _prepared(engine: Engine, request: Request, deadline: float | None) -> bool:
         except BaseException as error:  # raised again in the thread that counts
             failures.append(error)
 
+    compiled_before = jit.compiles()
     loading = threading.Thread(target=load, name="nqueens-load", daemon=True)
     loading.start()
     loading.join(max(0.0, deadline - time.time()))
+    if loading.is_alive() and jit.compiles() > compiled_before:
+        loading.join()
     if loading.is_alive():
         _loading = loading
         return False
