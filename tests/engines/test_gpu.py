@@ -39,14 +39,25 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def simulated(code: str) -> subprocess.CompletedProcess[str]:
-    return run_python(code, env=SIMULATOR)
+def simulated(code: str, preset: int = kernel.SIMULATED_PRESET) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` with the kernel on the simulator, its pieces giving rows to ``preset`` free
+    lines (a device's own preset is tested so too)."""
+    setup = f"from nqueens.engines.gpu import kernel\nkernel.SIMULATED_PRESET = {preset}\n"
+    return run_python(setup + code, env=SIMULATOR)
+
+
+PRESETS = sorted({kernel.SIMULATED_PRESET, kernel.PRESET})
 
 
 @pytest.mark.parametrize(
-    "sizes", [range(5, 8), pytest.param(range(8, 11), marks=pytest.mark.slow)], ids=str
+    ("sizes", "preset"),
+    [
+        *((range(5, 8), preset) for preset in PRESETS),
+        pytest.param(range(8, 11), kernel.SIMULATED_PRESET, marks=pytest.mark.slow),
+    ],
+    ids=str,
 )
-def test_the_simulated_kernel_counts_every_board_exactly(sizes: range) -> None:
+def test_the_simulated_kernel_counts_every_board_exactly(sizes: range, preset: int) -> None:
     """Every count and every class count, against the published ones and the brute force here
     (which takes the classes from the solutions' own images); each on the device, not on the
     CPU that a failed launch falls back to."""
@@ -57,7 +68,8 @@ def test_the_simulated_kernel_counts_every_board_exactly(sizes: range) -> None:
         "warnings.simplefilter('ignore', SimulatorWarning)\n"
         f"found = {{n: nqueens.count(n, engine='gpu', unique=True) for n in {list(sizes)}}}\n"
         "print(json.dumps({n: [s.solutions, s.unique, s.conflicts, s.backend]"
-        " for n, s in found.items()}))\n"
+        " for n, s in found.items()}))\n",
+        preset,
     )
     assert done.returncode == 0, done.stderr
     found = {int(n): figures for n, figures in json.loads(done.stdout).items()}
@@ -83,10 +95,12 @@ PUZZLES = [
 ]
 
 
-def test_the_simulated_kernel_counts_puzzles_and_boards_without_symmetry() -> None:
+@pytest.mark.parametrize("preset", [1, 2, 3])
+def test_the_simulated_kernel_counts_puzzles_and_boards_without_symmetry(preset: int) -> None:
     """Puzzles, and plain boards counted without their symmetry, as the reduced engine cuts
     them and the kernel finishes them: against the tests' own counter and the bitboard engine,
-    each on the device."""
+    each on the device; with pieces that give rows to more free lines than a puzzle has left,
+    too."""
     done = simulated(
         "import json, warnings, nqueens\n"
         "from nqueens.core.board import Diagonal\n"
@@ -99,7 +113,8 @@ def test_the_simulated_kernel_counts_puzzles_and_boards_without_symmetry() -> No
         "    stats = nqueens.count(n, queens=queens, blocked=blocked, symmetry=False,\n"
         "        excluded=[Diagonal(*d) for d in excluded], engine='gpu')\n"
         "    found.append([stats.solutions, stats.conflicts, stats.backend])\n"
-        "print(json.dumps(found))\n"
+        "print(json.dumps(found))\n",
+        preset,
     )
     assert done.returncode == 0, done.stderr
     for (n, queens, blocked, excluded), (solutions, pieces, device) in zip(
@@ -181,12 +196,12 @@ def test_auto_counts_on_the_cpu_without_a_device(monkeypatch: pytest.MonkeyPatch
     assert registry.for_count(Request("count", Board(18, rules={"torus"}))).name != gpu.NAME
 
 
-@pytest.mark.slow  # the simulator counts N = 10 in 4 s, 10 s or more on a busy machine
+@pytest.mark.slow  # the simulator counts N = 12 in 3 s, 8 s or more on a busy machine
 def test_a_checkpoint_keeps_the_launches_counted_and_resumes_exactly(tmp_path: Path) -> None:
     path = tmp_path / "gpu.ckpt"
-    command = [sys.executable, "-m", "nqueens", "count", "10", "--engine", "gpu", "--unique"]
+    command = [sys.executable, "-m", "nqueens", "count", "12", "--engine", "gpu", "--unique"]
     stopped = subprocess.run(
-        [*command, "--checkpoint", str(path), "--time-limit", "2.5"],
+        [*command, "--checkpoint", str(path), "--time-limit", "2"],
         capture_output=True,
         text=True,
         env=SIMULATOR,
@@ -203,7 +218,7 @@ def test_a_checkpoint_keeps_the_launches_counted_and_resumes_exactly(tmp_path: P
         timeout=120,
     )
     assert resumed.returncode == 0, resumed.stderr
-    assert resumed.stdout.split() == [str(known_total(10)), str(known_unique(10))]
+    assert resumed.stdout.split() == [str(known_total(12)), str(known_unique(12))]
     places = [int(line.split()[0]) for line in path.read_text().splitlines()[1:]]
     assert sorted(places) == list(range(len(places)))  # each launch counted once
     assert path.read_text().splitlines()[1 : 1 + len(kept)] == kept

@@ -3,8 +3,9 @@
 A plain board is counted as the C counter of plain boards counts it
 (:mod:`nqueens.engines.bitboard._edges`): the four edge queens of every solution first, one
 search per class of those under the square's symmetries, weighted by the number of its images,
-so that ``--unique`` is exact too. Here each constellation is cut by the rows of its first two
-free lines, and one device thread finishes each piece (:mod:`nqueens.engines.gpu.kernel`). The
+so that ``--unique`` is exact too. Here each constellation is cut by the rows of its first three
+free lines, and the device's threads take these pieces in turn and finish them
+(:mod:`nqueens.engines.gpu.kernel`). The
 rare constellations that a half turn keeps, whose classes need the solutions' turns compared,
 are counted on the CPU by the C counter.
 
@@ -39,21 +40,24 @@ from nqueens.engines.gpu import kernel
 
 NAME = "gpu"
 STAT_NAMES = ("pieces", "device microseconds")
-"""What the engine's two counters count, as statistics and JSON name them: the pieces (device
-threads) launched, and the time the device took for them, copies included."""
+"""What the engine's two counters count, as statistics and JSON name them: the pieces sent to the
+device (n³ a constellation, most of which fail on their first rows), and the time the device took
+for them, copies included."""
 
 AUTO_FROM_N = 18
 """``count --engine auto`` takes the device from this size: smaller boards are counted on the CPU
 before a kernel would have compiled."""
 
-THREADS_PER_LAUNCH = 1 << 18
-"""Pieces per launch: enough to fill a large device, few enough that a launch is short."""
+PIECES_PER_LAUNCH = 1 << 22
+"""Pieces per launch, about: many times the threads a large device runs at once, so that its
+threads are kept busy until the last few pieces, and few enough that a launch is short."""
 
 CPU_SLICE = 1 << 20
 """Placements per call of the C counter, for what the device leaves to the CPU."""
 
-PIECES_PER_COUNT = 4 * THREADS_PER_LAUNCH
-"""Threads a puzzle is cut into on the CPU, about: a few launches' worth, n² threads a piece."""
+PIECES_PER_COUNT = 4 * PIECES_PER_LAUNCH
+"""Device pieces a puzzle is cut into, about: a few launches' worth, n³ for each piece the CPU
+cuts."""
 PIECE_LEVELS = 8
 """Free columns the CPU places at most to cut a puzzle into its pieces."""
 
@@ -142,7 +146,7 @@ class GpuEngine(Engine):
         n = request.n
         # the simulator takes milliseconds a thread: one constellation or piece a launch, so
         # that a time limit and Ctrl-C are heard there too
-        size = 1 if kernel.simulated() else max(1, THREADS_PER_LAUNCH // (n * n))
+        size = 1 if kernel.simulated() else max(1, PIECES_PER_LAUNCH // n ** kernel.preset())
         if not edges.counts(request):
             return _puzzle_launches(request, deadline, size)
         total = len(_constellations(n))
@@ -191,8 +195,8 @@ def _count_span(n: int, start: int, end: int, deadline: float | None) -> Subcoun
             return replace(found, solutions=solutions, unique=classes)
     if not on_device:
         return Subcount(solutions, classes, 0, 0, complete=True)
-    blocked = numpy.zeros((len(on_device), n), dtype=numpy.uint64)
-    gaps = numpy.zeros((len(on_device), n), dtype=numpy.uint64)
+    blocked = numpy.zeros((len(on_device), n), dtype=numpy.uint32)
+    gaps = numpy.zeros((len(on_device), n), dtype=numpy.uint32)
     lines = numpy.zeros(len(on_device), dtype=numpy.int32)
     for row, (_, masks, steps) in enumerate(on_device):
         blocked[row, : len(masks)] = masks
@@ -213,7 +217,7 @@ def _count_span(n: int, start: int, end: int, deadline: float | None) -> Subcoun
         keeping = every[at][4]
         solutions += 8 // keeping * count
         classes += count // keeping
-    pieces = len(on_device) * n * n
+    pieces = len(on_device) * n ** kernel.preset()
     return Subcount(solutions, classes, pieces, round(seconds * 1e6), complete=True)
 
 
@@ -228,7 +232,7 @@ def _puzzle_launches(request: Request, deadline: float | None, size: int) -> lis
     """A puzzle's reduction, cut on the CPU into pieces enough to fill the device, ``size``
     pieces a launch."""
     reduction = reduced.reduce(request)
-    wanted = 2 if kernel.simulated() else max(1, PIECES_PER_COUNT // (request.n**2))
+    wanted = 2 if kernel.simulated() else max(1, PIECES_PER_COUNT // request.n ** kernel.preset())
     placed, pieces = _cut_in_order(reduction, wanted)
     base = GpuPieces(NAME, deadline, reduction, placed=placed)
     return [
@@ -267,8 +271,8 @@ def _count_pieces(task: GpuPieces) -> Subcount:
     columns = reduction.columns[task.placed :]  # the placed ones are in the others' rows
     if not columns:  # every column has its queen: nothing for a device to do
         return _count_pieces_on_cpu(task)
-    blocked = numpy.zeros((len(task.pieces), n), dtype=numpy.uint64)
-    gaps = numpy.zeros((len(task.pieces), n), dtype=numpy.uint64)
+    blocked = numpy.zeros((len(task.pieces), n), dtype=numpy.uint32)
+    gaps = numpy.zeros((len(task.pieces), n), dtype=numpy.uint32)
     lines = numpy.full(len(task.pieces), len(columns), dtype=numpy.int32)
     full = (1 << n) - 1
     for at, allowed in enumerate(task.pieces):
@@ -286,7 +290,7 @@ def _count_pieces(task: GpuPieces) -> Subcount:
             stacklevel=2,
         )
         return _count_pieces_on_cpu(task)
-    pieces = len(task.pieces) * n * n
+    pieces = len(task.pieces) * n ** kernel.preset()
     return Subcount(int(counts.sum()), None, pieces, round(seconds * 1e6), complete=True)
 
 

@@ -1,8 +1,12 @@
 """The gpu engine's kernel, compiled by numba's CUDA target (numba-cuda, the ``gpu`` extra).
 
-The thread of a piece checks that the queens on its first two free lines fit, then finishes the
-piece with bitmasks, iteratively, its stack in the thread's own memory, and adds what it found to
-its constellation's total, in 64 bits.
+A piece is a constellation with a row on each of its first few free lines. The threads of a
+launch take pieces in turn from a shared counter until none is left, so that a thread whose
+piece was quickly done (most fail on their first rows) takes the next one at once, and no thread
+waits on a block whose pieces were larger. A thread finishes its piece with bitmasks in 32-bit
+words, iteratively, with its stack in the thread's own memory, counts the rows of the last line
+by their bits rather than one by one, and adds what it found to its constellation's total in
+64 bits.
 
 Imported only when a count runs: importing it imports numba's CUDA target, which reads
 NUMBA_ENABLE_CUDASIM then (1: run kernels on the CPU, as its simulator does). The kernel names
@@ -14,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from numba import cuda as target
-from numba import uint64
+from numba import uint32, uint64
 
 cuda: Any = target  # its device functions (grid, atomic, local) are made at run time
 
@@ -22,69 +26,99 @@ MAX_LINES = 32
 """The stack of a thread: one entry per line, for boards up to the C counter's 32."""
 
 
-@cuda.jit  # type: ignore[untyped-decorator]
-def count_pieces(n: int, blocked: Any, gaps: Any, lines: Any, totals: Any) -> None:
-    """Thread t counts constellation t // n² with rows (t // n) % n and t % n on its first
-    two free lines; ``blocked[c, i]`` are the rows the edge queens of constellation c take or
-    attack on its free line i, ``gaps[c, i]`` the lines from there to the next one, and
-    ``lines[c]`` how many free lines it has."""
-    thread = cuda.grid(1)
-    pieces = n * n
-    constellation = thread // pieces
-    if constellation >= lines.shape[0]:
-        return
-    one = uint64(1)
-    full = (one << uint64(n)) - one
-    free_lines = lines[constellation]
-    first = one << uint64((thread // n) % n)
-    if blocked[constellation, 0] & first:
-        return
-    if free_lines == 1:
-        if thread % n == 0:
-            cuda.atomic.add(totals, constellation, one)
-        return
-    shift = gaps[constellation, 0]
-    cols = first
-    ld = first << shift
-    rd = first >> shift
-    second = one << uint64(thread % n)
-    if (cols | ld | rd | blocked[constellation, 1]) & second:
-        return
-    if free_lines == 2:
-        cuda.atomic.add(totals, constellation, one)
-        return
-    shift = gaps[constellation, 1]
-    avail = cuda.local.array(MAX_LINES, uint64)
-    taken = cuda.local.array(MAX_LINES, uint64)
-    left = cuda.local.array(MAX_LINES, uint64)
-    right = cuda.local.array(MAX_LINES, uint64)
-    taken[2] = cols | second
-    left[2] = (ld | second) << shift
-    right[2] = (rd | second) >> shift
-    avail[2] = full & ~(taken[2] | left[2] | right[2] | blocked[constellation, 2])
-    last = free_lines - 1
+@cuda.jit(cache=True)  # type: ignore[untyped-decorator]
+def count_pieces(
+    n: int, preset: int, blocked: Any, gaps: Any, lines: Any, totals: Any, taken_so_far: Any
+) -> None:
+    """Count every piece of the constellations of ``lines`` into ``totals``, a piece being a
+    row on each of the first ``preset`` free lines (n ** preset pieces a constellation):
+    ``blocked[c, i]`` are the rows the edge queens of constellation c take or attack on its free
+    line i, ``gaps[c, i]`` the lines from there to the next one, and ``lines[c]`` how many free
+    lines it has; ``taken_so_far[0]`` is the counter the threads take pieces from (zero)."""
+    one = uint32(1)
+    full = uint32(0xFFFFFFFF) >> uint32(32 - n)
+    per_constellation = n**preset
+    pieces = lines.shape[0] * per_constellation
+    stack_avail = cuda.local.array(MAX_LINES, uint32)
+    stack_taken = cuda.local.array(MAX_LINES, uint32)
+    stack_left = cuda.local.array(MAX_LINES, uint32)
+    stack_right = cuda.local.array(MAX_LINES, uint32)
+    owner = -1
     found = uint64(0)
-    depth = 2
-    while depth >= 2:
-        options = avail[depth]
-        if options == 0:
-            depth -= 1
+    while True:
+        piece = cuda.atomic.add(taken_so_far, 0, uint64(1))
+        if piece >= pieces:
+            break
+        constellation = piece // per_constellation
+        if constellation != owner:
+            if found:
+                cuda.atomic.add(totals, owner, found)
+            owner = constellation
+            found = uint64(0)
+        free_lines = lines[constellation]
+        blocked_lines = blocked[constellation]
+        line_gaps = gaps[constellation]
+        rows_left = piece % per_constellation
+        taken = uint32(0)
+        left = uint32(0)
+        right = uint32(0)
+        fits = True
+        for line in range(preset):
+            row = rows_left % n
+            rows_left //= n
+            if line >= free_lines:
+                fits = fits and row == 0  # the same piece once, not n times
+                continue
+            bit = uint32(one << uint32(row))
+            if (taken | left | right | blocked_lines[line]) & bit:
+                fits = False
+                break
+            shift = line_gaps[line]
+            taken = uint32(taken | bit)
+            left = uint32((left | bit) << shift)
+            right = uint32((right | bit) >> shift)
+        if not fits:
             continue
-        bit = options & (~options + one)
-        avail[depth] = options ^ bit
-        if depth == last:
-            found += one
+        if free_lines <= preset:
+            found += uint64(1)
             continue
-        shift = gaps[constellation, depth]
-        next_taken = taken[depth] | bit
-        next_left = (left[depth] | bit) << shift
-        next_right = (right[depth] | bit) >> shift
-        free = full & ~(next_taken | next_left | next_right | blocked[constellation, depth + 1])
-        if free:
-            depth += 1
-            avail[depth] = free
-            taken[depth] = next_taken
-            left[depth] = next_left
-            right[depth] = next_right
+        avail = uint32(full & ~(taken | left | right | blocked_lines[preset]))
+        last = uint32(free_lines - 1)
+        if last == preset:
+            found += uint64(cuda.popc(avail))
+            continue
+        # unsigned, so that numba indexes the stack without checking for negative indices
+        depth = uint32(preset)
+        while True:
+            if avail == 0:
+                if depth == preset:
+                    break
+                depth = uint32(depth - one)
+                avail = stack_avail[depth]
+                taken = stack_taken[depth]
+                left = stack_left[depth]
+                right = stack_right[depth]
+                continue
+            bit = uint32(avail & (~avail + one))
+            avail = uint32(avail ^ bit)
+            shift = line_gaps[depth]
+            next_taken = uint32(taken | bit)
+            next_left = uint32((left | bit) << shift)
+            next_right = uint32((right | bit) >> shift)
+            below = uint32(depth + one)
+            free = uint32(full & ~(next_taken | next_left | next_right | blocked_lines[below]))
+            if below == last:
+                found += uint64(cuda.popc(free))
+                continue
+            if free:
+                stack_avail[depth] = avail
+                stack_taken[depth] = taken
+                stack_left[depth] = left
+                stack_right[depth] = right
+                depth = below
+                avail = free
+                taken = next_taken
+                left = next_left
+                right = next_right
     if found:
-        cuda.atomic.add(totals, constellation, found)
+        cuda.atomic.add(totals, owner, found)

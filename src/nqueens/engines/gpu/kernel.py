@@ -1,10 +1,10 @@
-"""The gpu engine's device, found and driven from the host: one thread per piece.
+"""The gpu engine's device, found and driven from the host.
 
 A piece is a constellation (its edge queens' rows and diagonals on each line searched, as the C
-counter works them out) with a row on each of its first two free lines; the kernel that finishes
-it is :mod:`nqueens.engines.gpu.device`. numba-cuda is imported when a count first runs (the
-``gpu`` extra); with NUMBA_ENABLE_CUDASIM=1 the same kernel runs on the CPU, as its simulator
-does, slowly.
+counter works them out) with a row on each of its first few free lines; the kernel whose threads
+take the pieces of a launch in turn and finish them is :mod:`nqueens.engines.gpu.device`.
+numba-cuda is imported when a count first runs (the ``gpu`` extra); with NUMBA_ENABLE_CUDASIM=1
+the same kernel runs on the CPU, as its simulator does, slowly.
 """
 
 from __future__ import annotations
@@ -15,9 +15,22 @@ import os
 import sys
 from typing import Any
 
+PRESET = 3
+"""The free lines a piece gives a row each on a device: n³ pieces a constellation, most of
+which fail on their rows at once, so that the pieces left when a launch nears its end are
+small."""
+SIMULATED_PRESET = 1
+"""The simulator runs each piece as Python, where a piece that fails at once costs as much as
+a step of a search: it takes n pieces a constellation."""
+
 THREADS_PER_BLOCK = 128
+THREADS_PER_PROCESSOR = 2048
+"""The most threads a multiprocessor of a large device holds at once (2048 on Hopper and the
+A100): a launch has enough blocks to fill every one, and no more, since its threads take pieces
+until none is left; on a smaller one the blocks that wait find the pieces taken."""
 SIMULATED_THREADS_PER_BLOCK = 8
-"""The simulator runs a block's threads as Python threads at once: small blocks switch less."""
+"""The simulator runs a block's threads as Python threads at once: one small block switches
+least."""
 
 
 def simulated() -> bool:
@@ -60,6 +73,11 @@ def _driver_loaded() -> bool:
     return True
 
 
+def preset() -> int:
+    """The free lines a piece gives a row each, here."""
+    return SIMULATED_PRESET if simulated() else PRESET
+
+
 def device_name() -> str:
     """The device a count runs on, as its driver names it."""
     if simulated():
@@ -70,7 +88,8 @@ def device_name() -> str:
 
 @functools.cache
 def compiled() -> Any:
-    """The kernel ``count_pieces[blocks, threads](n, blocked, gaps, lines, totals)``
+    """The kernel ``count_pieces[blocks, threads](n, preset, blocked, gaps, lines, totals,
+    counter)``
     (:mod:`nqueens.engines.gpu.device`), compiled when first launched."""
     from nqueens.engines.gpu import device
 
@@ -78,8 +97,8 @@ def compiled() -> Any:
 
 
 def count(n: int, blocked: Any, gaps: Any, lines: Any) -> tuple[Any, float]:
-    """The solutions of each constellation (numpy arrays, one row each) and the seconds the
-    device took, copies included."""
+    """The solutions of each constellation (numpy arrays of 32-bit words, one row each) and the
+    seconds the device took, copies included."""
     import time
 
     import numpy
@@ -88,11 +107,23 @@ def count(n: int, blocked: Any, gaps: Any, lines: Any) -> tuple[Any, float]:
     kernel = compiled()
     started = time.perf_counter()
     totals = target.to_device(numpy.zeros(len(lines), dtype=numpy.uint64))
-    threads = len(lines) * n * n
-    per_block = SIMULATED_THREADS_PER_BLOCK if simulated() else THREADS_PER_BLOCK
-    blocks = (threads + per_block - 1) // per_block
+    counter = target.to_device(numpy.zeros(1, dtype=numpy.uint64))
+    pieces = len(lines) * n ** preset()
+    if simulated():
+        per_block, most_blocks = SIMULATED_THREADS_PER_BLOCK, 1
+    else:
+        processors = target.get_current_device().MULTIPROCESSOR_COUNT
+        per_block = THREADS_PER_BLOCK
+        most_blocks = processors * (THREADS_PER_PROCESSOR // per_block)
+    blocks = min(most_blocks, (pieces + per_block - 1) // per_block)
     kernel[blocks, per_block](
-        n, target.to_device(blocked), target.to_device(gaps), target.to_device(lines), totals
+        n,
+        preset(),
+        target.to_device(blocked),
+        target.to_device(gaps),
+        target.to_device(lines),
+        totals,
+        counter,
     )
     found = totals.copy_to_host()
     return found, time.perf_counter() - started
