@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+from pathlib import Path
 
 import pytest
 
@@ -37,5 +38,5 @@ def _compile_once(config: pytest.Config) -> None:
     from nqueens.engines.reduced import kernel as reducedkernel
 
     for kernel in (bitkernel, localkernel, reducedkernel):
-        if not jit.cache_written(kernel):
+        if not jit.cache_written(Path(str(kernel.__file__))):
             kernel.compiled()

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from helpers import (
@@ -27,7 +28,7 @@ from helpers import (
 
 import nqueens
 from nqueens.core.board import Board, Diagonal
-from nqueens.engines import gpu, registry
+from nqueens.engines import gpu, jit, registry
 from nqueens.engines.base import Request
 from nqueens.engines.bitboard import edges
 from nqueens.engines.gpu import kernel
@@ -179,6 +180,31 @@ def test_a_machine_without_a_driver_is_told_so_without_importing_numba() -> None
     )
     if "driver" in done.stdout:
         assert done.stdout.strip().endswith("False"), done.stdout
+
+
+def test_a_device_without_cudas_compiler_is_told_how_to_get_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A driver and a device, but neither the extra's NVVM wheels nor a CUDA toolkit: exit 2,
+    naming both extras, rather than a failed compile at every launch. A kernel compiled before
+    loads from numba's cache, with no compiler."""
+
+    def no_compiler() -> None:
+        raise RuntimeError("libNVVM cannot be found.\nInstall the CUDA toolkit")
+
+    monkeypatch.setattr(kernel, "simulated", lambda: False)
+    monkeypatch.setattr(kernel, "_driver_loaded", lambda: True)
+    monkeypatch.setattr(kernel, "cuda", lambda: SimpleNamespace(is_available=lambda: True))
+    monkeypatch.setattr(kernel, "load_compiler", no_compiler)
+    monkeypatch.setattr(jit, "cache_written", lambda source: False)
+    result = invoke("count", "18", "--engine", "gpu")
+    assert result.exit_code == 2 and not result.stdout
+    said = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert len(said) == 1 and said[0].startswith("Error: the gpu engine needs CUDA's compilers")
+    assert "'nqueens[gpu]'" in said[0] and "'nqueens[gpu-cu12]'" in said[0]
+    assert "libNVVM cannot be found" in said[0] and "Traceback" not in result.stderr
+    monkeypatch.setattr(jit, "cache_written", lambda source: True)
+    assert kernel.missing() is None
 
 
 def test_auto_counts_on_the_cpu_without_a_device(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,7 +6,7 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import FunctionType, ModuleType
+from types import FunctionType
 from typing import Any, TypeVar, cast
 
 from nqueens.core import signals
@@ -30,10 +30,9 @@ def compiles() -> int:
     return _compiles
 
 
-def cache_written(module: ModuleType) -> bool:
-    """Whether numba's cache beside ``module`` was written since its source last changed (it
-    is kept there unless that folder cannot be written)."""
-    source = Path(str(module.__file__))
+def cache_written(source: Path) -> bool:
+    """Whether numba's cache beside the kernels of the module in ``source`` was written since
+    it last changed (it is kept there unless that folder cannot be written)."""
     tag = f"py{sys.version_info.major}{sys.version_info.minor}"
     indexes = list((source.parent / "__pycache__").glob(f"{source.stem}.*.{tag}.nbi"))
     newest_source = source.stat().st_mtime
@@ -97,7 +96,7 @@ def compile_search(search: F, first_call: Callable[[F], object], helpers: Sequen
     back, for the plain search.
     """
     global _compiles
-    if not cache_written(sys.modules[search.__module__]):  # known before numba is imported
+    if not cache_written(Path(str(sys.modules[search.__module__].__file__))):  # before numba
         _compiles += 1
     namespace = cast(FunctionType, search).__globals__
     # A kernel compiled before for other argument types left its helpers compiled there.

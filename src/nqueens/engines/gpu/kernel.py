@@ -13,7 +13,10 @@ import functools
 import importlib.util
 import os
 import sys
+from pathlib import Path
 from typing import Any
+
+from nqueens.engines import jit
 
 PRESET = 3
 """The free lines a piece gives a row each on a device: n³ pieces a constellation, most of
@@ -62,7 +65,28 @@ def missing() -> str | None:
         available = bool(cuda().is_available())
     except Exception as error:  # a broken driver or toolkit says so in its own way
         return f"finds no usable CUDA device ({type(error).__name__}: {error})"
-    return None if available else "finds no CUDA device on this machine"
+    if not available:
+        return "finds no CUDA device on this machine"
+    if jit.cache_written(Path(__file__).with_name("device.py")):
+        return None  # compiled before, and loaded from numba's cache
+    try:
+        load_compiler()
+    except Exception as error:  # numba-cuda says where it looked
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        return (
+            "needs CUDA's compilers (NVVM, NVRTC) to build its kernel: pip install "
+            f"'nqueens[gpu]' (drivers for CUDA 13) or 'nqueens[gpu-cu12]' ({reason})"
+        )
+    return None
+
+
+def load_compiler() -> None:
+    """Load CUDA's NVVM and NVRTC, which numba-cuda compiles kernels with: from the ``gpu``
+    extra's wheels or an installed CUDA toolkit; an error says which is not there."""
+    from numba.cuda.cudadrv import nvrtc, nvvm
+
+    nvvm.NVVM()  # type: ignore[no-untyped-call]
+    nvrtc.get_supported_ccs()  # type: ignore[attr-defined]
 
 
 def _driver_loaded() -> bool:
