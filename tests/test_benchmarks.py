@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, known_total, process_env
+from helpers import ROOT, known_total, process_env, run_python
 
 BENCHMARKS = ROOT / "benchmarks"
 
@@ -105,3 +105,34 @@ def test_gpu_benchmark_checks_every_count_it_times() -> None:
     ((n, solutions, _, pieces, _, _),) = _tables(done.stdout)[0:1][0]
     assert (n, solutions) == ("6", f"{known_total(6)}") and int(pieces.replace(",", "")) >= 1
     assert "simulator" in done.stdout.splitlines()[0]
+
+
+@pytest.mark.slow  # two seconds of numba-cuda's simulator
+def test_gpu_benchmark_shows_a_count_its_time_limit_stopped_and_goes_no_further() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "gpu.py"), "--sizes", "12-13", "--time-limit", "1"],
+        capture_output=True,
+        text=True,
+        env=process_env(NUMBA_ENABLE_CUDASIM="1"),
+        check=True,
+    )
+    ((n, solutions, seconds, *_),) = _tables(done.stdout)[0]
+    assert n == "12" and solutions.startswith("at least ") and "stopped" in seconds
+    assert int(solutions.removeprefix("at least ").replace(",", "")) <= known_total(12)
+    assert "checked against the published ones" not in done.stdout
+
+
+def test_gpu_benchmark_reads_the_kernels_resources_from_the_compiler() -> None:
+    """Without a device: only CUDA's compilers (the gpu extra, or a CUDA toolkit)."""
+    loaded = run_python("from nqueens.engines.gpu import kernel\nkernel.load_compiler()\n")
+    if loaded.returncode != 0:
+        pytest.skip("CUDA's compilers (NVVM, NVRTC) are not installed here")
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "gpu.py"), "--compiler-report"],
+        capture_output=True,
+        text=True,
+        env=process_env(),
+        check=True,
+    )
+    assert done.stdout.startswith("count_pieces for sm_90: ")
+    assert "registers a thread" in done.stdout

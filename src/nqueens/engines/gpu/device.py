@@ -37,8 +37,13 @@ def count_pieces(
     lines it has; ``taken_so_far[0]`` is the counter the threads take pieces from (zero)."""
     one = uint32(1)
     full = uint32(0xFFFFFFFF) >> uint32(32 - n)
-    per_constellation = n**preset
-    pieces = lines.shape[0] * per_constellation
+    side = uint32(n)
+    per_constellation = uint32(1)
+    for _ in range(preset):  # in integers: numba's ** of two variables is a float power
+        per_constellation = uint32(per_constellation * side)
+    # unsigned, as the counter is (numba compares signed with unsigned as floats); under 2³²,
+    # as kernel.count makes sure
+    pieces = uint64(lines.shape[0]) * uint64(per_constellation)
     stack_avail = cuda.local.array(MAX_LINES, uint32)
     stack_taken = cuda.local.array(MAX_LINES, uint32)
     stack_left = cuda.local.array(MAX_LINES, uint32)
@@ -49,7 +54,7 @@ def count_pieces(
         piece = cuda.atomic.add(taken_so_far, 0, uint64(1))
         if piece >= pieces:
             break
-        constellation = piece // per_constellation
+        constellation = uint32(uint32(piece) // per_constellation)  # 32-bit divisions
         if constellation != owner:
             if found:
                 cuda.atomic.add(totals, owner, found)
@@ -58,14 +63,14 @@ def count_pieces(
         free_lines = lines[constellation]
         blocked_lines = blocked[constellation]
         line_gaps = gaps[constellation]
-        rows_left = piece % per_constellation
+        rows_left = uint32(uint32(piece) % per_constellation)
         taken = uint32(0)
         left = uint32(0)
         right = uint32(0)
         fits = True
         for line in range(preset):
-            row = rows_left % n
-            rows_left //= n
+            row = uint32(rows_left % side)
+            rows_left = uint32(rows_left // side)
             if line >= free_lines:
                 fits = fits and row == 0  # the same piece once, not n times
                 continue

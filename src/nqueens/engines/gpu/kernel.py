@@ -133,6 +133,7 @@ def count(n: int, blocked: Any, gaps: Any, lines: Any) -> tuple[Any, float]:
     totals = target.to_device(numpy.zeros(len(lines), dtype=numpy.uint64))
     counter = target.to_device(numpy.zeros(1, dtype=numpy.uint64))
     pieces = len(lines) * n ** preset()
+    assert pieces < 1 << 32, "the kernel numbers a launch's pieces in 32 bits"
     if simulated():
         per_block, most_blocks = SIMULATED_THREADS_PER_BLOCK, 1
     else:
