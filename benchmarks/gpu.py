@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -145,6 +146,8 @@ def main() -> None:
     )
     options = parser.parse_args()
     if options.compiler_report is not None:
+        if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0"):
+            raise SystemExit("--compiler-report needs numba's CUDA target, not its simulator")
         major, minor = (int(part) for part in options.compiler_report.split("."))
         print(compiler_report((major, minor)))
         return

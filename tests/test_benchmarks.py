@@ -136,3 +136,23 @@ def test_gpu_benchmark_reads_the_kernels_resources_from_the_compiler() -> None:
     )
     assert done.stdout.startswith("count_pieces for sm_90: ")
     assert "registers a thread" in done.stdout
+
+
+@pytest.mark.slow  # a few seconds of numba-cuda's simulator
+def test_the_device_script_runs_its_checks_on_the_simulator(tmp_path: Path) -> None:
+    """benchmarks/gpu_device.sh, the one call a session with a GPU makes, runs through: on the
+    simulator, with the C module already built."""
+    done = subprocess.run(
+        ["bash", str(BENCHMARKS / "gpu_device.sh")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=process_env(
+            NUMBA_ENABLE_CUDASIM="1", SIZES="6-7", OUT=str(tmp_path), PYTHON=sys.executable
+        ),
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    log = (tmp_path / "gpu-device.log").read_text()
+    assert "as published" in log and "on both" in log
+    assert "checked against the published ones: N = 6, 7." in log and "Traceback" not in log
