@@ -271,14 +271,15 @@ def _count_pieces(task: GpuPieces) -> Subcount:
     columns = reduction.columns[task.placed :]  # the placed ones are in the others' rows
     if not columns:  # every column has its queen: nothing for a device to do
         return _count_pieces_on_cpu(task)
+    # each column's free rows, bit i for rows[i], as the board's rows: every piece at once
+    free = numpy.array([allowed[task.placed :] for allowed in task.pieces], dtype=numpy.uint64)
+    indices = numpy.arange(len(rows), dtype=numpy.uint64)
+    row_bits = numpy.array([1 << row for row in rows], dtype=numpy.uint64)
+    rows_taken = ((free[:, :, None] >> indices & numpy.uint64(1)) * row_bits).sum(axis=2)
     blocked = numpy.zeros((len(task.pieces), n), dtype=numpy.uint32)
+    blocked[:, : len(columns)] = numpy.uint64((1 << n) - 1) & ~rows_taken
     gaps = numpy.zeros((len(task.pieces), n), dtype=numpy.uint32)
     lines = numpy.full(len(task.pieces), len(columns), dtype=numpy.int32)
-    full = (1 << n) - 1
-    for at, allowed in enumerate(task.pieces):
-        for line, free in enumerate(allowed[task.placed :]):
-            rows_taken = sum(1 << row for index, row in enumerate(rows) if free >> index & 1)
-            blocked[at, line] = full & ~rows_taken
     gaps[:, : len(columns) - 1] = [b - a for a, b in itertools.pairwise(columns)]
     try:
         counts, seconds = kernel.count(n, blocked, gaps, lines)
