@@ -156,3 +156,25 @@ def test_the_device_script_runs_its_checks_on_the_simulator(tmp_path: Path) -> N
     log = (tmp_path / "gpu-device.log").read_text()
     assert "as published" in log and "on both" in log
     assert "checked against the published ones: N = 6, 7." in log and "Traceback" not in log
+
+
+@pytest.mark.slow  # every engine and command, a second or so each
+def test_time_limit_benchmark_walks_every_engine_it_can_run_here() -> None:
+    """It names what this machine cannot run (the gpu engine without a device) rather than
+    stop there, as it once did."""
+    from nqueens.engines import registry
+
+    quick = ["--repeat", "1", "--limit", "0.3", "--delay", "0.2"]
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "time_limits.py"), *quick],
+        capture_output=True,
+        text=True,
+        env=process_env(),
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    (rows,) = _tables(done.stdout)
+    walked = {(row[1], row[0]) for row in rows}
+    for name, engine in registry.ENGINES.items():
+        for command in engine.commands:
+            assert (name, command) in walked or f"{command} --engine {name}" in done.stdout
