@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from helpers import (
@@ -262,6 +265,54 @@ def failing_device(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(kernel, "compiled", lambda: None)
     monkeypatch.setattr(kernel, "device_name", lambda: "a failing device")
     monkeypatch.setattr(kernel, "count", fail)
+
+
+class SlowDevice:
+    """A device each of whose launches takes ``seconds``: its copy back waits for the launch,
+    as a real one does, and its events say when the launch has ended."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.ends = 0.0
+        self.kernel = self
+
+    def __getitem__(self, grid: object) -> Callable[..., None]:
+        def launch(*arguments: object) -> None:
+            self.ends = time.monotonic() + self.seconds
+
+        return launch
+
+    def to_device(self, array: Any) -> Any:
+        device = self
+
+        class Copy:
+            def copy_to_host(self) -> Any:
+                time.sleep(max(0.0, device.ends - time.monotonic()))
+                return array
+
+        return Copy()
+
+    def get_current_device(self) -> Any:
+        return SimpleNamespace(MULTIPROCESSOR_COUNT=132)
+
+    def event(self, timing: bool) -> Any:
+        return SimpleNamespace(record=lambda: None, query=lambda: time.monotonic() >= self.ends)
+
+
+def test_a_time_limit_is_kept_while_a_long_launch_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A launch on a large board takes seconds: the count stops at its limit all the same,
+    with what it has (nothing from the launch given up on), not when the launch ends."""
+    device = SlowDevice(seconds=30)
+    monkeypatch.setattr(kernel, "missing", lambda: None)
+    monkeypatch.setattr(kernel, "simulated", lambda: False)
+    monkeypatch.setattr(kernel, "cuda", lambda: device)
+    monkeypatch.setattr(kernel, "compiled", lambda: device.kernel)
+    monkeypatch.setattr(kernel, "device_name", lambda: "a slow device")
+    started = time.monotonic()
+    stats = nqueens.count(18, engine="gpu", unique=True, time_limit=0.5)
+    assert time.monotonic() - started < 5
+    assert stats.status is nqueens.Status.TIME_LIMIT and stats.engine == gpu.NAME
+    assert stats.solutions < known_total(18) and stats.conflicts == 0  # no launch counted
 
 
 @pytest.mark.usefixtures("failing_device")

@@ -14,8 +14,8 @@ symmetry, is what the reduced engine makes of it: its free columns, each with th
 take. The CPU cuts that into pieces by the rows of its first free columns, and each piece goes
 to the same kernel as a constellation would, as the rows its other free columns may not take.
 
-A subproblem is one launch of the kernel: a time limit and Ctrl-C are heard between launches,
-and a checkpoint records the launches counted.
+A subproblem is one launch of the kernel, and a checkpoint records the launches counted; a
+time limit and Ctrl-C are heard while a launch runs, and a launch given up on is not counted.
 """
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ def _count_span(n: int, start: int, end: int, deadline: float | None) -> Subcoun
         gaps[row, : len(steps)] = steps
         lines[row] = len(masks)
     try:
-        counts, seconds = kernel.count(n, blocked, gaps, lines)
+        launched = kernel.count(n, blocked, gaps, lines, deadline)
     except Exception as error:  # out of memory, a launch failure: this span goes to the CPU
         warnings.warn(
             f"the GPU failed ({type(error).__name__}: {error}); constellations {start} to "
@@ -212,6 +212,9 @@ def _count_span(n: int, start: int, end: int, deadline: float | None) -> Subcoun
             stacklevel=2,
         )
         return _count_on_cpu(n, start, end, deadline)
+    if launched is None:  # the time limit came while the device counted
+        return Subcount(solutions, classes, 0, 0, complete=False)
+    counts, seconds = launched
     every = _constellations(n)
     for (at, _, _), count in zip(on_device, counts.tolist(), strict=True):
         keeping = every[at][4]
@@ -282,7 +285,7 @@ def _count_pieces(task: GpuPieces) -> Subcount:
     lines = numpy.full(len(task.pieces), len(columns), dtype=numpy.int32)
     gaps[:, : len(columns) - 1] = [b - a for a, b in itertools.pairwise(columns)]
     try:
-        counts, seconds = kernel.count(n, blocked, gaps, lines)
+        launched = kernel.count(n, blocked, gaps, lines, task.deadline)
     except Exception as error:  # out of memory, a launch failure: these pieces go to the CPU
         warnings.warn(
             f"the GPU failed ({type(error).__name__}: {error}); {len(task.pieces)} pieces are "
@@ -291,6 +294,9 @@ def _count_pieces(task: GpuPieces) -> Subcount:
             stacklevel=2,
         )
         return _count_pieces_on_cpu(task)
+    if launched is None:  # the time limit came while the device counted
+        return Subcount(0, None, 0, 0, complete=False)
+    counts, seconds = launched
     pieces = len(task.pieces) * n ** kernel.preset()
     return Subcount(int(counts.sum()), None, pieces, round(seconds * 1e6), complete=True)
 

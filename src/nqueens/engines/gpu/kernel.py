@@ -13,6 +13,7 @@ import functools
 import importlib.util
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,9 @@ THREADS_PER_PROCESSOR = 2048
 """The most threads a multiprocessor of a large device holds at once (2048 on Hopper and the
 A100): a launch has enough blocks to fill every one, and no more, since its threads take pieces
 until none is left; on a smaller one the blocks that wait find the pieces taken."""
+POLL_SECONDS = 0.002
+"""How often the host looks whether a launch has ended: a time limit or Ctrl-C is heard within
+it, and a launch ends no later than that after its last thread."""
 SIMULATED_THREADS_PER_BLOCK = 8
 """The simulator runs a block's threads as Python threads at once: one small block switches
 least."""
@@ -113,18 +117,22 @@ def device_name() -> str:
 @functools.cache
 def compiled() -> Any:
     """The kernel ``count_pieces[blocks, threads](n, preset, blocked, gaps, lines, totals,
-    counter)``
-    (:mod:`nqueens.engines.gpu.device`), compiled when first launched."""
+    counter)`` (:mod:`nqueens.engines.gpu.device`), compiled when first launched."""
     from nqueens.engines.gpu import device
 
     return device.count_pieces
 
 
-def count(n: int, blocked: Any, gaps: Any, lines: Any) -> tuple[Any, float]:
+def count(
+    n: int, blocked: Any, gaps: Any, lines: Any, deadline: float | None = None
+) -> tuple[Any, float] | None:
     """The solutions of each constellation (numpy arrays of 32-bit words, one row each) and the
-    seconds the device took, copies included."""
-    import time
+    seconds the device took, copies included; None if ``deadline`` (a time.time()) passed first.
 
+    The launch is waited for in Python, a few milliseconds at a time, so that a time limit and
+    Ctrl-C are heard while the device counts, however long a launch takes on a large board. A
+    launch given up on runs on, on the device, until it ends or the process does.
+    """
     import numpy
 
     target = cuda()
@@ -150,5 +158,18 @@ def count(n: int, blocked: Any, gaps: Any, lines: Any) -> tuple[Any, float]:
         totals,
         counter,
     )
+    if not simulated() and not _finished(target, deadline):  # the simulator has finished
+        return None
     found = totals.copy_to_host()
     return found, time.perf_counter() - started
+
+
+def _finished(target: Any, deadline: float | None) -> bool:
+    """Wait for the launches made so far: True once they end, False if ``deadline`` passes."""
+    ended = target.event(timing=False)
+    ended.record()
+    while not ended.query():
+        if deadline is not None and time.time() >= deadline:
+            return False
+        time.sleep(POLL_SECONDS)
+    return True
