@@ -97,10 +97,18 @@ def test_compiled_code_is_cached_beside_a_read_only_package(tmp_path: Path) -> N
     shutil.copytree(PACKAGE, site / "nqueens", ignore=shutil.ignore_patterns("__pycache__"))
     home = tmp_path / "home"
     home.mkdir()
+    knows = (
+        "from pathlib import Path\n"
+        "from nqueens.engines import jit\n"
+        "from nqueens.engines.bitboard import kernel\n"
+        "print(jit.cache_written(Path(kernel.__file__)))\n"
+    )
     script = (
         f'mount --bind "{site}" "{site}" && mount -o remount,bind,ro "{site}" && '
+        f"\"{sys.executable}\" -c '{knows}' && "
         f'"{sys.executable}" -m nqueens count 14 --no-symmetry && '
-        f'"{sys.executable}" -m nqueens count 14 --no-symmetry'
+        f'"{sys.executable}" -m nqueens count 14 --no-symmetry && '
+        f"\"{sys.executable}\" -c '{knows}'"
     )
     env = process_env(PYTHONPATH=str(site), HOME=str(home), XDG_CACHE_HOME=str(home / "cache"))
     env.pop("NUMBA_CACHE_DIR", None)
@@ -110,10 +118,47 @@ def test_compiled_code_is_cached_beside_a_read_only_package(tmp_path: Path) -> N
     if "unshare" in done.stderr and done.returncode != 0:
         pytest.skip(f"cannot make a mount namespace here: {done.stderr.strip()}")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == [str(known_total(14))] * 2
+    # the cache is known to be there (so that a time limit does not wait for a compile)
+    assert done.stdout.split() == ["False", *[str(known_total(14))] * 2, "True"]
     assert done.stderr == ""
     assert list((home / "cache" / "numba").rglob("*.nbi")), "no cache in the user's folder"
     assert not list(site.rglob("*.nbi"))
+
+
+def test_the_cache_is_looked_for_where_numba_keeps_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Beside the source, in NUMBA_CACHE_DIR, and in the user's cache folder when the source's
+    folder cannot be written: as numba's own locators say, without importing numba."""
+    from numba.core import caching, config
+
+    from nqueens.engines import jit
+    from nqueens.engines.bitboard import kernel
+
+    source = Path(str(kernel.__file__))
+
+    def numbas(locator: type[caching._CacheLocator]) -> Path:
+        found = locator(numbas, str(source))  # type: ignore[call-arg]
+        return Path(found.get_cache_path())  # type: ignore[no-untyped-call]
+
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setattr(config, "CACHE_DIR", "")
+    assert jit.cache_folder(source) == numbas(caching.InTreeCacheLocator)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "given"))
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "given"))
+    assert jit.cache_folder(source) == numbas(caching.UserProvidedCacheLocator)
+    index = (
+        numbas(caching.UserProvidedCacheLocator)
+        / f"{source.stem}.search-1.py{sys.version_info.major}{sys.version_info.minor}.nbi"
+    )
+    index.parent.mkdir(parents=True)
+    index.touch()
+    assert jit.cache_written(source)
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    monkeypatch.setattr(config, "CACHE_DIR", "")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user"))
+    monkeypatch.setattr(os, "access", lambda path, mode: False)  # a read-only site-packages
+    assert jit.cache_folder(source) == numbas(caching.UserWideCacheLocator)
 
 
 @pytest.mark.slow
