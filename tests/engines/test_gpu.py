@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -43,47 +44,62 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def simulated(code: str, preset: int = kernel.SIMULATED_PRESET) -> subprocess.CompletedProcess[str]:
-    """Run ``code`` with the kernel on the simulator, its pieces giving rows to ``preset`` free
-    lines (a device's own preset is tested so too)."""
-    setup = f"from nqueens.engines.gpu import kernel\nkernel.SIMULATED_PRESET = {preset}\n"
-    return run_python(setup + code, env=SIMULATOR)
+def simulated(code: str, presets: tuple[int, ...] = (kernel.SIMULATED_PRESET,)) -> list[Any]:
+    """What ``code`` leaves in ``found`` (as JSON) with the kernel on the simulator, for each
+    of ``presets``: the free lines its pieces give a row each (a device's own is tested so too),
+    all in one process, which imports the simulator once."""
+    program = (
+        "import json, warnings, nqueens\n"
+        "from nqueens.core.board import Diagonal\n"
+        "from nqueens.engines.gpu import SimulatorWarning, kernel\n"
+        "warnings.simplefilter('error')\n"
+        "warnings.simplefilter('ignore', SimulatorWarning)\n"
+        "every = []\n"
+        f"for kernel.SIMULATED_PRESET in {list(presets)}:\n"
+        + textwrap.indent(code, "    ")
+        + "    every.append(found)\n"
+        "print(json.dumps(every))\n"
+    )
+    done = run_python(program, env=SIMULATOR)
+    assert done.returncode == 0, done.stderr
+    found: list[Any] = json.loads(done.stdout)
+    return found
 
 
-PRESETS = sorted({kernel.SIMULATED_PRESET, kernel.PRESET})
+PRESETS = tuple(sorted({kernel.SIMULATED_PRESET, kernel.PRESET}))
 
 
 @pytest.mark.parametrize(
-    ("sizes", "preset"),
+    ("sizes", "presets"),
     [
-        *((range(5, 8), preset) for preset in PRESETS),
-        pytest.param(range(8, 11), kernel.SIMULATED_PRESET, marks=pytest.mark.slow),
+        (range(5, 8), PRESETS),
+        pytest.param(range(8, 11), (kernel.SIMULATED_PRESET,), marks=pytest.mark.slow),
     ],
     ids=str,
 )
-def test_the_simulated_kernel_counts_every_board_exactly(sizes: range, preset: int) -> None:
+def test_the_simulated_kernel_counts_every_board_exactly(
+    sizes: range, presets: tuple[int, ...]
+) -> None:
     """Every count and every class count, against the published ones and the brute force here
     (which takes the classes from the solutions' own images); each on the device, not on the
     CPU that a failed launch falls back to."""
-    done = simulated(
-        "import json, warnings, nqueens\n"
-        "from nqueens.engines.gpu import SimulatorWarning\n"
-        "warnings.simplefilter('error')\n"
-        "warnings.simplefilter('ignore', SimulatorWarning)\n"
+    every = simulated(
         f"found = {{n: nqueens.count(n, engine='gpu', unique=True) for n in {list(sizes)}}}\n"
-        "print(json.dumps({n: [s.solutions, s.unique, s.conflicts, s.backend]"
-        " for n, s in found.items()}))\n",
-        preset,
+        "found = {n: [s.solutions, s.unique, s.conflicts, s.backend] for n, s in found.items()}\n",
+        presets,
     )
-    assert done.returncode == 0, done.stderr
-    found = {int(n): figures for n, figures in json.loads(done.stdout).items()}
-    assert sorted(found) == list(sizes)
-    for n, (solutions, unique, pieces, device) in found.items():
+    truth = {}
+    for n in sizes:
         everything = brute_force_solutions(n)
         classes = {min(symmetry_images(rows)) for rows in everything}
-        assert (solutions, unique) == (known_total(n), known_unique(n))
-        assert (solutions, unique) == (len(everything), len(classes))
-        assert pieces >= 1 and "simulator" in device
+        assert (len(everything), len(classes)) == (known_total(n), known_unique(n))
+        truth[n] = (len(everything), len(classes))
+    for preset, counted in zip(presets, every, strict=True):
+        found = {int(n): figures for n, figures in counted.items()}
+        assert sorted(found) == list(sizes)
+        for n, (solutions, unique, pieces, device) in found.items():
+            assert (solutions, unique) == truth[n], (n, preset)
+            assert pieces >= 1 and "simulator" in device
 
 
 PUZZLES = [
@@ -99,41 +115,32 @@ PUZZLES = [
 ]
 
 
-@pytest.mark.parametrize("preset", [1, 2, 3])
-def test_the_simulated_kernel_counts_puzzles_and_boards_without_symmetry(preset: int) -> None:
+def test_the_simulated_kernel_counts_puzzles_and_boards_without_symmetry() -> None:
     """Puzzles, and plain boards counted without their symmetry, as the reduced engine cuts
     them and the kernel finishes them: against the tests' own counter and the bitboard engine,
-    each on the device; with pieces that give rows to more free lines than a puzzle has left,
-    too."""
-    done = simulated(
-        "import json, warnings, nqueens\n"
-        "from nqueens.core.board import Diagonal\n"
-        "from nqueens.engines.gpu import SimulatorWarning\n"
-        "warnings.simplefilter('error')\n"
-        "warnings.simplefilter('ignore', SimulatorWarning)\n"
-        f"puzzles = {PUZZLES!r}\n"
-        "found = []\n"
-        "for n, queens, blocked, excluded in puzzles:\n"
+    each on the device; with pieces of one, two and three rows, some more than a puzzle has
+    free lines left."""
+    presets = (1, 2, 3)
+    every = simulated(
+        f"found = []\n"
+        f"for n, queens, blocked, excluded in {PUZZLES!r}:\n"
         "    stats = nqueens.count(n, queens=queens, blocked=blocked, symmetry=False,\n"
         "        excluded=[Diagonal(*d) for d in excluded], engine='gpu')\n"
-        "    found.append([stats.solutions, stats.conflicts, stats.backend])\n"
-        "print(json.dumps(found))\n",
-        preset,
+        "    found.append([stats.solutions, stats.conflicts, stats.backend])\n",
+        presets,
     )
-    assert done.returncode == 0, done.stderr
-    for (n, queens, blocked, excluded), (solutions, pieces, device) in zip(
-        PUZZLES, json.loads(done.stdout), strict=True
-    ):
+    for (n, queens, blocked, excluded), *counted in zip(PUZZLES, *every, strict=True):
         sums = frozenset(value for kind, value in excluded if kind == "sum")
         differences = frozenset(value for kind, value in excluded if kind == "difference")
         expected = count_completions(n, set(queens), set(blocked), sums, differences)
-        assert solutions == expected, (n, queens, blocked, excluded)
         board = nqueens.Board(
             n, queens=queens, blocked=blocked, excluded=[Diagonal(*d) for d in excluded]
         )
         assert nqueens.count(board, engine="bitboard", symmetry=False).solutions == expected
         nothing_to_launch = expected == 0 or len(queens) == n  # no piece, or no free column
-        assert "simulator" in device and (pieces >= 1 or nothing_to_launch)
+        for preset, (solutions, pieces, device) in zip(presets, counted, strict=True):
+            assert solutions == expected, (n, queens, blocked, excluded, preset)
+            assert "simulator" in device and (pieces >= 1 or nothing_to_launch)
 
 
 @pytest.mark.slow  # the README's example runs it by default, without the JSON
