@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -137,8 +138,13 @@ def test_gpu_benchmark_reads_the_kernels_resources_from_the_compiler() -> None:
         env=process_env(),
         check=True,
     )
-    assert done.stdout.startswith("count_pieces for sm_90: ")
-    assert "registers a thread" in done.stdout
+    report = re.fullmatch(
+        r"count_pieces for sm_90: (\d+) registers a thread, a (\d+)-byte stack, .*\n", done.stdout
+    )
+    assert report is not None, done.stdout
+    registers, stack = report.groups()
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert f"{registers} registers a thread" in readme and f"a {stack}-byte stack" in readme
 
 
 @pytest.mark.slow  # a few seconds of numba-cuda's simulator
