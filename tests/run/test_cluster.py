@@ -326,6 +326,17 @@ def test_a_time_limit_spent_starting_a_local_cluster_ends_as_a_time_limit() -> N
         assert "stopped by the time limit" in process.stderr
 
 
+@pytest.mark.slow  # starts a local cluster: seconds
+def test_a_time_limit_sends_no_more_pieces_once_it_has_passed() -> None:
+    """Pieces sent after the deadline only came back with nothing, and the count waited a
+    second for them: it ended 1.0 to 1.2 s past a limit of 1 s."""
+    arguments = ["count", "19", "--cluster", "local:2", "-t", "1", "--stats", "--format", "json"]
+    process = _ends_within(30, *arguments)
+    assert process.returncode == 3, process.stderr
+    record = json.loads(process.stdout)
+    assert record["status"] == "time-limit" and record["wall_time"] < 1.6, record
+
+
 def _session(leader: int) -> list[int]:
     """The live processes of the session ``leader`` started (zombies have ended already)."""
     members = []

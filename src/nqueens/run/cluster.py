@@ -164,8 +164,15 @@ def on_cluster(
     pending = distributed.as_completed(loop=client.loop, with_results=True)
     if deadline is not None and time.time() >= deadline:  # spent reaching or starting it
         return
+
+    def submit() -> None:
+        """More to the scheduler, but none once the deadline has passed: a piece sent then
+        would only come back with nothing, and the count would wait for it."""
+        if deadline is None or time.time() < deadline:
+            feeder.submit(pending)
+
     try:
-        feeder.submit(pending)
+        submit()
         cut_off_since: float | None = None  # when the client lost its scheduler
         while not pending.is_empty():
             if deadline is not None and time.time() > deadline + 1:
@@ -178,7 +185,7 @@ def on_cluster(
                     if time.monotonic() - cut_off_since > _RECONNECT_SECONDS:
                         raise ClusterLost("no answer from the scheduler")
                 time.sleep(_POLL_SECONDS)
-                feeder.submit(pending)  # workers may have joined, or left what they held
+                submit()  # workers may have joined, or left what they held
                 continue
             for future, counted in pending.next_batch(block=False):
                 if feeder.given_back(future):
@@ -187,7 +194,7 @@ def on_cluster(
                     raise ClusterLost(str(counted) or type(counted).__name__) from None
                 feeder.finished(future)
                 yield from counted
-            feeder.submit(pending)
+            submit()
     finally:
         client.cancel(feeder.live())
 
