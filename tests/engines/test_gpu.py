@@ -192,6 +192,18 @@ def test_a_machine_without_a_driver_is_told_so_without_importing_numba() -> None
         assert done.stdout.strip().endswith("False"), done.stdout
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads Linux's driver files")
+def test_a_driver_is_found_by_its_device_where_proc_does_not_show_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A sandbox (gVisor) passes /dev/nvidiactl on without the module's /proc entry."""
+    module, device = tmp_path / "proc-version", tmp_path / "nvidiactl"
+    monkeypatch.setattr(kernel, "DRIVER_SIGNS", (str(module), str(device)))
+    assert not kernel._driver_loaded()
+    device.touch()
+    assert kernel._driver_loaded()
+
+
 def test_a_device_without_cudas_compiler_is_told_how_to_get_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

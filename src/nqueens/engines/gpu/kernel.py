@@ -93,11 +93,17 @@ def load_compiler() -> None:
     nvrtc.get_supported_ccs()  # type: ignore[attr-defined]
 
 
+DRIVER_SIGNS = ("/proc/driver/nvidia/version", "/dev/nvidiactl", "/dev/dxg")
+"""What shows an NVIDIA driver on Linux: its kernel module in /proc, or its control device
+(a sandbox such as gVisor passes the device on without the module's /proc entry), or WSL's
+GPU device."""
+
+
 def _driver_loaded() -> bool:
-    """Whether an NVIDIA driver may be there: on Linux its kernel module says so in /proc; other
-    systems are asked through numba."""
+    """Whether an NVIDIA driver may be there: on Linux its files say so; other systems are
+    asked through numba."""
     if sys.platform.startswith("linux"):
-        return os.path.exists("/proc/driver/nvidia/version")
+        return any(os.path.exists(sign) for sign in DRIVER_SIGNS)
     return True
 
 
