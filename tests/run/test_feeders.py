@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 from nqueens.engines import gpu
-from nqueens.run import feeders
+from nqueens.engines.base import Subcount
+from nqueens.run import cluster, feeders
+from nqueens.run.executors import Numbered
 
 
 def _on_cpu_futures(scheduler: _Scheduler) -> list[tuple[Any, Any, dict[str, Any]]]:
@@ -110,3 +112,74 @@ def test_when_every_gpu_worker_leaves_its_pieces_go_back_to_the_cpus(
     shares.submit(pending)
     assert [batch[0][0] for _, batch, _ in scheduler.submitted] == [1, 0]  # given back
     assert not shares._waiting
+
+
+class _Clock:
+    """Time that passes only when the code under test sleeps, or when a batch is counted."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def time(self) -> float:
+        return self.now
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def test_nothing_is_sent_once_the_deadline_has_passed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch sent after the deadline only came back with nothing, and the count kept
+    sending them until its second of grace for late results was over. Now what is in flight
+    comes back and the count ends."""
+    clock = _Clock()
+    monkeypatch.setattr(cluster, "time", clock)
+    monkeypatch.setattr(feeders, "time", clock)
+    sent_at: list[float] = []
+
+    class Future:
+        def __init__(self, counted: list[tuple[int, Subcount]]) -> None:
+            self.counted = counted
+
+    class Client:
+        loop = None
+        status = "running"
+
+        def nthreads(self) -> dict[str, int]:
+            return {"tcp://cpu:1": 2}
+
+        def submit(self, function: object, batch: list[Numbered], **options: Any) -> Any:
+            sent_at.append(clock.now)
+            nothing = Subcount(0, 0, 0, 0, complete=False)
+            return Future([(place, nothing) for place, _ in batch])
+
+        def cancel(self, futures: list[object]) -> None:
+            pass
+
+    class Completed:  # Dask's as_completed: each batch is back at once, a second later
+        def __init__(self, **options: object) -> None:
+            self.back: list[Any] = []
+
+        def add(self, future: Any) -> None:
+            self.back.append(future)
+
+        def is_empty(self) -> bool:
+            return not self.back
+
+        def has_ready(self) -> bool:
+            return bool(self.back)
+
+        def next_batch(self, block: bool) -> list[tuple[Any, Any]]:
+            clock.now += 1.0
+            ready, self.back = self.back, []
+            return [(future, future.counted) for future in ready]
+
+    monkeypatch.setattr(cluster, "dask", lambda: SimpleNamespace(as_completed=Completed))
+    tasks = [(at, object()) for at in range(10_000)]
+    deadline = 3.5
+    counted = list(cluster.on_cluster(Client(), tasks, 2, deadline, 0.001))  # type: ignore[arg-type]
+    assert counted and len(counted) < len(tasks)  # what was sent came back, and no more
+    assert sent_at and max(sent_at) < deadline
+    assert clock.now < deadline + 1  # not the second of grace: nothing was left out there
