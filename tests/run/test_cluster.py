@@ -400,3 +400,29 @@ def test_a_stopped_cluster_count_leaves_no_process_and_resumes(
         assert int(out) < known_total(16) and "interrupted; partial" in err
     resumed = invoke("count", "16", "--checkpoint", str(path))
     assert int(resumed.stdout) == known_total(16)
+
+
+@pytest.mark.slow  # starts (and fails to start) a local cluster: seconds
+def test_a_script_that_starts_a_local_cluster_unguarded_is_told_why_it_failed(
+    tmp_path: Path,
+) -> None:
+    """Python starts the workers by running the main script again, which starts a cluster of
+    its own there: Dask says only 'Nanny failed to start'."""
+    script = tmp_path / "count.py"
+    script.write_text(
+        "import nqueens\n"
+        "try:\n"
+        "    nqueens.count(12, cluster='local:1')\n"
+        "except Exception as error:\n"
+        "    print(type(error).__name__, error)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        env=process_env(),
+        timeout=120,
+    )
+    said = done.stdout.strip().splitlines()[-1]
+    assert said.startswith("ClusterUnreachable the cluster did not start"), done.stdout
+    assert "if __name__ == '__main__':" in said

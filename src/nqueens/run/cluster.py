@@ -133,7 +133,7 @@ def connected(cluster: Cluster, deadline: float | None) -> Iterator[Any]:
                     # nannies ("Nanny failed to start"): the stop is what happened, and the
                     # held signal ends the block with it.
                     if not arrived:
-                        raise ClusterUnreachable(f"the cluster did not start: {error}") from None
+                        raise ClusterUnreachable(_not_started(error)) from None
         assert client is not None  # held() raised KeyboardInterrupt otherwise
         yield client
 
@@ -197,6 +197,18 @@ def on_cluster(
             submit()
     finally:
         client.cancel(feeder.live())
+
+
+def _not_started(error: Exception) -> str:
+    """Why a local cluster did not start, with the usual cause where Dask's words hide it."""
+    said = f"the cluster did not start: {error}"
+    if "Nanny failed to start" not in str(error):
+        return said
+    return (
+        f"{said} (its workers are started as Python's multiprocessing does, which runs the "
+        "main script again in each: a script that counts on a local cluster must do so under "
+        "if __name__ == '__main__':)"
+    )
 
 
 def _quiet_logs() -> None:
