@@ -1,12 +1,12 @@
 """The gpu engine's kernel, compiled by numba's CUDA target (numba-cuda, the ``gpu`` extra).
 
 A piece is a constellation with a row on each of its first few free lines. The threads of a
-launch take pieces in turn from a shared counter until none is left, so that a thread whose
-piece was quickly done (most fail on their first rows) takes the next one at once, and no thread
-waits on a block whose pieces were larger. A thread finishes its piece with bitmasks in 32-bit
-words, iteratively, with its stack in the thread's own memory, counts the rows of the last line
-by their bits rather than one by one, and adds what it found to its constellation's total in
-64 bits.
+launch take pieces in turn from a shared counter until none is left, in one loop whose every
+turn is a step of a search or the taking of a piece, so that a thread whose piece is done (most
+fail on their first rows) takes the next one at once, rather than wait, in step with its warp,
+for the warp's largest. A thread searches with bitmasks in 32-bit words, iteratively, with its
+stack in its own memory, counts the rows of the last line by their bits rather than one by one,
+and adds what it found to its constellation's total in 64 bits.
 
 Imported only when a count runs: importing it imports numba's CUDA target, which reads
 NUMBA_ENABLE_CUDASIM then (1: run kernels on the CPU, as its simulator does). The kernel names
@@ -35,6 +35,8 @@ def count_pieces(
     ``blocked[c, i]`` are the rows the edge queens of constellation c take or attack on its free
     line i, ``gaps[c, i]`` the lines from there to the next one, and ``lines[c]`` how many free
     lines it has; ``taken_so_far[0]`` is the counter the threads take pieces from (zero)."""
+    if lines.shape[0] == 0:
+        return
     one = uint32(1)
     full = uint32(0xFFFFFFFF) >> uint32(32 - n)
     side = uint32(n)
@@ -44,8 +46,6 @@ def count_pieces(
     # unsigned, as the counter is (numba compares signed with unsigned as floats); under 2³²,
     # as kernel.count makes sure
     pieces = uint64(lines.shape[0]) * uint64(per_constellation)
-    if lines.shape[0] == 0:
-        return
     stack_avail = cuda.local.array(MAX_LINES, uint32)
     stack_taken = cuda.local.array(MAX_LINES, uint32)
     stack_left = cuda.local.array(MAX_LINES, uint32)
