@@ -146,7 +146,7 @@ class GpuEngine(Engine):
         n = request.n
         # the simulator takes milliseconds a thread: one constellation or piece a launch, so
         # that a time limit and Ctrl-C are heard there too
-        size = 1 if kernel.simulated() else max(1, PIECES_PER_LAUNCH // n ** kernel.preset())
+        size = 1 if kernel.simulated() else max(1, PIECES_PER_LAUNCH // kernel.pieces_each(n))
         if not edges.counts(request):
             return _puzzle_launches(request, deadline, size)
         total = len(_constellations(n))
@@ -214,14 +214,13 @@ def _count_span(n: int, start: int, end: int, deadline: float | None) -> Subcoun
         return _count_on_cpu(n, start, end, deadline)
     if launched is None:  # the time limit came while the device counted
         return Subcount(solutions, classes, 0, 0, complete=False)
-    counts, seconds = launched
     every = _constellations(n)
-    for (at, _, _), count in zip(on_device, counts.tolist(), strict=True):
+    for (at, _, _), count in zip(on_device, launched.totals.tolist(), strict=True):
         keeping = every[at][4]
         solutions += 8 // keeping * count
         classes += count // keeping
-    pieces = len(on_device) * n ** kernel.preset()
-    return Subcount(solutions, classes, pieces, round(seconds * 1e6), complete=True)
+    microseconds = round(launched.seconds * 1e6)
+    return Subcount(solutions, classes, launched.pieces, microseconds, complete=True)
 
 
 def _count_on_cpu(n: int, start: int, end: int, deadline: float | None) -> Subcount:
@@ -235,7 +234,7 @@ def _puzzle_launches(request: Request, deadline: float | None, size: int) -> lis
     """A puzzle's reduction, cut on the CPU into pieces enough to fill the device, ``size``
     pieces a launch."""
     reduction = reduced.reduce(request)
-    wanted = 2 if kernel.simulated() else max(1, PIECES_PER_COUNT // request.n ** kernel.preset())
+    wanted = 2 if kernel.simulated() else max(1, PIECES_PER_COUNT // kernel.pieces_each(request.n))
     placed, pieces = _cut_in_order(reduction, wanted)
     base = GpuPieces(NAME, deadline, reduction, placed=placed)
     return [
@@ -296,9 +295,9 @@ def _count_pieces(task: GpuPieces) -> Subcount:
         return _count_pieces_on_cpu(task)
     if launched is None:  # the time limit came while the device counted
         return Subcount(0, None, 0, 0, complete=False)
-    counts, seconds = launched
-    pieces = len(task.pieces) * n ** kernel.preset()
-    return Subcount(int(counts.sum()), None, pieces, round(seconds * 1e6), complete=True)
+    solutions = int(launched.totals.sum())
+    microseconds = round(launched.seconds * 1e6)
+    return Subcount(solutions, None, launched.pieces, microseconds, complete=True)
 
 
 def _count_pieces_on_cpu(task: GpuPieces) -> Subcount:

@@ -15,7 +15,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from nqueens.engines import jit
 
@@ -112,6 +112,20 @@ def preset() -> int:
     return SIMULATED_PRESET if simulated() else PRESET
 
 
+def pieces_each(n: int) -> int:
+    """The pieces an n x n constellation (or a puzzle's piece) is cut into on the device."""
+    return int(n ** preset())  # an int to the power of a positive int: mypy cannot tell
+
+
+class Launch(NamedTuple):
+    """What one launch counted: the solutions of each constellation (a numpy array), the
+    seconds the device took, copies included, and the pieces it was given."""
+
+    totals: Any
+    seconds: float
+    pieces: int
+
+
 def device_name() -> str:
     """The device a count runs on, as its driver names it."""
     if simulated():
@@ -131,9 +145,9 @@ def compiled() -> Any:
 
 def count(
     n: int, blocked: Any, gaps: Any, lines: Any, deadline: float | None = None
-) -> tuple[Any, float] | None:
-    """The solutions of each constellation (numpy arrays of 32-bit words, one row each) and the
-    seconds the device took, copies included; None if ``deadline`` (a time.time()) passed first.
+) -> Launch | None:
+    """Count the constellations given as numpy arrays of 32-bit words, one row each; None if
+    ``deadline`` (a time.time()) passed first.
 
     The launch is waited for in Python, a few milliseconds at a time, so that a time limit and
     Ctrl-C are heard while the device counts, however long a launch takes on a large board. A
@@ -146,7 +160,7 @@ def count(
     started = time.perf_counter()
     totals = target.to_device(numpy.zeros(len(lines), dtype=numpy.uint64))
     counter = target.to_device(numpy.zeros(1, dtype=numpy.uint64))
-    pieces = len(lines) * n ** preset()
+    pieces = len(lines) * pieces_each(n)
     assert pieces < 1 << 32, "the kernel numbers a launch's pieces in 32 bits"
     if simulated():
         per_block, most_blocks = SIMULATED_THREADS_PER_BLOCK, 1
@@ -166,8 +180,7 @@ def count(
     )
     if not simulated() and not _finished(target, deadline):  # the simulator has finished
         return None
-    found = totals.copy_to_host()
-    return found, time.perf_counter() - started
+    return Launch(totals.copy_to_host(), time.perf_counter() - started, pieces)
 
 
 def _finished(target: Any, deadline: float | None) -> bool:
