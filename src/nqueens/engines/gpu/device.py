@@ -4,9 +4,9 @@ A piece is a constellation with a row on each of its first few free lines. The t
 launch take pieces in turn from a shared counter until none is left, in one loop whose every
 turn is a step of a search or the taking of a piece, so that a thread whose piece is done (most
 fail on their first rows) takes the next one at once, rather than wait, in step with its warp,
-for the warp's largest. A thread searches with bitmasks in 32-bit words, iteratively, with its
-stack in its own memory, counts the rows of the last line by their bits rather than one by one,
-and adds what it found to its constellation's total in 64 bits.
+for the warp's largest. A thread searches with bitmasks, iteratively, with a stack of one word
+a line in the block's shared memory, counts the rows of the last line by their bits rather than
+one by one, and adds what it found to its constellation's total in 64 bits.
 
 Imported only when a count runs: importing it imports numba's CUDA target, which reads
 NUMBA_ENABLE_CUDASIM then (1: run kernels on the CPU, as its simulator does). The kernel names
@@ -23,7 +23,10 @@ from numba import uint32, uint64
 cuda: Any = target  # its device functions (grid, atomic, local) are made at run time
 
 MAX_LINES = 32
-"""The stack of a thread: one entry per line, for boards up to the C counter's 32."""
+"""A thread's stack: one entry per line, for boards up to the C counter's 32."""
+THREADS_PER_BLOCK = 128
+"""The threads of a block, whose stacks its shared memory holds side by side: 16 KB a block,
+so that a multiprocessor's shared memory holds as many blocks as its registers allow."""
 
 
 @cuda.jit(cache=True)  # type: ignore[untyped-decorator]
@@ -34,7 +37,16 @@ def count_pieces(
     row on each of the first ``preset`` free lines (n ** preset pieces a constellation):
     ``blocked[c, i]`` are the rows the edge queens of constellation c take or attack on its free
     line i, ``gaps[c, i]`` the lines from there to the next one, and ``lines[c]`` how many free
-    lines it has; ``taken_so_far[0]`` is the counter the threads take pieces from (zero)."""
+    lines it has; ``taken_so_far[0]`` is the counter the threads take pieces from (zero).
+
+    A thread's stack holds one word a line, the rows still to try there with the one being
+    tried: going back up a line, the search takes that row out of its rows and diagonals again,
+    rather than load them. So the diagonals are 64-bit words with room on either side (the
+    right-going ones shifted up by 32): the rows that count at a line are never shifted out on
+    the way down, since the lines below are fewer than 32. The stacks are in shared memory,
+    line by line across the block, so that the threads of a warp, each at its own line, read
+    and write in as many banks.
+    """
     if lines.shape[0] == 0:
         return
     one = uint32(1)
@@ -46,17 +58,16 @@ def count_pieces(
     # unsigned, as the counter is (numba compares signed with unsigned as floats); under 2³²,
     # as kernel.count makes sure
     pieces = uint64(lines.shape[0]) * uint64(per_constellation)
-    stack_avail = cuda.local.array(MAX_LINES, uint32)
-    stack_taken = cuda.local.array(MAX_LINES, uint32)
-    stack_left = cuda.local.array(MAX_LINES, uint32)
-    stack_right = cuda.local.array(MAX_LINES, uint32)
+    stack = cuda.shared.array((MAX_LINES, THREADS_PER_BLOCK), uint32)
+    thread = cuda.threadIdx.x
     owner = -1
     found = uint64(0)
     searching = False
     # the piece being searched: its constellation's lines, and the words of its current line
     blocked_lines = blocked[0]
     line_gaps = gaps[0]
-    last = depth = avail = taken = left = right = uint32(0)
+    last = depth = avail = taken = uint32(0)
+    left = right = uint64(0)
     # One loop, each turn a step of the search or the taking of a piece: the threads of a warp
     # run in step, and in two nested loops those whose pieces were small would wait for the
     # warp's largest before taking another.
@@ -75,7 +86,8 @@ def count_pieces(
             blocked_lines = blocked[constellation]
             line_gaps = gaps[constellation]
             rows_left = uint32(uint32(piece) % per_constellation)
-            taken = left = right = uint32(0)
+            taken = uint32(0)
+            left = right = uint64(0)
             fits = True
             for line in range(preset):
                 row = uint32(rows_left % side)
@@ -84,19 +96,21 @@ def count_pieces(
                     fits = fits and row == 0  # the same piece once, not n times
                     continue
                 bit = uint32(one << uint32(row))
-                if (taken | left | right | blocked_lines[line]) & bit:
+                attacked = uint32(left) | uint32(right >> uint64(32))
+                if (taken | attacked | blocked_lines[line]) & bit:
                     fits = False
                     break
-                shift = line_gaps[line]
+                shift = uint64(line_gaps[line])
                 taken = uint32(taken | bit)
-                left = uint32((left | bit) << shift)
-                right = uint32((right | bit) >> shift)
+                left = (left | uint64(bit)) << shift
+                right = (right | (uint64(bit) << uint64(32))) >> shift
             if not fits:
                 continue
             if free_lines <= preset:
                 found += uint64(1)
                 continue
-            avail = uint32(full & ~(taken | left | right | blocked_lines[preset]))
+            attacked = uint32(left) | uint32(right >> uint64(32))
+            avail = uint32(full & ~(taken | attacked | blocked_lines[preset]))
             last = uint32(free_lines - 1)
             if last == preset:
                 found += uint64(cuda.popc(avail))
@@ -110,31 +124,33 @@ def count_pieces(
                 searching = False
                 continue
             depth = uint32(depth - one)
-            avail = stack_avail[depth]
-            taken = stack_taken[depth]
-            left = stack_left[depth]
-            right = stack_right[depth]
+            tried = stack[depth, thread]  # the rows left here, with the one that was tried
+            bit = uint32(tried & (~tried + one))
+            avail = uint32(tried ^ bit)
+            shift = uint64(line_gaps[depth])
+            taken = uint32(taken ^ bit)
+            left = (left >> shift) ^ uint64(bit)
+            right = (right << shift) ^ (uint64(bit) << uint64(32))
             continue
         bit = uint32(avail & (~avail + one))
-        avail = uint32(avail ^ bit)
-        shift = line_gaps[depth]
-        next_taken = uint32(taken | bit)
-        next_left = uint32((left | bit) << shift)
-        next_right = uint32((right | bit) >> shift)
+        shift = uint64(line_gaps[depth])
+        next_left = (left | uint64(bit)) << shift
+        next_right = (right | (uint64(bit) << uint64(32))) >> shift
         below = uint32(depth + one)
-        free = uint32(full & ~(next_taken | next_left | next_right | blocked_lines[below]))
+        attacked = uint32(next_left) | uint32(next_right >> uint64(32))
+        free = uint32(full & ~(taken | bit | attacked | blocked_lines[below]))
         if below == last:
             found += uint64(cuda.popc(free))
+            avail = uint32(avail ^ bit)
             continue
         if free:
-            stack_avail[depth] = avail
-            stack_taken[depth] = taken
-            stack_left[depth] = left
-            stack_right[depth] = right
+            stack[depth, thread] = avail
             depth = below
             avail = free
-            taken = next_taken
+            taken = uint32(taken | bit)
             left = next_left
             right = next_right
+        else:
+            avail = uint32(avail ^ bit)
     if found:
         cuda.atomic.add(totals, owner, found)

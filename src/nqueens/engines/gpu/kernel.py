@@ -27,7 +27,6 @@ SIMULATED_PRESET = 1
 """The simulator runs each piece as Python, where a piece that fails at once costs as much as
 a step of a search: it takes n pieces a constellation."""
 
-THREADS_PER_BLOCK = 128
 THREADS_PER_PROCESSOR = 2048
 """The most threads a multiprocessor of a large device holds at once (2048 on Hopper and the
 A100): a launch has enough blocks to fill every one, and no more, since its threads take pieces
@@ -155,6 +154,8 @@ def count(
     """
     import numpy
 
+    from nqueens.engines.gpu import device
+
     target = cuda()
     kernel = compiled()
     started = time.perf_counter()
@@ -166,7 +167,7 @@ def count(
         per_block, most_blocks = SIMULATED_THREADS_PER_BLOCK, 1
     else:
         processors = target.get_current_device().MULTIPROCESSOR_COUNT
-        per_block = THREADS_PER_BLOCK
+        per_block = device.THREADS_PER_BLOCK
         most_blocks = processors * (THREADS_PER_PROCESSOR // per_block)
     blocks = min(most_blocks, (pieces + per_block - 1) // per_block)
     kernel[blocks, per_block](
