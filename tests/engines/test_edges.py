@@ -55,6 +55,20 @@ def test_each_solution_is_counted_through_one_canonical_constellation(n: int) ->
         assert keeping in (1, 2, 4, 8)
 
 
+@pytest.mark.parametrize("n", [*range(5, 10), pytest.param(10, marks=pytest.mark.slow)])
+def test_the_device_is_told_each_constellations_solutions_that_turns_keep(n: int) -> None:
+    """masks' third value, which the gpu engine's classes rest on: of a constellation's
+    solutions, those a half turn keeps plus twice those a quarter turn keeps (Burnside)."""
+    assert module is not None
+    expected: Counter[Edges] = Counter()
+    for rows in brute_force_solutions(n):
+        half = all(rows[n - 1 - column] == n - 1 - row for column, row in enumerate(rows))
+        quarter = all(rows[row] == n - 1 - column for column, row in enumerate(rows))
+        expected[edge_queens(rows)] += half + 2 * quarter
+    for index, (a, b, c, d, _) in enumerate(module.constellations(n)):
+        assert module.masks(n, index)[2] == expected[(a, b, c, d)], (n, a, b, c, d)
+
+
 @pytest.mark.parametrize("n", range(1, 16))
 def test_plain_counts_are_the_published_ones(n: int) -> None:
     stats = nqueens.count(n, unique=True, engine="bitboard", workers=1)

@@ -161,10 +161,23 @@ CLONED static u64 estimate(int n, const Edges *e, int probes, u64 *seed) {
 #define FEWEST_PROBES 16
 #define MOST_PROBES 64
 
+static Edges *by_rule(int n, Edges image[8]) {
+    /* The image that the fixed rule above chooses. */
+    int m = n - 1;
+    Edges *ruled = &image[0];
+    for (int which = 0; which < 8; which++) {
+        Edges *e = &image[which];
+        int corner = e->b < m - e->b ? e->b : m - e->b;
+        int ruled_corner = ruled->b < m - ruled->b ? ruled->b : m - ruled->b;
+        if (corner < ruled_corner || (corner == ruled_corner && e->d > ruled->d)) ruled = e;
+    }
+    return ruled;
+}
+
 static void orient(int n, Constellation *k) {
     /* Choose the image k is searched as. */
-    int m = n - 1, distinct = 0;
-    Edges image[8], *unlike[8], *ruled = &image[0];
+    int distinct = 0;
+    Edges image[8], *unlike[8];
     u64 seed = (u64)key_of(n, &k->canonical);
     images(n, &k->canonical, image);
     for (int which = 0; which < 8; which++) {
@@ -172,10 +185,8 @@ static void orient(int n, Constellation *k) {
         int seen = 0;
         for (int i = 0; i < distinct && !seen; i++) seen = memcmp(unlike[i], e, sizeof(Edges)) == 0;
         if (!seen) unlike[distinct++] = e;
-        int corner = e->b < m - e->b ? e->b : m - e->b;
-        int ruled_corner = ruled->b < m - ruled->b ? ruled->b : m - ruled->b;
-        if (corner < ruled_corner || (corner == ruled_corner && e->d > ruled->d)) ruled = e;
     }
+    Edges *ruled = by_rule(n, image);
     k->searched = *ruled;
     k->oriented = 1;
     u64 probes = estimate(n, ruled, SIZE_PROBES, &seed) / SIZE_PROBES >> PROBE_SHIFT;
@@ -442,6 +453,71 @@ static void finish(Search *s) {
     s->active = 0;
 }
 
+/* The solutions that a half turn keeps, as a queen on each line of the first half decides its
+   image on the second: the search goes down half the lines, with the rows and both diagonals of
+   the whole board as bits (line + row and line - row + n - 1 are under 2n - 1 <= 63). */
+typedef struct {
+    int n, halves, middle; /* the free lines of the first half; the middle line's, or -1 */
+    int line[MAX_N], row[MAX_N];
+    u64 half, quarter; /* the solutions a half turn keeps, and of those a quarter turn */
+} Turned;
+
+static int take(int n, int line, int row, u64 *rows, u64 *up, u64 *down) {
+    /* Put a queen on (line, row) if nothing attacks it there: 1 if it was put. */
+    u64 r = (u64)1 << row, u = (u64)1 << (line + row), d = (u64)1 << (line - row + n - 1);
+    if ((*rows & r) || (*up & u) || (*down & d)) return 0;
+    *rows |= r;
+    *up |= u;
+    *down |= d;
+    return 1;
+}
+
+static void turned_from(Turned *t, int at, u64 rows, u64 up, u64 down) {
+    /* The search from the first-half line at, its queens and images so far in the masks. */
+    int n = t->n, m = n - 1;
+    if (at == t->halves) {
+        t->half++;
+        int quarter = 1; /* a quarter turn maps (line, row) to (row, m - line) */
+        for (int line = 0; line < n && quarter; line++) quarter = t->row[t->row[line]] == m - line;
+        t->quarter += (u64)quarter;
+        return;
+    }
+    int line = t->line[at];
+    for (int row = 0; row < n; row++) {
+        u64 r = rows, u = up, d = down;
+        if (!take(n, line, row, &r, &u, &d) || !take(n, m - line, m - row, &r, &u, &d)) continue;
+        t->row[line] = row;
+        t->row[m - line] = m - row;
+        turned_from(t, at + 1, r, u, d);
+    }
+}
+
+static u64 kept_by_turns(int n, const Edges *e, int keeps) {
+    /* Of the solutions with edge queens e, those a half turn keeps plus twice those a quarter
+       turn keeps, where the turn keeps e (else none is kept): with the count, Burnside's sum. */
+    if (!(keeps & KEEPS_HALF_TURN)) return 0;
+    int m = n - 1, lines[4] = {0, m, e->c, e->d}, fixed[4] = {e->a, e->b, 0, m};
+    Turned t = {.n = n, .halves = 0, .middle = -1};
+    u64 rows = 0, up = 0, down = 0;
+    for (int line = 0; line < n; line++) t.row[line] = -1;
+    for (int i = 0; i < 4; i++) t.row[lines[i]] = fixed[i];
+    for (int line = 0; line < n; line++) {
+        if (t.row[line] >= 0) {
+            if (!take(n, line, t.row[line], &rows, &up, &down)) return 0; /* an edge queen twice */
+        } else if (line < m - line) {
+            t.line[t.halves++] = line;
+        } else if (line == m - line) {
+            t.middle = line;
+        }
+    }
+    if (t.middle >= 0) { /* the middle line's queen is its own image: the centre */
+        if (!take(n, t.middle, t.middle, &rows, &up, &down)) return 0;
+        t.row[t.middle] = t.middle;
+    }
+    turned_from(&t, 0, rows, up, down);
+    return t.half + ((keeps & KEEPS_QUARTER_TURN) ? 2 * t.quarter : 0);
+}
+
 static int read_rows(PyObject *given, int *rows, int most) {
     /* The rows of a tuple of ints, at most ``most``: how many, or -1 with an exception set. */
     Py_ssize_t size = PyTuple_GET_SIZE(given);
@@ -594,8 +670,20 @@ static PyObject *edges_free_lines(PyObject *self, PyObject *args) {
 
 static PyObject *edges_masks(PyObject *self, PyObject *args) {
     int n;
+    Py_ssize_t index;
+    if (!PyArg_ParseTuple(args, "in", &n, &index)) return NULL;
+    if (ensure(n) < 0) return NULL;
+    if (index < 0 || index >= cached_count[n])
+        return PyErr_Format(PyExc_IndexError, "no constellation %zd of %zd", index, cached_count[n]);
+    /* the image of the fixed rule, unprobed: a device's threads do not repay the probes */
+    const Constellation *k = &cached[n][index];
+    Edges image[8];
+    images(n, &k->canonical, image);
+    const Edges *e = by_rule(n, image);
     Search s;
-    if (set_up_indexed(args, &s, &n) < 0) return NULL;
+    memset(&s, 0, sizeof(Search));
+    set_up(&s, n, e, k->keeps);
+    u64 turns = kept_by_turns(n, e, k->keeps);
     PyObject *blocked = PyTuple_New(s.free_lines), *gaps = PyTuple_New(s.free_lines);
     if (blocked == NULL || gaps == NULL) goto failed;
     for (int i = 0; i < s.free_lines; i++) {
@@ -609,7 +697,7 @@ static PyObject *edges_masks(PyObject *self, PyObject *args) {
         PyTuple_SET_ITEM(blocked, i, mask);
         PyTuple_SET_ITEM(gaps, i, gap);
     }
-    return Py_BuildValue("NNO", blocked, gaps, s.half_turn ? Py_True : Py_False);
+    return Py_BuildValue("NNK", blocked, gaps, turns);
 failed:
     Py_XDECREF(blocked);
     Py_XDECREF(gaps);
@@ -620,9 +708,10 @@ static PyMethodDef methods[] = {
     {"free_lines", edges_free_lines, METH_VARARGS,
      "free_lines(n, index) -> the lines searched, in order, for constellation index of size n."},
     {"masks", edges_masks, METH_VARARGS,
-     "masks(n, index) -> (blocked, gaps, half_turn): for each line searched, in order, the rows "
+     "masks(n, index) -> (blocked, gaps, turns): for each line searched, in order, the rows "
      "the edge queens of constellation index take or attack, and the lines to the next one (0 "
-     "last); and whether a half turn keeps the constellation (its classes need turns compared)."},
+     "last); and its solutions that a half turn keeps plus twice those a quarter turn keeps, "
+     "which its classes need: (count + turns) / the symmetries keeping it."},
     {"count_one", edges_count_one, METH_VARARGS,
      "count_one(n, a, b, c, d) -> (solutions, placements) with these edge queens."},
     {"count", edges_count, METH_VARARGS,

@@ -5,9 +5,9 @@ A plain board is counted as the C counter of plain boards counts it
 search per class of those under the square's symmetries, weighted by the number of its images,
 so that ``--unique`` is exact too. Here each constellation is cut by the rows of its first three
 free lines, and the device's threads take these pieces in turn and finish them
-(:mod:`nqueens.engines.gpu.kernel`). The
-rare constellations that a half turn keeps, whose classes need the solutions' turns compared,
-are counted on the CPU by the C counter.
+(:mod:`nqueens.engines.gpu.kernel`). The rare constellations that a half turn keeps need, for
+their classes, their solutions that the turn keeps too: the C module counts those on the CPU
+by a search of half the lines, a few microseconds each.
 
 A puzzle (given queens, blocked squares, excluded diagonals), or a board counted without its
 symmetry, is what the reduced engine makes of it: its free columns, each with the rows it may
@@ -176,32 +176,21 @@ def _constellations(n: int) -> list[tuple[int, int, int, int, int]]:
 
 
 def _count_span(n: int, start: int, end: int, deadline: float | None) -> Subcount:
-    """Count constellations start to end - 1: on the device, but those a half turn keeps."""
+    """Count constellations start to end - 1 on the device."""
     import numpy
 
     module = edges.c_module()
     assert module is not None
-    solutions = classes = 0
-    on_device: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
-    for at in range(start, end):
-        masks, steps, kept_by_half_turn = module.masks(n, at)
-        if not kept_by_half_turn:
-            on_device.append((at, masks, steps))
-            continue
-        found = _count_on_cpu(n, at, at + 1, deadline)
-        solutions += found.solutions
-        classes += found.unique or 0
-        if not found.complete:
-            return replace(found, solutions=solutions, unique=classes)
-    if not on_device:
-        return Subcount(solutions, classes, 0, 0, complete=True)
-    blocked = numpy.zeros((len(on_device), n), dtype=numpy.uint32)
-    gaps = numpy.zeros((len(on_device), n), dtype=numpy.uint32)
-    lines = numpy.zeros(len(on_device), dtype=numpy.int32)
-    for row, (_, masks, steps) in enumerate(on_device):
+    blocked = numpy.zeros((end - start, n), dtype=numpy.uint32)
+    gaps = numpy.zeros((end - start, n), dtype=numpy.uint32)
+    lines = numpy.zeros(end - start, dtype=numpy.int32)
+    turns = []
+    for row, at in enumerate(range(start, end)):
+        masks, steps, kept_by_turns = module.masks(n, at)
         blocked[row, : len(masks)] = masks
         gaps[row, : len(steps)] = steps
         lines[row] = len(masks)
+        turns.append(kept_by_turns)
     try:
         launched = kernel.count(n, blocked, gaps, lines, deadline)
     except Exception as error:  # out of memory, a launch failure: this span goes to the CPU
@@ -213,12 +202,13 @@ def _count_span(n: int, start: int, end: int, deadline: float | None) -> Subcoun
         )
         return _count_on_cpu(n, start, end, deadline)
     if launched is None:  # the time limit came while the device counted
-        return Subcount(solutions, classes, 0, 0, complete=False)
+        return Subcount(0, 0, 0, 0, complete=False)
+    solutions = classes = 0
     every = _constellations(n)
-    for (at, _, _), count in zip(on_device, launched.totals.tolist(), strict=True):
-        keeping = every[at][4]
+    for at, count, kept in zip(range(start, end), launched.totals.tolist(), turns, strict=True):
+        keeping = every[at][4]  # Burnside: the symmetries keeping it, over its own solutions
         solutions += 8 // keeping * count
-        classes += count // keeping
+        classes += (count + kept) // keeping
     microseconds = round(launched.seconds * 1e6)
     return Subcount(solutions, classes, launched.pieces, microseconds, complete=True)
 
