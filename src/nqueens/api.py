@@ -78,9 +78,11 @@ def _request(
     symmetry: bool = True,
     seed: int | None = None,
     resumable: bool = False,
+    bounded: bool = True,
 ) -> Request:
     """The arguments every command shares, checked, as one request; a ``resumable`` count
-    (checkpoint or cluster) may run as long as it takes."""
+    (checkpoint or cluster) may run as long as it takes. ``bounded=False`` leaves the check that
+    a search without a limit ends in reasonable time to the caller, who knows its engine."""
     board = board_of(n, queens, blocked, excluded)
     check_board_size(board.n, command)
     if limit is not None:
@@ -108,7 +110,8 @@ def _request(
         options=options,
         seed=seed,
     )
-    check_bounded(request, resumable=resumable)
+    if bounded:
+        check_bounded(request, resumable=resumable)
     return request
 
 
@@ -229,6 +232,7 @@ def count(
         unique=unique,
         symmetry=symmetry,
         resumable=resumable,
+        bounded=False,
     )
     request = replace(request, remote=where is not None)
     if workers is not None:
@@ -236,6 +240,7 @@ def count(
     on_progress = validation.callback(on_progress, "on_progress")
     on_estimate = validation.callback(on_estimate, "on_estimate")
     chosen = _engine(engine, request)
+    check_bounded(request, resumable=resumable, engine=chosen)
     if not chosen.splits and resumable:
         raise InputError(
             f"the {chosen.name} engine counts in one piece; checkpoints and clusters apply to "

@@ -334,6 +334,29 @@ def test_a_time_limit_is_kept_while_a_long_launch_runs(monkeypatch: pytest.Monke
     assert stats.solutions < known_total(18) and stats.conflicts == 0  # no launch counted
 
 
+def test_a_board_the_device_counts_in_minutes_needs_no_time_limit_there(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """N = 20 to 22 take hours on CPUs, so a count of them needs a limit there (or a checkpoint
+    or a cluster); on a GPU they take minutes, and need none. N = 23 takes hours on a GPU too."""
+    with pytest.raises(nqueens.InputError, match="too many to go through without a limit"):
+        nqueens.count(20, engine="bitboard")
+    monkeypatch.setattr(kernel, "missing", lambda: None)
+    monkeypatch.setattr(kernel, "simulated", lambda: True)
+    with pytest.raises(nqueens.InputError, match="too many to go through without a limit"):
+        nqueens.count(20, engine="gpu")  # on the simulator, a count of N = 20 takes days
+    device = SlowDevice(seconds=0)  # whose launches count nothing
+    monkeypatch.setattr(kernel, "simulated", lambda: False)
+    monkeypatch.setattr(kernel, "cuda", lambda: device)
+    monkeypatch.setattr(kernel, "compiled", lambda: device.kernel)
+    monkeypatch.setattr(kernel, "device_name", lambda: "a device")
+    for n in (20, 22):
+        assert nqueens.count(n, engine="gpu").status is nqueens.Status.COMPLETE
+    assert nqueens.count(22).engine == gpu.NAME  # auto takes the device, and needs no limit
+    with pytest.raises(nqueens.InputError, match="too many to go through without a limit"):
+        nqueens.count(23, engine="gpu")
+
+
 @pytest.mark.usefixtures("failing_device")
 def test_a_failed_launch_is_counted_on_the_cpu_exactly_and_said_once_per_launch() -> None:
     with pytest.warns(gpu.GpuFallbackWarning, match="OUT_OF_MEMORY") as warned:

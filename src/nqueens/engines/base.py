@@ -150,6 +150,11 @@ class Engine:
         count without a limit is then reasonable where the board's size alone says it is not."""
         return False
 
+    def counts_in_minutes(self, request: Request) -> bool:
+        """Whether its own count of ``request`` ends in minutes where the board's size alone
+        says hours (a GPU's): a count without a limit is then reasonable on this engine."""
+        return False
+
     def memory_needed(self, request: Request) -> int:
         """Bytes of address space the search of ``request`` may take, loading its solver
         included (0: too little to check)."""

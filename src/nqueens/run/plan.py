@@ -31,7 +31,7 @@ from nqueens.core.known_counts import how_many
 from nqueens.core.results import InputError
 from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, MAX_UNBOUNDED_ENUMERATION_N
 from nqueens.engines import bitboard, cp, cpsat, local, reduced, registry
-from nqueens.engines.base import FIRST, Request
+from nqueens.engines.base import FIRST, Engine, Request
 
 FIRST_TRY_SECONDS = 1.0
 """How long the fast search gets on a puzzle before CP-SAT takes over."""
@@ -96,16 +96,19 @@ def first_plan(board: Board) -> list[Attempt]:
     ]
 
 
-def check_bounded(request: Request, *, resumable: bool) -> None:
+def check_bounded(request: Request, *, resumable: bool, engine: Engine | None = None) -> None:
     """Refuse a count or a listing that would run for hours with nothing to stop it: no time
     limit, no solution limit, no checkpoint or cluster to resume or share it (``resumable``), more
-    free columns than any board counted without a limit, and no engine that decides it at once."""
+    free columns than any board counted without a limit, no engine that decides it at once, and
+    no ``engine`` chosen that counts it in minutes."""
     board = request.board
     free = board.n - len(board.queens)
     stopped = request.limit is not None or request.time_limit is not None or resumable
     if request.command == FIRST or stopped or free <= MAX_UNBOUNDED_ENUMERATION_N:
         return
-    if any(engine.decides_without_limit(request) for engine in registry.ENGINES.values()):
+    if any(each.decides_without_limit(request) for each in registry.ENGINES.values()):
+        return
+    if engine is not None and engine.counts_in_minutes(request):
         return
     if board.queens:
         size = f"{free} columns have no given queen"

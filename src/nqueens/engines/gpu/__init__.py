@@ -48,9 +48,14 @@ AUTO_FROM_N = 18
 """``count --engine auto`` takes the device from this size: smaller boards are counted on the CPU
 before a kernel would have compiled."""
 
-PIECES_PER_LAUNCH = 1 << 22
-"""Pieces per launch, about: many times the threads a large device runs at once, so that its
-threads are kept busy until the last few pieces, and few enough that a launch is short."""
+MINUTES_UP_TO = 22
+"""The most free columns the device counts in minutes (N = 22 by the README's table): larger
+boards take hours, and a count of them needs a time limit, a checkpoint or a cluster."""
+
+PIECES_PER_LAUNCH = 1 << 24
+"""Pieces per launch, about: a launch ends with a tail in which most of the device's threads
+have no piece left, so fewer, larger launches waste less (``benchmarks/gpu.py --variants``);
+a launch stays short enough for a checkpoint to keep, and a time limit is heard within one."""
 
 CPU_SLICE = 1 << 20
 """Placements per call of the C counter, for what the device leaves to the CPU."""
@@ -108,6 +113,9 @@ class GpuEngine(Engine):
         # Whether a cluster's workers have a GPU is not known before it is reached: there, the
         # gpu engine is asked for by name.
         return not request.remote and reduced.free_columns(request) >= AUTO_FROM_N
+
+    def counts_in_minutes(self, request: Request) -> bool:
+        return not kernel.simulated() and reduced.free_columns(request) <= MINUTES_UP_TO
 
     def wants_workers(self, request: Request) -> bool:
         return False  # one process drives the device
