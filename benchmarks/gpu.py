@@ -9,11 +9,16 @@ out. For each N: the time, the pieces, the time the device took, and solutions p
 kernel counts no placements: a placements-per-second column needs a counter in it, to be
 weighed against its cost on a device). The device is named above the table, with the date.
 
+--variants N times, in one process, the engine's settings against others (the rows a piece
+presets, the pieces a launch, a cap on a thread's registers), each count
+checked, so that a device's few minutes say which to ship.
+
 --compiler-report needs no device, only CUDA's compilers (the gpu extra): the registers, stack
 and spills of the kernel as compiled for a compute capability (9.0: Hopper).
 
     python benchmarks/gpu.py                                   # N = 16..22 on the GPU
     python benchmarks/gpu.py --sizes 18-20 --repeat 3 --time-limit 60
+    python benchmarks/gpu.py --variants 20 --repeat 2          # which settings are fastest
     python benchmarks/gpu.py --compiler-report                 # no device needed
     NUMBA_ENABLE_CUDASIM=1 python benchmarks/gpu.py --sizes 6-7  # the script itself, no GPU
 """
@@ -34,6 +39,18 @@ from compare_seed import ROOT, parse_sizes
 
 COUNTS = json.loads((ROOT / "tests" / "data" / "counts.json").read_text())
 TIME_LIMITED = 3  # nqueens's exit status for a count its time limit stopped
+WARM_UP_N = 16  # the largest first count, untimed: a second at most on a device
+
+VARIANTS: dict[str, dict[str, int]] = {
+    "as shipped": {},
+    "2 preset rows": {"preset": 2},
+    "4 preset rows": {"preset": 4},
+    "2^22 pieces a launch": {"pieces": 1 << 22},
+    "2^26 pieces a launch": {"pieces": 1 << 26},
+    "at most 32 registers": {"registers": 32},
+    "at most 40 registers": {"registers": 40},
+}
+"""Settings to weigh against the shipped ones: each changes one."""
 
 
 def counted(n: int, time_limit: float | None) -> tuple[float, dict[str, object]]:
@@ -61,8 +78,9 @@ def counted(n: int, time_limit: float | None) -> tuple[float, dict[str, object]]
 
 
 def timed_table(sizes: list[int], repeat: int, enough: float, time_limit: float | None) -> None:
-    """Print the table of times, after a first count that compiles the kernel."""
-    counted(min(sizes), time_limit)
+    """Print the table of times, after a first count (N = 16 at most) that compiles the kernel
+    or loads it from numba's cache."""
+    counted(min(*sizes, WARM_UP_N), time_limit)
     rows = []
     device = ""
     for n in sizes:
@@ -93,6 +111,47 @@ def timed_table(sizes: list[int], repeat: int, enough: float, time_limit: float 
     checked = ", ".join(row.split(" | ")[0].strip("| ") for row in rows if "stopped" not in row)
     if checked:
         print(f"\nEvery count and class count checked against the published ones: N = {checked}.")
+
+
+def compare_variants(n: int, repeat: int, time_limit: float | None) -> None:
+    """Print, for each of VARIANTS, the median seconds of ``repeat`` counts of N in this process
+    (the kernel already loaded), each count checked against the published one."""
+    import nqueens
+    from nqueens.engines import gpu
+    from nqueens.engines.gpu import device, kernel
+
+    truth = int(COUNTS["total"][str(n)])
+    shipped = (kernel.PRESET, gpu.PIECES_PER_LAUNCH, kernel.compiled)
+    nqueens.count(n, engine="gpu", time_limit=time_limit)  # the kernel loaded, untimed
+    print(f"N = {n}, {kernel.device_name()}, medians of {repeat} counts in one process:\n")
+    print("| settings | seconds | on the device (s) | pieces |")
+    print("|---|---|---|---|")
+    for name, setting in VARIANTS.items():
+        if "registers" in setting and kernel.simulated():
+            continue  # the simulator compiles nothing
+        kernel.PRESET = setting.get("preset", shipped[0])
+        gpu.PIECES_PER_LAUNCH = setting.get("pieces", shipped[1])
+        if "registers" in setting:
+            capping = kernel.cuda().jit(max_registers=setting["registers"])
+            capped = capping(device.count_pieces.py_func)
+            kernel.compiled = lambda chosen=capped: chosen
+            nqueens.count(n, engine="gpu", time_limit=time_limit)  # its compile, untimed
+        runs = []
+        for _ in range(repeat):
+            started = time.perf_counter()
+            stats = nqueens.count(n, engine="gpu", time_limit=time_limit)
+            runs.append((time.perf_counter() - started, stats))
+            if stats.status.partial:
+                break
+        kernel.PRESET, gpu.PIECES_PER_LAUNCH, kernel.compiled = shipped
+        stats = runs[-1][1]
+        complete = not stats.status.partial
+        if complete and stats.solutions != truth:
+            raise SystemExit(f"{name}: counted {stats.solutions}, the published count is {truth}")
+        seconds = statistics.median(run[0] for run in runs)
+        on_device = statistics.median(run[1].branches for run in runs) / 1e6
+        shown = f"{seconds:.3f}" if complete else f"over {seconds:.0f} (stopped)"
+        print(f"| {name} | {shown} | {on_device:.3f} | {stats.conflicts:,} |")
 
 
 def compiler_report(capability: tuple[int, int]) -> str:
@@ -144,12 +203,16 @@ def main() -> None:
         metavar="CAPABILITY",
         help="the kernel's registers and stack for a compute capability (default 9.0), no device",
     )
+    parser.add_argument("--variants", type=int, metavar="N", help="weigh settings at this size")
     options = parser.parse_args()
     if options.compiler_report is not None:
         if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0"):
             raise SystemExit("--compiler-report needs numba's CUDA target, not its simulator")
         major, minor = (int(part) for part in options.compiler_report.split("."))
         print(compiler_report((major, minor)))
+        return
+    if options.variants is not None:
+        compare_variants(options.variants, max(1, options.repeat), options.time_limit)
         return
     timed_table(options.sizes, options.repeat, options.enough, options.time_limit)
 

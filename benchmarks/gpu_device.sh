@@ -1,30 +1,50 @@
 #!/usr/bin/env bash
 # The gpu engine's checks on a lent GPU machine, in one call, since its time is short: what the
-# machine has, the package's C module built in place (nothing can be installed there: its
-# python3 must have numba-cuda, click and rich), the kernel's first compile, the compiler's
-# report, puzzles and counts without symmetry checked against the CPU and the published counts,
-# and the table of benchmarks/gpu.py for the README. Each count stops at LIMIT seconds, so that
-# a slow kernel cannot spend the lease. The log is also written under $OUT, when it is set.
+# machine has; the package's C module, built in place where it does not load (nothing can be
+# fetched there: its python3 must have numba-cuda, click and rich, or WHEELS must hold wheels
+# of what does not suit); the kernel's first compile; where a whole count spends its time;
+# puzzles and counts without symmetry checked against the CPU and the published counts; the
+# table of benchmarks/gpu.py for the README; the settings weighed; N = 22 alone; the compiler's
+# report. Each step gets what is left of BUDGET seconds, the most important first, so that a
+# slow kernel cannot spend the lease. The log and the profiles are written under $OUT if set.
 #
-#     bash benchmarks/gpu_device.sh                   # N = 16..22, each count stopped at 200 s
-#     SIZES=16-20 LIMIT=60 bash benchmarks/gpu_device.sh
-#     NUMBA_ENABLE_CUDASIM=1 SIZES=6-7 bash benchmarks/gpu_device.sh   # the script, no GPU
+#     bash benchmarks/gpu_device.sh                   # N = 16..21, then 22, in 560 s at most
+#     SIZES=16-20 LARGEST=21 BUDGET=300 bash benchmarks/gpu_device.sh
+#     WHEELS=.whl BUDGET=440 bash benchmarks/gpu_device.sh   # with numpy 2.4 wheels carried
+#     NUMBA_ENABLE_CUDASIM=1 SIZES=6-7 LARGEST=8 VARIANT_N=7 bash benchmarks/gpu_device.sh
 set -u -o pipefail
 PYTHON=${PYTHON:-python3}
-SIZES=${SIZES:-16-22}
-LIMIT=${LIMIT:-200}
+SIZES=${SIZES:-16-21}     # timed three times each
+LARGEST=${LARGEST:-22}    # timed once, last, with what is left
+VARIANT_N=${VARIANT_N:-19}
+WHEELS=${WHEELS:-}        # a folder of wheels to put before the machine's own packages
+BUDGET=${BUDGET:-560}
 out=${OUT:-$(mktemp -d)}
-first=${SIZES%%[-,]*}  # the smallest size
+site=$(mktemp -d)  # the wheels' packages, kept out of $OUT, whose files come back
 mkdir -p "$out"
 export PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+
+left() { echo $((BUDGET - SECONDS)); }  # bash counts SECONDS from the script's start
+limit() { # seconds for a step: at most $1, and what is left less $2 for the steps after it
+    local most=$1 kept=$2 now
+    now=$(($(left) - kept))
+    now=$((now < most ? now : most))
+    echo $((now < 1 ? 1 : now))
+}
 
 checks() {
     echo "== the machine"
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm \
         --format=csv 2>&1 || true
-    "$PYTHON" -c 'import sys, numba, numba_cuda, numpy
-print("python", sys.version.split()[0], "numba", numba.__version__, "numba-cuda",
-      numba_cuda.__version__, "numpy", numpy.__version__)' || return 1
+    if [ -n "$WHEELS" ]; then  # carried wheels, for packages there that do not suit
+        "$PYTHON" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
+            --upgrade --target "$site" "$WHEELS"/*.whl || return 1
+        export PYTHONPATH="$PYTHONPATH:$site"
+    fi
+    "$PYTHON" -c 'import sys
+from importlib.metadata import version
+print("python", sys.version.split()[0], *(f"{name} {version(name)}" for name in
+      ("numba", "numba-cuda", "numpy", "click", "rich")))' || return 1
 
     echo "== the C module: built in place as setup.py builds it, where it is not there"
     "$PYTHON" - <<'EOF' || return 1
@@ -44,19 +64,32 @@ EOF
     "$PYTHON" -c 'from nqueens.engines.bitboard import edges
 assert edges.c_module() is not None, "the C module does not load"' || return 1
 
-    echo "== the first count: the kernel compiled, and written to numba's cache"
+    first=${SIZES%%[-,]*}  # the smallest size
     TIMEFORMAT="%R s, the whole process"
+    echo "== the first count: the kernel compiled, and written to numba's cache"
     time "$PYTHON" -m nqueens count "$first" --engine gpu --unique --stats || return 1
-    echo "== the compiler's report"
-    "$PYTHON" benchmarks/gpu.py --compiler-report || true
+    echo "== a whole count of N = $VARIANT_N, where its time goes (imports, profile under \$OUT)"
+    time "$PYTHON" -X importtime -m nqueens count "$VARIANT_N" --engine gpu --stats -t 60 \
+        2> "$out/importtime.txt" || return 1
+    "$PYTHON" - "$VARIANT_N" "$out/profile.txt" <<'EOF' || return 1
+import cProfile, pstats, sys
+profile = cProfile.Profile()
+profile.enable()  # the command's own exit would end this process at once: the API, profiled
+import nqueens
+nqueens.count(int(sys.argv[1]), engine="gpu", time_limit=60)
+profile.disable()
+pstats.Stats(profile, stream=open(sys.argv[2], "w")).sort_stats("cumulative").print_stats(40)
+EOF
+    grep -m1 "function calls" "$out/profile.txt"
 
     echo "== puzzles and counts without symmetry, against the CPU and the published counts"
-    "$PYTHON" - <<'EOF' || return 1
-import json, time, nqueens
+    "$PYTHON" - "$(limit 60 200)" <<'EOF' || return 1
+import json, sys, time, nqueens
 from nqueens.core.board import Diagonal
 from nqueens.engines.gpu import kernel
 
 small = kernel.simulated()
+time_limit = float(sys.argv[1])
 cases = [  # (n, given queens, blocked squares, excluded diagonals)
     (8 if small else 14, [], [], []),
     (8 if small else 16, [(0, 1), (5, 3)], [], []),
@@ -67,23 +100,33 @@ for n, queens, blocked, excluded in cases:
     board = nqueens.Board(n, queens=queens, blocked=blocked,
                           excluded=[Diagonal(*d) for d in excluded])
     started = time.perf_counter()
-    on_gpu = nqueens.count(board, engine="gpu", symmetry=False)
+    on_gpu = nqueens.count(board, engine="gpu", symmetry=False, time_limit=time_limit)
     seconds = time.perf_counter() - started
+    assert not on_gpu.status.partial, (n, queens, "stopped at the time limit")
     on_cpu = nqueens.count(board, engine="bitboard", symmetry=False).solutions
     assert on_gpu.solutions == on_cpu, (n, queens, blocked, excluded, on_gpu.solutions, on_cpu)
     print(f"N = {n}, given {queens}: {on_cpu:,} on both, {seconds:.2f} s on the GPU")
 published = json.load(open("tests/data/counts.json"))["total"]
 n = 8 if small else 18
-found = nqueens.count(n, engine="gpu", symmetry=False).solutions
-assert found == int(published[str(n)]), (n, found)
-print(f"N = {n} without symmetry: {found:,}, as published")
+started = time.perf_counter()
+found = nqueens.count(n, engine="gpu", symmetry=False, time_limit=time_limit)
+seconds = time.perf_counter() - started
+assert not found.status.partial and found.solutions == int(published[str(n)]), (n, found)
+print(f"N = {n} without symmetry: {found.solutions:,}, as published, {seconds:.2f} s")
 EOF
 
     echo "== the table (benchmarks/gpu.py)"
-    "$PYTHON" benchmarks/gpu.py --sizes "$SIZES" --repeat 3 --time-limit "$LIMIT"
+    "$PYTHON" benchmarks/gpu.py --sizes "$SIZES" --repeat 3 --time-limit "$(limit 120 240)"
+    echo "== the settings weighed"
+    "$PYTHON" benchmarks/gpu.py --variants "$VARIANT_N" --repeat 3 --time-limit 20 || true
+    echo "== N = $LARGEST, once, stopped at what is left ($(limit 300 15) s)"
+    "$PYTHON" benchmarks/gpu.py --sizes "$LARGEST" --time-limit "$(limit 300 15)"
+    echo "== the compiler's report"
+    "$PYTHON" benchmarks/gpu.py --compiler-report || true
+    nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv 2>&1 || true
 }
 
 checks 2>&1 | tee "$out/gpu-device.log"
 status=$?
-echo "== the log: $out/gpu-device.log (exit status $status)"
+echo "== the log: $out/gpu-device.log (exit status $status, $SECONDS s)"
 exit "$status"

@@ -157,7 +157,12 @@ def test_the_device_script_runs_its_checks_on_the_simulator(tmp_path: Path) -> N
         text=True,
         cwd=ROOT,
         env=process_env(
-            NUMBA_ENABLE_CUDASIM="1", SIZES="6-7", OUT=str(tmp_path), PYTHON=sys.executable
+            NUMBA_ENABLE_CUDASIM="1",
+            SIZES="6-7",
+            LARGEST="8",
+            VARIANT_N="7",
+            OUT=str(tmp_path),
+            PYTHON=sys.executable,
         ),
         timeout=300,
     )
