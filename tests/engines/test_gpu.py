@@ -293,11 +293,13 @@ class SlowDevice:
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.ends = 0.0
+        self.launches = 0
         self.kernel = self
 
     def __getitem__(self, grid: object) -> Callable[..., None]:
         def launch(*arguments: object) -> None:
             self.ends = time.monotonic() + self.seconds
+            self.launches += 1
 
         return launch
 
@@ -350,8 +352,14 @@ def test_a_board_the_device_counts_in_minutes_needs_no_time_limit_there(
     monkeypatch.setattr(kernel, "cuda", lambda: device)
     monkeypatch.setattr(kernel, "compiled", lambda: device.kernel)
     monkeypatch.setattr(kernel, "device_name", lambda: "a device")
+    estimates: list[object] = []
     for n in (20, 22):
-        assert nqueens.count(n, engine="gpu").status is nqueens.Status.COMPLETE
+        stats = nqueens.count(n, engine="gpu", on_estimate=lambda *guess: estimates.append(guess))
+        assert stats.status is nqueens.Status.COMPLETE
+        # no estimate first: its probes, cut short, would leave launches running on the device
+        launches = len(gpu.ENGINE.subproblems(Request("count", Board(n)), None))
+        assert estimates == [] and device.launches == launches
+        device.launches = 0
     assert nqueens.count(22).engine == gpu.NAME  # auto takes the device, and needs no limit
     with pytest.raises(nqueens.InputError, match="too many to go through without a limit"):
         nqueens.count(23, engine="gpu")

@@ -242,8 +242,10 @@ class _Counting:
         a long count (None for the others)."""
         if not is_long(self.request) or len(self.todo) < 2:
             return None
-        if self.request.remote and self.engine.resource is not None:
-            return None  # its pieces are counted on the workers' devices, not as here
+        if self.engine.resource is not None:
+            # counted on a device, whose pieces a CPU core's time says nothing of, and a probe
+            # cut short at its deadline would leave its launch running on the device
+            return None
         guess = estimate(self.engine, [task for _, task in self.todo], ESTIMATE_SECONDS)
         if guess is None:
             return None
