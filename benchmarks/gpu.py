@@ -18,7 +18,8 @@ and spills of the kernel as compiled for a compute capability (9.0: Hopper).
 
     python benchmarks/gpu.py                                   # N = 16..22 on the GPU
     python benchmarks/gpu.py --sizes 18-20 --repeat 3 --time-limit 60
-    python benchmarks/gpu.py --variants 20 --repeat 2          # which settings are fastest
+    python benchmarks/gpu.py --variants 19 --repeat 3          # which settings are fastest
+    python benchmarks/gpu.py --variants 19 --kernel mine.py    # and a kernel of one's own
     python benchmarks/gpu.py --compiler-report                 # no device needed
     NUMBA_ENABLE_CUDASIM=1 python benchmarks/gpu.py --sizes 6-7  # the script itself, no GPU
 """
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import importlib.util
 import json
 import os
 import re
@@ -34,6 +36,9 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from compare_seed import ROOT, parse_sizes
 
@@ -113,20 +118,28 @@ def timed_table(sizes: list[int], repeat: int, enough: float, time_limit: float 
         print(f"\nEvery count and class count checked against the published ones: N = {checked}.")
 
 
-def compare_variants(n: int, repeat: int, time_limit: float | None) -> None:
-    """Print, for each of VARIANTS, the median seconds of ``repeat`` counts of N in this process
-    (the kernel already loaded), each count checked against the published one."""
+def compare_variants(
+    n: int, repeat: int, time_limit: float | None, candidates: Sequence[Path] = ()
+) -> None:
+    """Print, for each of VARIANTS and each candidate kernel (a file defining ``count_pieces``
+    as the engine's kernel does, and its ``THREADS_PER_BLOCK``), the median seconds of
+    ``repeat`` counts of N in this process (each kernel loaded first, untimed), each count
+    checked against the published one."""
     import nqueens
     from nqueens.engines import gpu
     from nqueens.engines.gpu import device, kernel
 
     truth = int(COUNTS["total"][str(n)])
-    shipped = (kernel.PRESET, gpu.PIECES_PER_LAUNCH, kernel.compiled)
+    shipped = (kernel.PRESET, gpu.PIECES_PER_LAUNCH, kernel.compiled, device.THREADS_PER_BLOCK)
     nqueens.count(n, engine="gpu", time_limit=time_limit)  # the kernel loaded, untimed
     print(f"N = {n}, {kernel.device_name()}, medians of {repeat} counts in one process:\n")
     print("| settings | seconds | on the device (s) | pieces |")
     print("|---|---|---|---|")
-    for name, setting in VARIANTS.items():
+    tried: list[tuple[str, dict[str, int], Path | None]] = [
+        (name, setting, None) for name, setting in VARIANTS.items()
+    ]
+    tried += [(f"kernel of {path}", {}, path) for path in candidates]
+    for name, setting, path in tried:
         if "registers" in setting and kernel.simulated():
             continue  # the simulator compiles nothing
         kernel.PRESET = setting.get("preset", shipped[0])
@@ -136,6 +149,11 @@ def compare_variants(n: int, repeat: int, time_limit: float | None) -> None:
             capped = capping(device.count_pieces.py_func)
             kernel.compiled = lambda chosen=capped: chosen
             nqueens.count(n, engine="gpu", time_limit=time_limit)  # its compile, untimed
+        if path is not None:
+            candidate = _loaded(path)
+            kernel.compiled = lambda chosen=candidate.count_pieces: chosen
+            device.THREADS_PER_BLOCK = candidate.THREADS_PER_BLOCK
+            nqueens.count(n, engine="gpu", time_limit=time_limit)  # its compile, untimed
         runs = []
         for _ in range(repeat):
             started = time.perf_counter()
@@ -143,7 +161,7 @@ def compare_variants(n: int, repeat: int, time_limit: float | None) -> None:
             runs.append((time.perf_counter() - started, stats))
             if stats.status.partial:
                 break
-        kernel.PRESET, gpu.PIECES_PER_LAUNCH, kernel.compiled = shipped
+        kernel.PRESET, gpu.PIECES_PER_LAUNCH, kernel.compiled, device.THREADS_PER_BLOCK = shipped
         stats = runs[-1][1]
         complete = not stats.status.partial
         if complete and stats.solutions != truth:
@@ -152,6 +170,16 @@ def compare_variants(n: int, repeat: int, time_limit: float | None) -> None:
         on_device = statistics.median(run[1].branches for run in runs) / 1e6
         shown = f"{seconds:.3f}" if complete else f"over {seconds:.0f} (stopped)"
         print(f"| {name} | {shown} | {on_device:.3f} | {stats.conflicts:,} |")
+
+
+def _loaded(path: Path) -> Any:
+    """The module of a candidate kernel's file."""
+    spec = importlib.util.spec_from_file_location(f"candidate_{path.stem}", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"{path}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def compiler_report(capability: tuple[int, int]) -> str:
@@ -204,6 +232,14 @@ def main() -> None:
         help="the kernel's registers and stack for a compute capability (default 9.0), no device",
     )
     parser.add_argument("--variants", type=int, metavar="N", help="weigh settings at this size")
+    parser.add_argument(
+        "--kernel",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="with --variants: weigh this kernel too (a file like the engine's device.py)",
+    )
     options = parser.parse_args()
     if options.compiler_report is not None:
         if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0"):
@@ -212,7 +248,9 @@ def main() -> None:
         print(compiler_report((major, minor)))
         return
     if options.variants is not None:
-        compare_variants(options.variants, max(1, options.repeat), options.time_limit)
+        compare_variants(
+            options.variants, max(1, options.repeat), options.time_limit, options.kernel
+        )
         return
     timed_table(options.sizes, options.repeat, options.enough, options.time_limit)
 

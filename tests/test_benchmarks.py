@@ -123,6 +123,23 @@ def test_gpu_benchmark_shows_a_count_its_time_limit_stopped_and_goes_no_further(
     assert "checked against the published ones" not in done.stdout
 
 
+@pytest.mark.slow  # a few seconds of numba-cuda's simulator
+def test_gpu_benchmark_weighs_settings_and_a_kernel_of_ones_own() -> None:
+    """--variants counts with each setting, and with a kernel from a file, each checked."""
+    shipped = ROOT / "src" / "nqueens" / "engines" / "gpu" / "device.py"
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "gpu.py"), "--variants", "6", "--kernel", str(shipped)],
+        capture_output=True,
+        text=True,
+        env=process_env(NUMBA_ENABLE_CUDASIM="1"),
+        check=True,
+    )
+    rows = [line.split(" | ") for line in done.stdout.splitlines() if line.startswith("| ")]
+    names = [row[0].removeprefix("| ") for row in rows[1:]]
+    assert names[0] == "as shipped" and names[-1] == f"kernel of {shipped}"
+    assert all(float(row[1]) > 0 for row in rows[1:])  # every count finished, and was checked
+
+
 def test_gpu_benchmark_reads_the_kernels_resources_from_the_compiler() -> None:
     """Without a device: only CUDA's compilers (the gpu extra, or a CUDA toolkit)."""
     pathfinder = pytest.importorskip("cuda.pathfinder", reason="numba-cuda is not installed")
