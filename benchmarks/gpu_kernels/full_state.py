@@ -1,0 +1,128 @@
+"""A candidate for the gpu engine's kernel, not used by it: weighed on a device with
+``python benchmarks/gpu.py --variants 19 --kernel benchmarks/gpu_kernels/full_state.py``.
+
+The engine's kernel keeps a line's state in registers and only the rows left to try on its
+stack, undoing a row on the way back up, and branches four ways a step. This one keeps every
+line's whole state on the stack (rows left, rows taken, both diagonals: 16 bytes, in 32-bit
+words) and does the same work every turn, as ygch/n_queens does: take the top line's lowest
+row, write back what is left, drop the line when nothing is, and push the line below unless
+it is the last (whose rows are counted by their bits) or has no row; the pushes, the pops and
+the count are chosen without a branch. Only the taking of a piece branches. The stacks take
+more shared memory, so fewer threads run at once: whether that pays is for a device to say.
+
+Plain boards up to N = 28 (STACK_LINES lines below the preset ones), and the same pieces,
+arguments and totals as :mod:`nqueens.engines.gpu.device`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from numba import cuda as target
+from numba import uint32, uint64
+
+cuda: Any = target
+
+STACK_LINES = 24
+THREADS_PER_BLOCK = 64
+"""Four words a line and 24 lines for each of 64 threads: 24 KB of shared memory a block."""
+
+
+@cuda.jit(cache=True)  # type: ignore[untyped-decorator]
+def count_pieces(
+    n: int, preset: int, blocked: Any, gaps: Any, lines: Any, totals: Any, taken_so_far: Any
+) -> None:
+    """As the engine's ``count_pieces``: every piece of the constellations of ``lines``."""
+    if lines.shape[0] == 0:
+        return
+    one = uint32(1)
+    full = uint32(0xFFFFFFFF) >> uint32(32 - n)
+    side = uint32(n)
+    per_constellation = uint32(1)
+    for _ in range(preset):
+        per_constellation = uint32(per_constellation * side)
+    pieces = uint64(lines.shape[0]) * uint64(per_constellation)
+    rows_left = cuda.shared.array((STACK_LINES, THREADS_PER_BLOCK), uint32)
+    rows_taken = cuda.shared.array((STACK_LINES, THREADS_PER_BLOCK), uint32)
+    lefts = cuda.shared.array((STACK_LINES, THREADS_PER_BLOCK), uint32)
+    rights = cuda.shared.array((STACK_LINES, THREADS_PER_BLOCK), uint32)
+    thread = cuda.threadIdx.x
+    owner = -1
+    found = uint64(0)
+    top = uint32(0)  # the lines on the stack: a line done is dropped, or its last child
+    # takes its place, so a line's depth is read off its rows taken, not its place
+    blocked_lines = blocked[0]
+    line_gaps = gaps[0]
+    last = uint32(0)
+    while True:
+        if top == 0:
+            piece = cuda.atomic.add(taken_so_far, 0, uint64(1))
+            if piece >= pieces:
+                break
+            constellation = uint32(uint32(piece) // per_constellation)
+            if constellation != owner:
+                if found:
+                    cuda.atomic.add(totals, owner, found)
+                owner = constellation
+                found = uint64(0)
+            free_lines = lines[constellation]
+            blocked_lines = blocked[constellation]
+            line_gaps = gaps[constellation]
+            rows = uint32(uint32(piece) % per_constellation)
+            taken = left = right = uint32(0)
+            fits = True
+            for line in range(preset):
+                row = uint32(rows % side)
+                rows = uint32(rows // side)
+                if line >= free_lines:
+                    fits = fits and row == 0
+                    continue
+                bit = uint32(one << uint32(row))
+                if (taken | left | right | blocked_lines[line]) & bit:
+                    fits = False
+                    break
+                shift = line_gaps[line]
+                taken = uint32(taken | bit)
+                left = uint32((left | bit) << shift)
+                right = uint32((right | bit) >> shift)
+            if not fits:
+                continue
+            if free_lines <= preset:
+                found += uint64(1)
+                continue
+            avail = uint32(full & ~(taken | left | right | blocked_lines[preset]))
+            last = uint32(free_lines - 1)
+            if last == preset:
+                found += uint64(cuda.popc(avail))
+                continue
+            if avail:
+                rows_left[0, thread] = avail
+                rows_taken[0, thread] = taken
+                lefts[0, thread] = left
+                rights[0, thread] = right
+                top = one
+            continue
+        at = uint32(top - one)
+        avail = rows_left[at, thread]
+        bit = uint32(avail & (~avail + one))
+        avail = uint32(avail ^ bit)
+        rows_left[at, thread] = avail
+        taken = rows_taken[at, thread]
+        line = uint32(cuda.popc(taken))  # a line's rows taken are one a line above it
+        shift = line_gaps[line]
+        taken = uint32(taken | bit)
+        left = uint32((lefts[at, thread] | bit) << shift)
+        right = uint32((rights[at, thread] | bit) >> shift)
+        free = uint32(full & ~(taken | left | right | blocked_lines[line + one]))
+        below_is_last = line + one == last
+        found += uint64(cuda.popc(free)) if below_is_last else uint64(0)
+        push = free != 0 and not below_is_last
+        top = top - (one if avail == 0 else uint32(0))  # the line is done: drop it
+        if push:
+            rows_left[top, thread] = free
+            rows_taken[top, thread] = taken
+            lefts[top, thread] = left
+            rights[top, thread] = right
+            top = uint32(top + one)
+    if found:
+        cuda.atomic.add(totals, owner, found)
