@@ -4,9 +4,10 @@
 # fetched there: its python3 must have numba-cuda, click and rich, or WHEELS must hold wheels
 # of what does not suit); the kernel's first compile; where a whole count spends its time;
 # puzzles and counts without symmetry checked against the CPU and the published counts; the
-# table of benchmarks/gpu.py for the README; the settings weighed; N = 22 alone; the compiler's
-# report. Each step gets what is left of BUDGET seconds, the most important first, so that a
-# slow kernel cannot spend the lease. The log and the profiles are written under $OUT if set.
+# table of benchmarks/gpu.py for the README; the settings and candidate kernels weighed; N = 22
+# alone; the compiler's report. Each step gets what is left of BUDGET seconds, the most
+# important first, so that a slow kernel cannot spend the lease. The log and the profiles are
+# written under $OUT if set.
 #
 #     bash benchmarks/gpu_device.sh                   # N = 16..21, then 22, in 560 s at most
 #     SIZES=16-20 LARGEST=21 BUDGET=300 bash benchmarks/gpu_device.sh
@@ -117,8 +118,11 @@ EOF
 
     echo "== the table (benchmarks/gpu.py)"
     "$PYTHON" benchmarks/gpu.py --sizes "$SIZES" --repeat 3 --time-limit "$(limit 120 240)"
-    echo "== the settings weighed"
-    "$PYTHON" benchmarks/gpu.py --variants "$VARIANT_N" --repeat 3 --time-limit 20 || true
+    echo "== the settings weighed, and the candidate kernels of benchmarks/gpu_kernels"
+    local kernels=()
+    for candidate in benchmarks/gpu_kernels/*.py; do kernels+=(--kernel "$candidate"); done
+    "$PYTHON" benchmarks/gpu.py --variants "$VARIANT_N" --repeat 3 --time-limit 20 \
+        "${kernels[@]}" || true
     echo "== N = $LARGEST, once, stopped at what is left ($(limit 300 15) s)"
     "$PYTHON" benchmarks/gpu.py --sizes "$LARGEST" --time-limit "$(limit 300 15)"
     echo "== the compiler's report"

@@ -188,6 +188,7 @@ def test_the_device_script_runs_its_checks_on_the_simulator(tmp_path: Path) -> N
     log = (tmp_path / "gpu-device.log").read_text()
     assert "as published" in log and "on both" in log
     assert "checked against the published ones: N = 6, 7." in log and "Traceback" not in log
+    assert "| kernel of benchmarks/gpu_kernels/full_state.py | " in log  # each candidate weighed
 
 
 @pytest.mark.slow  # every engine and command, a second or so each
