@@ -636,16 +636,22 @@ static PyObject *edges_count_one(PyObject *self, PyObject *args) {
     return Py_BuildValue("KK", s.count, s.nodes);
 }
 
+static int read_index(PyObject *args, int *n, Py_ssize_t *index) {
+    /* The arguments (n, index) of a constellation: 0, or -1 with an exception set. */
+    if (!PyArg_ParseTuple(args, "in", n, index)) return -1;
+    if (ensure(*n) < 0) return -1;
+    if (*index < 0 || *index >= cached_count[*n]) {
+        PyErr_Format(PyExc_IndexError, "no constellation %zd of %zd", *index, cached_count[*n]);
+        return -1;
+    }
+    return 0;
+}
+
 static int set_up_indexed(PyObject *args, Search *s, int *n) {
     /* The search of constellation index, from the arguments (n, index), as it is counted: 0, or
        -1 with an exception set. */
     Py_ssize_t index;
-    if (!PyArg_ParseTuple(args, "in", n, &index)) return -1;
-    if (ensure(*n) < 0) return -1;
-    if (index < 0 || index >= cached_count[*n]) {
-        PyErr_Format(PyExc_IndexError, "no constellation %zd of %zd", index, cached_count[*n]);
-        return -1;
-    }
+    if (read_index(args, n, &index) < 0) return -1;
     memset(s, 0, sizeof(Search));
     set_up(s, *n, searched(*n, index), cached[*n][index].keeps);
     return 0;
@@ -671,10 +677,7 @@ static PyObject *edges_free_lines(PyObject *self, PyObject *args) {
 static PyObject *edges_masks(PyObject *self, PyObject *args) {
     int n;
     Py_ssize_t index;
-    if (!PyArg_ParseTuple(args, "in", &n, &index)) return NULL;
-    if (ensure(n) < 0) return NULL;
-    if (index < 0 || index >= cached_count[n])
-        return PyErr_Format(PyExc_IndexError, "no constellation %zd of %zd", index, cached_count[n]);
+    if (read_index(args, &n, &index) < 0) return NULL;
     /* the image of the fixed rule, unprobed: a device's threads do not repay the probes */
     const Constellation *k = &cached[n][index];
     Edges image[8];
