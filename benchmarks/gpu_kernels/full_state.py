@@ -85,44 +85,41 @@ def count_pieces(
                 taken = uint32(taken | bit)
                 left = uint32((left | bit) << shift)
                 right = uint32((right | bit) >> shift)
-            if not fits:
-                continue
-            if free_lines <= preset:
+            if fits and free_lines <= preset:
                 found += uint64(1)
-                continue
-            avail = uint32(full & ~(taken | left | right | blocked_lines[preset]))
-            last = uint32(free_lines - 1)
-            if last == preset:
-                found += uint64(cuda.popc(avail))
-                continue
-            if avail:
-                rows_left[0, thread] = avail
-                rows_taken[0, thread] = taken
-                lefts[0, thread] = left
-                rights[0, thread] = right
-                top = one
-            continue
-        at = uint32(top - one)
-        avail = rows_left[at, thread]
-        bit = uint32(avail & (~avail + one))
-        avail = uint32(avail ^ bit)
-        rows_left[at, thread] = avail
-        taken = rows_taken[at, thread]
-        line = uint32(cuda.popc(taken))  # a line's rows taken are one a line above it
-        shift = line_gaps[line]
-        taken = uint32(taken | bit)
-        left = uint32((lefts[at, thread] | bit) << shift)
-        right = uint32((rights[at, thread] | bit) >> shift)
-        free = uint32(full & ~(taken | left | right | blocked_lines[line + one]))
-        below_is_last = line + one == last
-        found += uint64(cuda.popc(free)) if below_is_last else uint64(0)
-        push = free != 0 and not below_is_last
-        top = top - (one if avail == 0 else uint32(0))  # the line is done: drop it
-        if push:
-            rows_left[top, thread] = free
-            rows_taken[top, thread] = taken
-            lefts[top, thread] = left
-            rights[top, thread] = right
-            top = uint32(top + one)
+            elif fits:
+                avail = uint32(full & ~(taken | left | right | blocked_lines[preset]))
+                last = uint32(free_lines - 1)
+                if last == preset:
+                    found += uint64(cuda.popc(avail))
+                elif avail:
+                    rows_left[0, thread] = avail
+                    rows_taken[0, thread] = taken
+                    lefts[0, thread] = left
+                    rights[0, thread] = right
+                    top = one
+        else:
+            at = uint32(top - one)
+            avail = rows_left[at, thread]
+            bit = uint32(avail & (~avail + one))
+            avail = uint32(avail ^ bit)
+            rows_left[at, thread] = avail
+            taken = rows_taken[at, thread]
+            line = uint32(cuda.popc(taken))  # a line's rows taken are one a line above it
+            shift = line_gaps[line]
+            taken = uint32(taken | bit)
+            left = uint32((lefts[at, thread] | bit) << shift)
+            right = uint32((rights[at, thread] | bit) >> shift)
+            free = uint32(full & ~(taken | left | right | blocked_lines[line + one]))
+            below_is_last = line + one == last
+            found += uint64(cuda.popc(free)) if below_is_last else uint64(0)
+            push = free != 0 and not below_is_last
+            top = top - (one if avail == 0 else uint32(0))  # the line is done: drop it
+            if push:
+                rows_left[top, thread] = free
+                rows_taken[top, thread] = taken
+                lefts[top, thread] = left
+                rights[top, thread] = right
+                top = uint32(top + one)
     if found:
         cuda.atomic.add(totals, owner, found)
