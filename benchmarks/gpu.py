@@ -14,13 +14,18 @@ presets, the pieces a launch, a cap on a thread's registers), each count
 checked, so that a device's few minutes say which to ship.
 
 --compiler-report needs no device, only CUDA's compilers (the gpu extra): the registers, stack
-and spills of the kernel as compiled for a compute capability (9.0: Hopper).
+and spills of the kernel (and of each --kernel) as compiled for a compute capability (9.0:
+Hopper), and the loops of its machine code. The largest loop is the one its threads run until
+no piece is left; a loop inside it other than a piece's preset rows is one that a thread leaves
+to wait, idle, for the other threads of its warp (the engine's kernel has one, which the
+compiler made of its one loop: benchmarks/gpu_kernels/one_loop.py).
 
     python benchmarks/gpu.py                                   # N = 16..22 on the GPU
     python benchmarks/gpu.py --sizes 18-20 --repeat 3 --time-limit 60
     python benchmarks/gpu.py --variants 19 --repeat 3          # which settings are fastest
     python benchmarks/gpu.py --variants 19 --kernel mine.py    # and a kernel of one's own
     python benchmarks/gpu.py --compiler-report                 # no device needed
+    python benchmarks/gpu.py --compiler-report --kernel benchmarks/gpu_kernels/one_loop.py
     NUMBA_ENABLE_CUDASIM=1 python benchmarks/gpu.py --sizes 6-7  # the script itself, no GPU
 """
 
@@ -35,6 +40,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -124,7 +130,7 @@ def compare_variants(
     """Print, for each of VARIANTS and each candidate kernel (a file defining ``count_pieces``
     as the engine's kernel does, and its ``THREADS_PER_BLOCK``), the median seconds of
     ``repeat`` counts of N in this process (each kernel loaded first, untimed), each count
-    checked against the published one."""
+    checked against the published one; then the fastest kernel, as shipped or a file's."""
     import nqueens
     from nqueens.engines import gpu
     from nqueens.engines.gpu import device, kernel
@@ -139,6 +145,7 @@ def compare_variants(
         (name, setting, None) for name, setting in VARIANTS.items()
     ]
     tried += [(f"kernel of {path}", {}, path) for path in candidates]
+    kernels: dict[str, float] = {}  # each kernel's seconds, as shipped or from a file
     for name, setting, path in tried:
         if "registers" in setting and kernel.simulated():
             continue  # the simulator compiles nothing
@@ -171,6 +178,9 @@ def compare_variants(
         on_device = statistics.median(run[1].branches for run in runs) / 1e6
         shown = f"{seconds:.3f}" if complete else f"over {seconds:.0f} (stopped)"
         print(f"| {name} | {shown} | {on_device:.3f} | {stats.conflicts:,} |")
+        if (path is not None or not setting) and complete:
+            kernels[str(path or "as shipped")] = seconds
+    print(f"\nThe fastest kernel: {min(kernels, key=kernels.__getitem__)}")
 
 
 def _loaded(path: Path) -> Any:
@@ -183,38 +193,85 @@ def _loaded(path: Path) -> Any:
     return module
 
 
-def compiler_report(capability: tuple[int, int]) -> str:
-    """The kernel's registers, stack and spills a thread, as ptxas reports them (through
-    nvJitLink) for ``capability``: read without a device."""
+def linked(kernel_function: Any, capability: tuple[int, int]) -> tuple[str, bytes, str]:
+    """A kernel's PTX, its cubin and ptxas's report on it (through nvJitLink), compiled for
+    ``capability`` by numba's CUDA target from its Python function: no device needed."""
     from cuda.bindings import nvjitlink
     from numba import cuda, types
-
-    from nqueens.engines.gpu import device
 
     # the types the engine launches it with (kernel.count): the board's side and the preset
     # lines as Python ints, the constellations' words and the totals as C-ordered arrays
     words = types.uint32[:, ::1]
     signature = (types.int64, types.int64, words, words, types.int32[::1])
     signature += (types.uint64[::1], types.uint64[::1])
-    ptx, _ = cuda.compile_ptx(device.count_pieces.py_func, signature, cc=capability)
+    ptx, _ = cuda.compile_ptx(kernel_function, signature, cc=capability)
     arch = f"-arch=sm_{capability[0]}{capability[1]}"
     linker = nvjitlink.create(2, [arch, "-verbose"])
     source = ptx.encode()
     nvjitlink.add_data(linker, nvjitlink.InputType.PTX, source, len(source), "count_pieces")
     nvjitlink.complete(linker)
+    cubin = bytearray(nvjitlink.get_linked_cubin_size(linker))
+    nvjitlink.get_linked_cubin(linker, cubin)
     log = bytearray(nvjitlink.get_info_log_size(linker))
     nvjitlink.get_info_log(linker, log)
     nvjitlink.destroy(linker)
-    text = log.decode(errors="replace").partition("Compiling entry function")[2]
-    frame = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill", text)
-    registers = re.search(r"Used (\d+) registers", text)
-    if frame is None or registers is None:
-        raise SystemExit(f"ptxas said nothing of the kernel's resources:\n{text}")
-    stack, stores, loads = frame.groups()
-    return (
-        f"count_pieces for sm_{capability[0]}{capability[1]}: {registers.group(1)} registers a "
-        f"thread, a {stack}-byte stack, {stores} bytes of spill stores and {loads} of spill loads"
-    )
+    return ptx, bytes(cubin), log.decode(errors="replace")
+
+
+def loops(cubin: bytes) -> list[int] | None:
+    """The instructions of each loop of the machine code (a branch back), in the order their
+    ends come, as nvdisasm (a wheel of the gpu extra) reads the cubin; None without it."""
+    from cuda import pathfinder
+
+    nvdisasm = pathfinder.find_nvidia_binary_utility("nvdisasm")
+    if nvdisasm is None:
+        return None
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as file:
+        file.write(cubin)
+        file.flush()
+        text = subprocess.run([nvdisasm, "-c", file.name], capture_output=True, text=True).stdout
+    labels = {
+        name: int(address, 16)
+        for name, address in re.findall(r"^(\.L_x_\d+):\s*\n\s*/\*([0-9a-f]+)\*/", text, re.M)
+    }
+    found = []
+    branch = r"/\*([0-9a-f]+)\*/\s+(?:@!?U?P\w+ )?BRA `\((\.L_x_\d+)\)"
+    for address, target in re.findall(branch, text):
+        start, end = labels.get(target), int(address, 16)
+        if start is not None and start < end:  # a branch to itself is the trap at the end
+            found.append((end - start) // 16 + 1)
+    return found
+
+
+def compiler_report(capability: tuple[int, int], candidates: Sequence[Path] = ()) -> str:
+    """For the engine's kernel and each candidate: its registers, stack and spills a thread,
+    as ptxas reports them for ``capability``, and its loops, the largest being the one the
+    threads run until no piece is left: one inside it that is not a piece's preset rows is
+    one that a lane leaves to wait for its warp."""
+    from nqueens.engines.gpu import device
+
+    kernels = [("the engine's kernel", device)]
+    kernels += [(f"kernel of {path}", _loaded(path)) for path in candidates]
+    lines = [f"For sm_{capability[0]}{capability[1]}:"]
+    for name, module in kernels:
+        _, cubin, log = linked(module.count_pieces.py_func, capability)
+        text = log.partition("Compiling entry function")[2]
+        frame = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+)", text)
+        registers = re.search(r"Used (\d+) registers", text)
+        if frame is None or registers is None:
+            raise SystemExit(f"ptxas said nothing of {name}'s resources:\n{text}")
+        stack, stores, loads = frame.groups()
+        sizes = loops(cubin)
+        shown = (
+            "no nvdisasm to read its loops"
+            if sizes is None
+            else "loops of " + ", ".join(str(size) for size in sizes) + " instructions"
+        )
+        lines.append(
+            f"{name}: {registers.group(1)} registers a thread, a {stack}-byte stack, {stores} "
+            f"bytes of spill stores and {loads} of spill loads; {shown}"
+        )
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -239,14 +296,14 @@ def main() -> None:
         action="append",
         default=[],
         metavar="FILE",
-        help="with --variants: weigh this kernel too (a file like the engine's device.py)",
+        help="with --variants or --compiler-report: this kernel too (a file like device.py)",
     )
     options = parser.parse_args()
     if options.compiler_report is not None:
         if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0"):
             raise SystemExit("--compiler-report needs numba's CUDA target, not its simulator")
         major, minor = (int(part) for part in options.compiler_report.split("."))
-        print(compiler_report((major, minor)))
+        print(compiler_report((major, minor), options.kernel))
         return
     if options.variants is not None:
         compare_variants(

@@ -2,12 +2,14 @@
 # The gpu engine's checks on a lent GPU machine, in one call, since its time is short: what the
 # machine has; the package's C module, built in place where it does not load (nothing can be
 # fetched there: its python3 must have numba-cuda, click and rich, or WHEELS must hold wheels
-# of what does not suit); the kernel's first compile; where a whole count spends its time;
-# puzzles and counts without symmetry checked against the CPU and the published counts; the
-# table of benchmarks/gpu.py for the README; the settings and candidate kernels weighed; N = 22
-# alone; the compiler's report. Each step gets what is left of BUDGET seconds, the most
-# important first, so that a slow kernel cannot spend the lease. The log and the profiles are
-# written under $OUT if set.
+# of what does not suit); the kernel's first compile; the settings and the candidate kernels of
+# benchmarks/gpu_kernels weighed, and the fastest kernel put in the engine's place for the rest
+# (in a copy of src); puzzles and counts without symmetry checked against the CPU
+# and the published counts; how fast a count starts without numba's CUDA target
+# (benchmarks/gpu_start.py); the table of benchmarks/gpu.py for the README; N = 22 alone; where
+# a whole count spends its time; the compiler's report. Each step gets what is left of BUDGET
+# seconds, the most important first, so that a slow kernel cannot spend the lease. The log and
+# the profiles are written under $OUT if set.
 #
 #     bash benchmarks/gpu_device.sh                   # N = 16..21, then 22, in 560 s at most
 #     SIZES=16-20 LARGEST=21 BUDGET=300 bash benchmarks/gpu_device.sh
@@ -18,6 +20,7 @@ PYTHON=${PYTHON:-python3}
 SIZES=${SIZES:-16-21}     # timed three times each
 LARGEST=${LARGEST:-22}    # timed once, last, with what is left
 VARIANT_N=${VARIANT_N:-19}
+START_SIZES=${START_SIZES:-16-19}  # gpu_start.py's, three times each both ways
 WHEELS=${WHEELS:-}        # a folder of wheels to put before the machine's own packages
 BUDGET=${BUDGET:-560}
 out=${OUT:-$(mktemp -d)}
@@ -69,19 +72,21 @@ assert edges.c_module() is not None, "the C module does not load"' || return 1
     TIMEFORMAT="%R s, the whole process"
     echo "== the first count: the kernel compiled, and written to numba's cache"
     time "$PYTHON" -m nqueens count "$first" --engine gpu --unique --stats || return 1
-    echo "== a whole count of N = $VARIANT_N, where its time goes (imports, profile under \$OUT)"
-    time "$PYTHON" -X importtime -m nqueens count "$VARIANT_N" --engine gpu --stats -t 60 \
-        2> "$out/importtime.txt" || return 1
-    "$PYTHON" - "$VARIANT_N" "$out/profile.txt" <<'EOF' || return 1
-import cProfile, pstats, sys
-profile = cProfile.Profile()
-profile.enable()  # the command's own exit would end this process at once: the API, profiled
-import nqueens
-nqueens.count(int(sys.argv[1]), engine="gpu", time_limit=60)
-profile.disable()
-pstats.Stats(profile, stream=open(sys.argv[2], "w")).sort_stats("cumulative").print_stats(40)
-EOF
-    grep -m1 "function calls" "$out/profile.txt"
+    echo "== the settings weighed, and the candidate kernels of benchmarks/gpu_kernels"
+    local kernels=() fastest
+    for candidate in benchmarks/gpu_kernels/*.py; do kernels+=(--kernel "$candidate"); done
+    "$PYTHON" benchmarks/gpu.py --variants "$VARIANT_N" --repeat 3 --time-limit 20 \
+        "${kernels[@]}" | tee "$out/variants.txt"
+    fastest=$(sed -n 's/^The fastest kernel: //p' "$out/variants.txt")
+    if [ -n "$fastest" ] && [ "$fastest" != "as shipped" ]; then
+        echo "== $fastest in the engine's place for the rest, in a copy of src"
+        local swapped
+        swapped=$(mktemp -d)
+        cp -r src "$swapped/" && cp "$fastest" "$swapped/src/nqueens/engines/gpu/device.py" ||
+            return 1
+        export PYTHONPATH="$swapped/src:$PYTHONPATH"
+        time "$PYTHON" -m nqueens count "$first" --engine gpu --unique --stats || return 1
+    fi
 
     echo "== puzzles and counts without symmetry, against the CPU and the published counts"
     "$PYTHON" - "$(limit 60 200)" <<'EOF' || return 1
@@ -116,15 +121,28 @@ assert not found.status.partial and found.solutions == int(published[str(n)]), (
 print(f"N = {n} without symmetry: {found.solutions:,}, as published, {seconds:.2f} s")
 EOF
 
+    echo "== how fast a count starts without numba's CUDA target (benchmarks/gpu_start.py)"
+    if [ -z "${NUMBA_ENABLE_CUDASIM:-}" ]; then
+        timeout "$(limit 90 200)" "$PYTHON" benchmarks/gpu_start.py --sizes "$START_SIZES" \
+            --repeat 3 || true
+    fi
     echo "== the table (benchmarks/gpu.py)"
     "$PYTHON" benchmarks/gpu.py --sizes "$SIZES" --repeat 3 --time-limit "$(limit 120 240)"
-    echo "== the settings weighed, and the candidate kernels of benchmarks/gpu_kernels"
-    local kernels=()
-    for candidate in benchmarks/gpu_kernels/*.py; do kernels+=(--kernel "$candidate"); done
-    "$PYTHON" benchmarks/gpu.py --variants "$VARIANT_N" --repeat 3 --time-limit 20 \
-        "${kernels[@]}" || true
-    echo "== N = $LARGEST, once, stopped at what is left ($(limit 300 15) s)"
-    "$PYTHON" benchmarks/gpu.py --sizes "$LARGEST" --time-limit "$(limit 300 15)"
+    echo "== N = $LARGEST, once, stopped at what is left ($(limit 300 40) s)"
+    "$PYTHON" benchmarks/gpu.py --sizes "$LARGEST" --time-limit "$(limit 300 40)"
+    echo "== a whole count of N = $VARIANT_N, where its time goes (imports, profile under \$OUT)"
+    time "$PYTHON" -X importtime -m nqueens count "$VARIANT_N" --engine gpu --stats -t 60 \
+        2> "$out/importtime.txt" || return 1
+    "$PYTHON" - "$VARIANT_N" "$out/profile.txt" <<'EOF' || return 1
+import cProfile, pstats, sys
+profile = cProfile.Profile()
+profile.enable()  # the command's own exit would end this process at once: the API, profiled
+import nqueens
+nqueens.count(int(sys.argv[1]), engine="gpu", time_limit=60)
+profile.disable()
+pstats.Stats(profile, stream=open(sys.argv[2], "w")).sort_stats("cumulative").print_stats(40)
+EOF
+    grep -m1 "function calls" "$out/profile.txt"
     echo "== the compiler's report"
     "$PYTHON" benchmarks/gpu.py --compiler-report || true
     nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv 2>&1 || true

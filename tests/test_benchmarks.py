@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import subprocess
 import sys
@@ -125,11 +126,15 @@ def test_gpu_benchmark_shows_a_count_its_time_limit_stopped_and_goes_no_further(
 
 @pytest.mark.slow  # a few seconds of numba-cuda's simulator
 def test_gpu_benchmark_weighs_settings_and_a_kernel_of_ones_own() -> None:
-    """--variants counts with each setting, and with a kernel from a file (the candidate in
-    benchmarks/gpu_kernels), each count checked against the published one."""
-    candidate = BENCHMARKS / "gpu_kernels" / "full_state.py"
+    """--variants counts with each setting, and with kernels from files (every candidate in
+    benchmarks/gpu_kernels), each count checked against the published one, and names the
+    fastest kernel."""
+    candidates = sorted((BENCHMARKS / "gpu_kernels").glob("*.py"))
+    command = [sys.executable, str(BENCHMARKS / "gpu.py"), "--variants", "7"]
+    for candidate in candidates:
+        command += ["--kernel", str(candidate)]
     done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "gpu.py"), "--variants", "7", "--kernel", str(candidate)],
+        command,
         capture_output=True,
         text=True,
         env=process_env(NUMBA_ENABLE_CUDASIM="1"),
@@ -137,27 +142,41 @@ def test_gpu_benchmark_weighs_settings_and_a_kernel_of_ones_own() -> None:
     )
     rows = [line.split(" | ") for line in done.stdout.splitlines() if line.startswith("| ")]
     names = [row[0].removeprefix("| ") for row in rows[1:]]
-    assert names[0] == "as shipped" and names[-1] == f"kernel of {candidate}"
+    assert names[0] == "as shipped"
+    assert names[-len(candidates) :] == [f"kernel of {path}" for path in candidates]
     assert all(float(row[1]) > 0 for row in rows[1:])  # every count finished, and was checked
+    kernels = {"as shipped": float(rows[1][1])}
+    weighed = zip(candidates, rows[-len(candidates) :], strict=True)
+    kernels |= {str(path): float(row[1]) for path, row in weighed}
+    fastest = min(kernels, key=kernels.__getitem__)
+    assert done.stdout.rstrip().endswith(f"The fastest kernel: {fastest}")
 
 
-def test_gpu_benchmark_reads_the_kernels_resources_from_the_compiler() -> None:
-    """Without a device: only CUDA's compilers (the gpu extra, or a CUDA toolkit)."""
+def _compilers_or_skip() -> None:
+    """Skip a test where CUDA's compilers (NVVM, NVRTC: the gpu extra) are not installed."""
     pathfinder = pytest.importorskip("cuda.pathfinder", reason="numba-cuda is not installed")
     for library in ("nvvm", "nvrtc"):  # found as numba-cuda finds them, without importing it
         try:
             pathfinder.load_nvidia_dynamic_lib(library)
         except Exception:
             pytest.skip(f"CUDA's {library.upper()} is not installed here")
+
+
+def test_gpu_benchmark_reads_the_kernels_resources_from_the_compiler() -> None:
+    """Without a device: only CUDA's compilers (the gpu extra, or a CUDA toolkit)."""
+    _compilers_or_skip()
+    candidate = BENCHMARKS / "gpu_kernels" / "one_loop.py"
     done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "gpu.py"), "--compiler-report"],
+        [sys.executable, str(BENCHMARKS / "gpu.py"), "--compiler-report", "--kernel", candidate],
         capture_output=True,
         text=True,
         env=process_env(),
         check=True,
     )
     report = re.fullmatch(
-        r"count_pieces for sm_90: (\d+) registers a thread, a (\d+)-byte stack, .*\n", done.stdout
+        r"For sm_90:\nthe engine's kernel: (\d+) registers a thread, a (\d+)-byte stack, .*\n"
+        rf"kernel of {re.escape(str(candidate))}: \d+ registers a thread, .*\n",
+        done.stdout,
     )
     assert report is not None, done.stdout
     registers, stack = report.groups()
@@ -165,10 +184,24 @@ def test_gpu_benchmark_reads_the_kernels_resources_from_the_compiler() -> None:
     assert f"{registers} registers a thread" in readme and f"a {stack}-byte stack" in readme
 
 
+def test_gpu_start_prepares_the_kernel_with_the_parameters_it_passes(tmp_path: Path) -> None:
+    """benchmarks/gpu_start.py compiles the engine's kernel to a cubin without a device, and
+    checks that its entry takes the parameters the script passes (numba's arrays, flattened)."""
+    _compilers_or_skip()
+    command = [sys.executable, str(BENCHMARKS / "gpu_start.py"), "--prepare", str(tmp_path)]
+    subprocess.run([*command, "--capability", "9.0"], env=process_env(), check=True)
+    assert (tmp_path / "count_pieces.cubin").read_bytes()[:4] == b"\x7fELF"
+    facts = json.loads((tmp_path / "count_pieces.json").read_text())
+    assert facts["entry"].startswith("_Z") and facts["threads"] > 0
+
+
 @pytest.mark.slow  # a few seconds of numba-cuda's simulator
 def test_the_device_script_runs_its_checks_on_the_simulator(tmp_path: Path) -> None:
     """benchmarks/gpu_device.sh, the one call a session with a GPU makes, runs through: on the
-    simulator, with the C module already built."""
+    simulator, with the C module already built; the fastest kernel takes the engine's place in
+    a copy of the tree, never in the tree itself."""
+    engine_kernel = ROOT / "src" / "nqueens" / "engines" / "gpu" / "device.py"
+    shipped = engine_kernel.read_bytes()
     done = subprocess.run(
         ["bash", str(BENCHMARKS / "gpu_device.sh")],
         capture_output=True,
@@ -189,6 +222,10 @@ def test_the_device_script_runs_its_checks_on_the_simulator(tmp_path: Path) -> N
     assert "as published" in log and "on both" in log
     assert "checked against the published ones: N = 6, 7." in log and "Traceback" not in log
     assert "| kernel of benchmarks/gpu_kernels/full_state.py | " in log  # each candidate weighed
+    fastest = log.split("The fastest kernel: ", 1)[1].split("\n", 1)[0]
+    swapped = f"== {fastest} in the engine's place for the rest, in a copy of src" in log
+    assert swapped == (fastest != "as shipped")
+    assert engine_kernel.read_bytes() == shipped
 
 
 @pytest.mark.slow  # every engine and command, a second or so each
