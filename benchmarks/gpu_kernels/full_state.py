@@ -25,7 +25,9 @@ cuda: Any = target
 
 STACK_LINES = 24
 THREADS_PER_BLOCK = 64
-"""Four words a line and 24 lines for each of 64 threads: 24 KB of shared memory a block."""
+"""Four words a line and 24 lines for each of 64 threads: 24 KB of shared memory a block, in
+one array whose words of a line lie a fixed distance apart, so that one address reaches all
+four, and the threads of a warp, each at its own line, read in as many banks."""
 
 
 @cuda.jit(cache=True)  # type: ignore[untyped-decorator]
@@ -42,10 +44,7 @@ def count_pieces(
     for _ in range(preset):
         per_constellation = uint32(per_constellation * side)
     pieces = uint64(lines.shape[0]) * uint64(per_constellation)
-    rows_left = cuda.shared.array((STACK_LINES, THREADS_PER_BLOCK), uint32)
-    rows_taken = cuda.shared.array((STACK_LINES, THREADS_PER_BLOCK), uint32)
-    lefts = cuda.shared.array((STACK_LINES, THREADS_PER_BLOCK), uint32)
-    rights = cuda.shared.array((STACK_LINES, THREADS_PER_BLOCK), uint32)
+    stack = cuda.shared.array((STACK_LINES, 4, THREADS_PER_BLOCK), uint32)
     thread = cuda.threadIdx.x
     owner = -1
     found = uint64(0)
@@ -93,33 +92,33 @@ def count_pieces(
                 if last == preset:
                     found += uint64(cuda.popc(avail))
                 elif avail:
-                    rows_left[0, thread] = avail
-                    rows_taken[0, thread] = taken
-                    lefts[0, thread] = left
-                    rights[0, thread] = right
+                    stack[0, 0, thread] = avail
+                    stack[0, 1, thread] = taken
+                    stack[0, 2, thread] = left
+                    stack[0, 3, thread] = right
                     top = one
         else:
             at = uint32(top - one)
-            avail = rows_left[at, thread]
+            avail = stack[at, 0, thread]
+            taken = stack[at, 1, thread]
             bit = uint32(avail & (~avail + one))
             avail = uint32(avail ^ bit)
-            rows_left[at, thread] = avail
-            taken = rows_taken[at, thread]
+            stack[at, 0, thread] = avail
             line = uint32(cuda.popc(taken))  # a line's rows taken are one a line above it
+            below = uint32(line + one)
             shift = line_gaps[line]
             taken = uint32(taken | bit)
-            left = uint32((lefts[at, thread] | bit) << shift)
-            right = uint32((rights[at, thread] | bit) >> shift)
-            free = uint32(full & ~(taken | left | right | blocked_lines[line + one]))
-            below_is_last = line + one == last
-            found += uint64(cuda.popc(free)) if below_is_last else uint64(0)
-            push = free != 0 and not below_is_last
-            top = top - (one if avail == 0 else uint32(0))  # the line is done: drop it
-            if push:
-                rows_left[top, thread] = free
-                rows_taken[top, thread] = taken
-                lefts[top, thread] = left
-                rights[top, thread] = right
+            left = uint32((stack[at, 2, thread] | bit) << shift)
+            right = uint32((stack[at, 3, thread] | bit) >> shift)
+            free = uint32(full & ~(taken | left | right | blocked_lines[below]))
+            below_is_last = below == last
+            found += uint64(cuda.popc(free) if below_is_last else 0)
+            top = uint32(top - uint32(avail == 0))  # the line is done: drop it
+            if free != 0 and not below_is_last:
+                stack[top, 0, thread] = free
+                stack[top, 1, thread] = taken
+                stack[top, 2, thread] = left
+                stack[top, 3, thread] = right
                 top = uint32(top + one)
     if found:
         cuda.atomic.add(totals, owner, found)
