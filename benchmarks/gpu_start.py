@@ -97,6 +97,7 @@ class Driver:
         return values[0] if len(values) == 1 else values
 
     def name(self) -> str:
+        """The device, as its driver names it."""
         return str(self.call(self.api.cuDeviceGetName(100, self.device)).split(b"\0")[0].decode())
 
     def count(
@@ -135,6 +136,7 @@ class Driver:
                 return None
             time.sleep(kernel.POLL_SECONDS)
         self.call((status,))
+        self.call(self.api.cuEventDestroy(ended))
         self.call(self.api.cuMemcpyDtoH(totals.ctypes.data, on_device[3], totals.nbytes))
         for pointer in on_device:
             self.call(self.api.cuMemFree(pointer))
