@@ -82,8 +82,9 @@ assert edges.c_module() is not None, "the C module does not load"' || return 1
         echo "== $fastest in the engine's place for the rest, in a copy of src"
         local swapped
         swapped=$(mktemp -d)
-        cp -r src "$swapped/" && cp "$fastest" "$swapped/src/nqueens/engines/gpu/device.py" ||
-            return 1
+        # the candidates go beside device.py too, since one may load another (full_state_16.py)
+        cp -r src "$swapped/" && cp benchmarks/gpu_kernels/*.py "$swapped/src/nqueens/engines/gpu/" &&
+            cp "$fastest" "$swapped/src/nqueens/engines/gpu/device.py" || return 1
         export PYTHONPATH="$swapped/src:$PYTHONPATH"
         time "$PYTHON" -m nqueens count "$first" --engine gpu --unique --stats || return 1
     fi
