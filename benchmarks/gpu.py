@@ -24,6 +24,7 @@ compiler made of its one loop: benchmarks/gpu_kernels/one_loop.py).
     python benchmarks/gpu.py --sizes 18-20 --repeat 3 --time-limit 60
     python benchmarks/gpu.py --variants 19 --repeat 3          # which settings are fastest
     python benchmarks/gpu.py --variants 19 --kernel mine.py    # and a kernel of one's own
+    python benchmarks/gpu.py --variants 20 --kernels-only --kernel mine.py
     python benchmarks/gpu.py --compiler-report                 # no device needed
     python benchmarks/gpu.py --compiler-report --kernel benchmarks/gpu_kernels/one_loop.py
     NUMBA_ENABLE_CUDASIM=1 python benchmarks/gpu.py --sizes 6-7  # the script itself, no GPU
@@ -125,24 +126,31 @@ def timed_table(sizes: list[int], repeat: int, enough: float, time_limit: float 
 
 
 def compare_variants(
-    n: int, repeat: int, time_limit: float | None, candidates: Sequence[Path] = ()
+    n: int,
+    repeat: int,
+    time_limit: float | None,
+    candidates: Sequence[Path] = (),
+    settings: bool = True,
 ) -> None:
-    """Print, for each of VARIANTS and each candidate kernel (a file defining ``count_pieces``
-    as the engine's kernel does, and its ``THREADS_PER_BLOCK``), the median seconds of
-    ``repeat`` counts of N in this process (each kernel loaded first, untimed), each count
-    checked against the published one; then the fastest kernel, as shipped or a file's."""
+    """Print, for each of VARIANTS (only the first, as shipped, without ``settings``) and each
+    candidate kernel (a file defining ``count_pieces`` as the engine's kernel does, and its
+    ``THREADS_PER_BLOCK``), the median seconds of ``repeat`` counts of N in this process (each
+    kernel loaded first by a count of N = 16 at most, untimed), each count checked against the
+    published one; then the fastest kernel, as shipped or a file's."""
     import nqueens
     from nqueens.engines import gpu
     from nqueens.engines.gpu import device, kernel
 
     truth = int(COUNTS["total"][str(n)])
+    warm_up = min(n, WARM_UP_N)
     shipped = (kernel.PRESET, gpu.PIECES_PER_LAUNCH, kernel.compiled, device.THREADS_PER_BLOCK)
-    nqueens.count(n, engine="gpu", time_limit=time_limit)  # the kernel loaded, untimed
-    print(f"N = {n}, {kernel.device_name()}, medians of {repeat} counts in one process:\n")
+    nqueens.count(warm_up, engine="gpu", time_limit=time_limit)  # the kernel loaded, untimed
+    each = f"medians of {repeat} counts" if repeat > 1 else "one count each"
+    print(f"N = {n}, {kernel.device_name()}, {each} in one process:\n")
     print("| settings | seconds | on the device (s) | pieces |")
     print("|---|---|---|---|")
     tried: list[tuple[str, dict[str, int], Path | None]] = [
-        (name, setting, None) for name, setting in VARIANTS.items()
+        (name, setting, None) for name, setting in VARIANTS.items() if settings or not setting
     ]
     tried += [(f"kernel of {path}", {}, path) for path in candidates]
     kernels: dict[str, float] = {}  # each kernel's seconds, as shipped or from a file
@@ -161,7 +169,7 @@ def compare_variants(
             device.THREADS_PER_BLOCK = candidate.THREADS_PER_BLOCK
         if other_kernel is not None:
             kernel.compiled = lambda chosen=other_kernel: chosen
-            nqueens.count(n, engine="gpu", time_limit=time_limit)  # its compile, untimed
+            nqueens.count(warm_up, engine="gpu", time_limit=time_limit)  # its compile, untimed
         runs = []
         for _ in range(repeat):
             started = time.perf_counter()
@@ -291,6 +299,11 @@ def main() -> None:
     )
     parser.add_argument("--variants", type=int, metavar="N", help="weigh settings at this size")
     parser.add_argument(
+        "--kernels-only",
+        action="store_true",
+        help="with --variants: the shipped kernel and the --kernel files, no other settings",
+    )
+    parser.add_argument(
         "--kernel",
         type=Path,
         action="append",
@@ -307,7 +320,11 @@ def main() -> None:
         return
     if options.variants is not None:
         compare_variants(
-            options.variants, max(1, options.repeat), options.time_limit, options.kernel
+            options.variants,
+            max(1, options.repeat),
+            options.time_limit,
+            options.kernel,
+            settings=not options.kernels_only,
         )
         return
     timed_table(options.sizes, options.repeat, options.enough, options.time_limit)

@@ -3,8 +3,8 @@
 # machine has; the package's C module, built in place where it does not load (nothing can be
 # fetched there: its python3 must have numba-cuda, click and rich, or WHEELS must hold wheels
 # of what does not suit); the kernel's first compile; the settings and the candidate kernels of
-# benchmarks/gpu_kernels weighed, and the fastest kernel put in the engine's place for the rest
-# (in a copy of src); puzzles and counts without symmetry checked against the CPU
+# benchmarks/gpu_kernels weighed, and the fastest kernel at N = 20 put in the engine's place for
+# the rest (in a copy of src); puzzles and counts without symmetry checked against the CPU
 # and the published counts; how fast a count starts without numba's CUDA target
 # (benchmarks/gpu_start.py); the table of benchmarks/gpu.py for the README; N = 22 alone; where
 # a whole count spends its time; the compiler's report. Each step gets what is left of BUDGET
@@ -14,12 +14,14 @@
 #     bash benchmarks/gpu_device.sh                   # N = 16..21, then 22, in 560 s at most
 #     SIZES=16-20 LARGEST=21 BUDGET=300 bash benchmarks/gpu_device.sh
 #     WHEELS=.whl BUDGET=440 bash benchmarks/gpu_device.sh   # with numpy 2.4 wheels carried
-#     NUMBA_ENABLE_CUDASIM=1 SIZES=6-7 LARGEST=8 VARIANT_N=7 bash benchmarks/gpu_device.sh
+#     NUMBA_ENABLE_CUDASIM=1 SIZES=6-7 LARGEST=8 VARIANT_N=7 DECIDE_N=8 \
+#         bash benchmarks/gpu_device.sh
 set -u -o pipefail
 PYTHON=${PYTHON:-python3}
 SIZES=${SIZES:-16-21}     # timed three times each
 LARGEST=${LARGEST:-22}    # timed once, last, with what is left
 VARIANT_N=${VARIANT_N:-19}
+DECIDE_N=${DECIDE_N:-20}  # the kernels weighed once each here, to choose one
 START_SIZES=${START_SIZES:-16-19}  # gpu_start.py's, three times each both ways
 WHEELS=${WHEELS:-}        # a folder of wheels to put before the machine's own packages
 BUDGET=${BUDGET:-560}
@@ -76,15 +78,19 @@ assert edges.c_module() is not None, "the C module does not load"' || return 1
     local kernels=() fastest
     for candidate in benchmarks/gpu_kernels/*.py; do kernels+=(--kernel "$candidate"); done
     "$PYTHON" benchmarks/gpu.py --variants "$VARIANT_N" --repeat 3 --time-limit 20 \
-        "${kernels[@]}" | tee "$out/variants.txt"
-    fastest=$(sed -n 's/^The fastest kernel: //p' "$out/variants.txt")
+        "${kernels[@]}" || true
+    echo "== the kernels at N = $DECIDE_N, where the kernel is most of a count: the fastest stays"
+    "$PYTHON" benchmarks/gpu.py --variants "$DECIDE_N" --kernels-only \
+        --time-limit "$(limit 30 300)" "${kernels[@]}" | tee "$out/kernels.txt"
+    fastest=$(sed -n 's/^The fastest kernel: //p' "$out/kernels.txt")
     if [ -n "$fastest" ] && [ "$fastest" != "as shipped" ]; then
         echo "== $fastest in the engine's place for the rest, in a copy of src"
-        local swapped
+        local swapped engine_kernels
         swapped=$(mktemp -d)
+        engine_kernels="$swapped/src/nqueens/engines/gpu"
         # the candidates go beside device.py too, since one may load another (full_state_16.py)
-        cp -r src "$swapped/" && cp benchmarks/gpu_kernels/*.py "$swapped/src/nqueens/engines/gpu/" &&
-            cp "$fastest" "$swapped/src/nqueens/engines/gpu/device.py" || return 1
+        cp -r src "$swapped/" && cp benchmarks/gpu_kernels/*.py "$engine_kernels" &&
+            cp "$fastest" "$engine_kernels/device.py" || return 1
         export PYTHONPATH="$swapped/src:$PYTHONPATH"
         time "$PYTHON" -m nqueens count "$first" --engine gpu --unique --stats || return 1
     fi

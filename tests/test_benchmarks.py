@@ -212,6 +212,7 @@ def test_the_device_script_runs_its_checks_on_the_simulator(tmp_path: Path) -> N
             SIZES="6-7",
             LARGEST="8",
             VARIANT_N="7",
+            DECIDE_N="8",
             OUT=str(tmp_path),
             PYTHON=sys.executable,
         ),
