@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # The gpu engine's checks on a lent GPU machine, in one call, since its time is short: what the
 # machine has; the package's C module, built in place where it does not load (nothing can be
-# fetched there: its python3 must have numba-cuda, click and rich, or WHEELS must hold wheels
-# of what does not suit); the kernel's first compile; the settings and the candidate kernels of
-# benchmarks/gpu_kernels weighed, and the fastest kernel at N = 20 put in the engine's place for
-# the rest (in a copy of src); puzzles and counts without symmetry checked against the CPU
-# and the published counts; how fast a count starts without numba's CUDA target
-# (benchmarks/gpu_start.py); the table of benchmarks/gpu.py for the README; N = 22 alone; where
-# a whole count spends its time; the compiler's report. Each step gets what is left of BUDGET
-# seconds, the most important first, so that a slow kernel cannot spend the lease. The log and
-# the profiles are written under $OUT if set.
+# fetched there: its python3 must have numba-cuda, click and rich, or WHEELS must hold wheels of
+# what does not suit); the kernel's first compile; the candidate kernels of
+# benchmarks/gpu_kernels weighed against the engine's at N = 20, and the fastest put in the
+# engine's place for the rest (in a copy of src); the settings weighed with it; puzzles and
+# counts without symmetry checked against the CPU and the published counts; how fast a count
+# starts without numba's CUDA target (benchmarks/gpu_start.py); the table of benchmarks/gpu.py
+# for the README; N = 22 alone; where a whole count spends its time; the compiler's report. Each
+# step gets what is left of BUDGET seconds, the most important first, so that a slow kernel
+# cannot spend the lease. The log and the profiles are written under $OUT if set.
 #
 #     bash benchmarks/gpu_device.sh                   # N = 16..21, then 22, in 560 s at most
 #     SIZES=16-20 LARGEST=21 BUDGET=300 bash benchmarks/gpu_device.sh
@@ -74,12 +74,10 @@ assert edges.c_module() is not None, "the C module does not load"' || return 1
     TIMEFORMAT="%R s, the whole process"
     echo "== the first count: the kernel compiled, and written to numba's cache"
     time "$PYTHON" -m nqueens count "$first" --engine gpu --unique --stats || return 1
-    echo "== the settings weighed, and the candidate kernels of benchmarks/gpu_kernels"
+    echo "== the candidate kernels of benchmarks/gpu_kernels and the engine's, at N = $DECIDE_N,"
+    echo "   where the kernel is most of a count: the fastest stays for the rest"
     local kernels=() fastest
     for candidate in benchmarks/gpu_kernels/*.py; do kernels+=(--kernel "$candidate"); done
-    "$PYTHON" benchmarks/gpu.py --variants "$VARIANT_N" --repeat 3 --time-limit 20 \
-        "${kernels[@]}" || true
-    echo "== the kernels at N = $DECIDE_N, where the kernel is most of a count: the fastest stays"
     "$PYTHON" benchmarks/gpu.py --variants "$DECIDE_N" --kernels-only \
         --time-limit "$(limit 30 300)" "${kernels[@]}" | tee "$out/kernels.txt"
     fastest=$(sed -n 's/^The fastest kernel: //p' "$out/kernels.txt")
@@ -94,6 +92,8 @@ assert edges.c_module() is not None, "the C module does not load"' || return 1
         export PYTHONPATH="$swapped/src:$PYTHONPATH"
         time "$PYTHON" -m nqueens count "$first" --engine gpu --unique --stats || return 1
     fi
+    echo "== the settings weighed with the kernel that stays (\"as shipped\": that kernel)"
+    "$PYTHON" benchmarks/gpu.py --variants "$VARIANT_N" --repeat 3 --time-limit 20 || true
 
     echo "== puzzles and counts without symmetry, against the CPU and the published counts"
     "$PYTHON" - "$(limit 60 200)" <<'EOF' || return 1

@@ -25,13 +25,14 @@ _full_state = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_full_state)
 _function = getattr(_full_state.count_pieces, "py_func", None) or _full_state.count_pieces.fn
 
-THREADS_PER_BLOCK: int = _full_state.THREADS_PER_BLOCK
-count_pieces: Any = cuda.jit(  # not cached: numba would find full_state's cache under its name
-    types.FunctionType(
-        _function.__code__,
-        {**_function.__globals__, "STACK_LINES": STACK_LINES},
-        _function.__name__,
-        _function.__defaults__,
-        _function.__closure__,
-    )
+_resized = types.FunctionType(
+    _function.__code__,
+    {**_function.__globals__, "STACK_LINES": STACK_LINES},
+    _function.__name__,
+    _function.__defaults__,
+    _function.__closure__,
 )
+_resized.__qualname__ = f"count_pieces_{STACK_LINES}_lines"  # numba's cache, named apart
+
+THREADS_PER_BLOCK: int = _full_state.THREADS_PER_BLOCK
+count_pieces: Any = cuda.jit(cache=True)(_resized)
