@@ -4,12 +4,13 @@
 # fetched there: its python3 must have numba-cuda, click and rich, or WHEELS must hold wheels of
 # what does not suit); the kernel's first compile; the candidate kernels of
 # benchmarks/gpu_kernels weighed against the engine's at N = 20, and the fastest put in the
-# engine's place for the rest (in a copy of src); the settings weighed with it; puzzles and
-# counts without symmetry checked against the CPU and the published counts; how fast a count
-# starts without numba's CUDA target (benchmarks/gpu_start.py); the table of benchmarks/gpu.py
-# for the README; N = 22 alone; where a whole count spends its time; the compiler's report. Each
-# step gets what is left of BUDGET seconds, the most important first, so that a slow kernel
-# cannot spend the lease. The log and the profiles are written under $OUT if set.
+# engine's place for the rest (in a copy of src); puzzles and counts without symmetry checked
+# against the CPU and the published counts; the table of benchmarks/gpu.py for the README; how
+# fast a count starts without numba's CUDA target (benchmarks/gpu_start.py); N = 22 alone; the
+# settings weighed with the kernel that stays; where a whole count spends its time (the
+# compiler's report needs no device: gpu.py --compiler-report). Each step gets what is left of
+# BUDGET seconds, the most important first, so that a slow kernel cannot spend the lease. The
+# log and the profiles are written under $OUT if set.
 #
 #     bash benchmarks/gpu_device.sh                   # N = 16..21, then 22, in 560 s at most
 #     SIZES=16-20 LARGEST=21 BUDGET=300 bash benchmarks/gpu_device.sh
@@ -92,8 +93,6 @@ assert edges.c_module() is not None, "the C module does not load"' || return 1
         export PYTHONPATH="$swapped/src:$PYTHONPATH"
         time "$PYTHON" -m nqueens count "$first" --engine gpu --unique --stats || return 1
     fi
-    echo "== the settings weighed with the kernel that stays (\"as shipped\": that kernel)"
-    "$PYTHON" benchmarks/gpu.py --variants "$VARIANT_N" --repeat 3 --time-limit 20 || true
 
     echo "== puzzles and counts without symmetry, against the CPU and the published counts"
     "$PYTHON" - "$(limit 60 200)" <<'EOF' || return 1
@@ -128,15 +127,18 @@ assert not found.status.partial and found.solutions == int(published[str(n)]), (
 print(f"N = {n} without symmetry: {found.solutions:,}, as published, {seconds:.2f} s")
 EOF
 
-    echo "== how fast a count starts without numba's CUDA target (benchmarks/gpu_start.py)"
-    if [ -z "${NUMBA_ENABLE_CUDASIM:-}" ]; then
-        timeout "$(limit 90 200)" "$PYTHON" benchmarks/gpu_start.py --sizes "$START_SIZES" \
-            --repeat 3 || true
-    fi
     echo "== the table (benchmarks/gpu.py)"
     "$PYTHON" benchmarks/gpu.py --sizes "$SIZES" --repeat 3 --time-limit "$(limit 120 240)"
-    echo "== N = $LARGEST, once, stopped at what is left ($(limit 300 40) s)"
-    "$PYTHON" benchmarks/gpu.py --sizes "$LARGEST" --time-limit "$(limit 300 40)"
+    echo "== how fast a count starts without numba's CUDA target (benchmarks/gpu_start.py)"
+    if [ -z "${NUMBA_ENABLE_CUDASIM:-}" ]; then
+        timeout "$(limit 90 150)" "$PYTHON" benchmarks/gpu_start.py --sizes "$START_SIZES" \
+            --repeat 3 || true
+    fi
+    echo "== N = $LARGEST, once, stopped at what is left ($(limit 300 60) s)"
+    "$PYTHON" benchmarks/gpu.py --sizes "$LARGEST" --time-limit "$(limit 300 60)"
+    echo "== the settings weighed with the kernel that stays (\"as shipped\": that kernel)"
+    timeout "$(limit 60 20)" "$PYTHON" benchmarks/gpu.py --variants "$VARIANT_N" --repeat 3 \
+        --time-limit 20 || true
     echo "== a whole count of N = $VARIANT_N, where its time goes (imports, profile under \$OUT)"
     time "$PYTHON" -X importtime -m nqueens count "$VARIANT_N" --engine gpu --stats -t 60 \
         2> "$out/importtime.txt" || return 1
@@ -150,8 +152,6 @@ profile.disable()
 pstats.Stats(profile, stream=open(sys.argv[2], "w")).sort_stats("cumulative").print_stats(40)
 EOF
     grep -m1 "function calls" "$out/profile.txt"
-    echo "== the compiler's report"
-    "$PYTHON" benchmarks/gpu.py --compiler-report || true
     nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv 2>&1 || true
 }
 
