@@ -188,7 +188,10 @@ def compare_variants(
         print(f"| {name} | {shown} | {on_device:.3f} | {stats.conflicts:,} |")
         if (path is not None or not setting) and complete:
             kernels[str(path or "as shipped")] = seconds
-    print(f"\nThe fastest kernel: {min(kernels, key=kernels.__getitem__)}")
+    if kernels:
+        print(f"\nThe fastest kernel: {min(kernels, key=kernels.__getitem__)}")
+    else:
+        print("\nNo kernel finished its count within the time limit.")
 
 
 def _loaded(path: Path) -> Any:

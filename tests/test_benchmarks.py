@@ -152,6 +152,28 @@ def test_gpu_benchmark_weighs_settings_and_a_kernel_of_ones_own() -> None:
     assert done.stdout.rstrip().endswith(f"The fastest kernel: {fastest}")
 
 
+@pytest.mark.slow  # numba-cuda's simulator
+def test_gpu_benchmark_names_no_kernel_when_none_finished() -> None:
+    """A time limit that stops every count leaves no fastest kernel to name (it once raised)."""
+    command = [sys.executable, str(BENCHMARKS / "gpu.py"), "--variants", "9", "--kernels-only"]
+    done = subprocess.run(
+        [
+            *command,
+            "--time-limit",
+            "0.01",
+            "--kernel",
+            str(BENCHMARKS / "gpu_kernels" / "one_loop.py"),
+        ],
+        capture_output=True,
+        text=True,
+        env=process_env(NUMBA_ENABLE_CUDASIM="1"),
+        check=True,
+    )
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ")]
+    assert len(rows) == 3 and all("(stopped)" in row for row in rows[1:])
+    assert done.stdout.rstrip().endswith("No kernel finished its count within the time limit.")
+
+
 def _compilers_or_skip() -> None:
     """Skip a test where CUDA's compilers (NVVM, NVRTC: the gpu extra) are not installed."""
     pathfinder = pytest.importorskip("cuda.pathfinder", reason="numba-cuda is not installed")
