@@ -30,6 +30,11 @@ out=${OUT:-$(mktemp -d)}
 site=$(mktemp -d)  # the wheels' packages, kept out of $OUT, whose files come back
 mkdir -p "$out"
 export PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+# A user's install holds its modules compiled (pip compiles them); the machine's may not, nor
+# let Python write them beside its packages, so that every process compiled numba's modules
+# again: Python writes them here, once, and the counts start as a user's would.
+unset PYTHONDONTWRITEBYTECODE
+export PYTHONPYCACHEPREFIX="$site/bytecode"
 
 left() { echo $((BUDGET - SECONDS)); }  # bash counts SECONDS from the script's start
 limit() { # seconds for a step: at most $1, and what is left less $2 for the steps after it
