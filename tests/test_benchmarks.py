@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import json
 import re
@@ -10,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, known_total, process_env
+from helpers import ROOT, known_total, known_unique, process_env
 
 BENCHMARKS = ROOT / "benchmarks"
 
@@ -215,6 +216,34 @@ def test_gpu_start_prepares_the_kernel_with_the_parameters_it_passes(tmp_path: P
     assert (tmp_path / "count_pieces.cubin").read_bytes()[:4] == b"\x7fELF"
     facts = json.loads((tmp_path / "count_pieces.json").read_text())
     assert facts["entry"].startswith("_Z") and facts["threads"] > 0
+
+
+def test_gpu_start_times_both_ways_and_checks_every_count(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """benchmarks/gpu_start.py's table, which only a device runs for real: each size counted
+    both ways, the medians printed, and a wrong count stops it. The processes are stood in
+    for, since the driver's needs a device."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    gpu_start = importlib.import_module("gpu_start")
+    wrong_on: list[str] = []
+
+    def counted(command: list[str], **_: object) -> subprocess.CompletedProcess[str]:
+        way = "driver" if "--count" in command else "engine"
+        n = int(command[-2] if way == "driver" else command[-1])
+        record: dict[str, float] = {"unique": known_unique(n)}
+        record["solutions"] = known_total(n) + (way in wrong_on)
+        record |= {"import seconds": 0.25, "device seconds": 0.5, "count seconds": 1.0}
+        return subprocess.CompletedProcess(command, 0, json.dumps(record), "")
+
+    monkeypatch.setattr(gpu_start.subprocess, "run", counted)
+    gpu_start.table([8, 9], 3, Path("prepared"))
+    rows = _tables(capsys.readouterr().out)[0]
+    assert [row[0] for row in rows] == ["8", "9"]
+    assert all(row[3:] == ["0.75", "1.00"] for row in rows)  # starting, then counting
+    wrong_on.append("driver")
+    with pytest.raises(SystemExit, match="N = 8, driver: counted"):
+        gpu_start.table([8], 1, Path("prepared"))
 
 
 @pytest.mark.slow  # a few seconds of numba-cuda's simulator
