@@ -17,8 +17,8 @@ checked, so that a device's few minutes say which to ship.
 and spills of the kernel (and of each --kernel) as compiled for a compute capability (9.0:
 Hopper), and the loops of its machine code. The largest loop is the one its threads run until
 no piece is left; a loop inside it other than a piece's preset rows is one that a thread leaves
-to wait, idle, for the other threads of its warp (the engine's kernel has one, which the
-compiler made of its one loop: benchmarks/gpu_kernels/one_loop.py).
+to wait, idle, for the other threads of its warp. The engine's kernel has one, which the
+compiler made of its one loop; benchmarks/gpu_kernels/one_loop.py is written so that it cannot.
 
     python benchmarks/gpu.py                                   # N = 16..22 on the GPU
     python benchmarks/gpu.py --sizes 18-20 --repeat 3 --time-limit 60
