@@ -175,6 +175,26 @@ def test_gpu_benchmark_names_no_kernel_when_none_finished() -> None:
     assert done.stdout.rstrip().endswith("No kernel finished its count within the time limit.")
 
 
+@pytest.mark.slow  # a numba compile
+def test_gpu_work_counts_the_pieces_and_steps_and_checks_the_solutions() -> None:
+    """benchmarks/gpu_work.py: the device's work for each N, counted on the CPU, its solutions
+    weighted as the engine weighs them and checked against the published counts."""
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "gpu_work.py"), "--sizes", "10-12"],
+        capture_output=True,
+        text=True,
+        env=process_env(),
+        check=True,
+    )
+    rows = _tables(done.stdout)[0]
+    assert [row[0] for row in rows] == ["10", "11", "12"]
+    pieces = [int(row[1].replace(",", "")) for row in rows]
+    assert pieces[0] == 272_000  # N = 10: 272 constellations, 10³ pieces each
+    steps = [int(row[3].replace(",", "")) for row in rows]
+    assert steps == sorted(steps) and steps[0] > 0
+    assert done.stdout.rstrip().endswith("checked against the published ones.")
+
+
 def _compilers_or_skip() -> None:
     """Skip a test where CUDA's compilers (NVVM, NVRTC: the gpu extra) are not installed."""
     pathfinder = pytest.importorskip("cuda.pathfinder", reason="numba-cuda is not installed")

@@ -1,0 +1,130 @@
+"""The work a gpu count gives the device, counted on the CPU: pieces taken, and search steps.
+
+For each N: the pieces (n³ a constellation of the C counter, a row on each of the first three
+free lines), the share of them whose rows fit, and the steps of the search the device's threads
+make from those (one a row taken on a line before the last, whose rows are counted by their
+bits), as the engine's kernel and its candidates search them. The solutions found, weighted by
+the symmetries as the engine weighs them, are checked against the published counts. No device is
+needed: the figures say whether a count's turns go to taking pieces (most of which fail on their
+rows) or to the search, and with a device's seconds, how many steps a second it makes.
+
+    python benchmarks/gpu_work.py --sizes 16-18      # a minute on one core; N = 19, ten more
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy
+from compare_seed import parse_sizes
+from gpu import COUNTS
+from numba import njit
+
+PRESET = 3
+
+
+@njit(cache=True)
+def _work(n: int, blocked: numpy.ndarray, gaps: numpy.ndarray, lines: int) -> tuple[int, ...]:
+    """Pieces that fit, search steps and solutions of one constellation's n³ pieces."""
+    full = (1 << n) - 1
+    fitting = steps = solutions = 0
+    rows_left = numpy.zeros(n, numpy.int64)
+    rows_taken = numpy.zeros(n, numpy.int64)
+    lefts = numpy.zeros(n, numpy.int64)
+    rights = numpy.zeros(n, numpy.int64)
+    for piece in range(n**PRESET):
+        rows, taken, left, right, fits = piece, 0, 0, 0, True
+        for line in range(PRESET):
+            row = rows % n
+            rows //= n
+            if line >= lines:
+                fits = fits and row == 0  # the same piece once, not n times
+                continue
+            bit = 1 << row
+            if (taken | left | right | blocked[line]) & bit:
+                fits = False
+                break
+            taken |= bit
+            left = ((left | bit) << gaps[line]) & full
+            right = (right | bit) >> gaps[line]
+        if not fits:
+            continue
+        fitting += 1
+        if lines <= PRESET:
+            solutions += 1
+            continue
+        free = full & ~(taken | left | right | blocked[PRESET])
+        if lines - 1 == PRESET:
+            solutions += _bits(free)
+            continue
+        top = 0
+        if free:
+            rows_left[0], rows_taken[0], lefts[0], rights[0] = free, taken, left, right
+            top = 1
+        while top:
+            at = top - 1
+            bit = rows_left[at] & -rows_left[at]
+            rows_left[at] ^= bit
+            line = _bits(rows_taken[at])  # a line's rows taken are one a line above it
+            taken = rows_taken[at] | bit
+            left = ((lefts[at] | bit) << gaps[line]) & full
+            right = (rights[at] | bit) >> gaps[line]
+            free = full & ~(taken | left | right | blocked[line + 1])
+            steps += 1
+            if rows_left[at] == 0:
+                top -= 1
+            if line + 1 == lines - 1:
+                solutions += _bits(free)
+            elif free:
+                rows_left[top], rows_taken[top], lefts[top], rights[top] = free, taken, left, right
+                top += 1
+    return fitting, steps, solutions
+
+
+@njit(cache=True)
+def _bits(word: int) -> int:
+    """The bits set in ``word``."""
+    count = 0
+    while word:
+        word &= word - 1
+        count += 1
+    return count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=parse_sizes, default=parse_sizes("16-18"))
+    options = parser.parse_args()
+    from nqueens.engines.bitboard import edges
+
+    module = edges.c_module()
+    if module is None:
+        raise SystemExit("the package's C module is not built: pip install -e .")
+    print("| N | pieces | fit | steps | steps a fitting piece | pieces taken a step | seconds |")
+    print("|---|---|---|---|---|---|---|")
+    for n in options.sizes:
+        started = time.perf_counter()
+        constellations = module.constellations(n)
+        fitting = steps = total = 0
+        for at, constellation in enumerate(constellations):
+            masks, distances, _ = module.masks(n, at)
+            blocked = numpy.zeros(n + 1, numpy.int64)
+            blocked[: len(masks)] = masks
+            gaps = numpy.zeros(n + 1, numpy.int64)
+            gaps[: len(distances)] = distances
+            found = _work(n, blocked, gaps, len(masks))
+            fitting, steps = fitting + found[0], steps + found[1]
+            total += 8 // constellation[4] * found[2]  # Burnside, as the engine weighs them
+        if total != int(COUNTS["total"][str(n)]):
+            raise SystemExit(f"N = {n}: {total} solutions, published {COUNTS['total'][str(n)]}")
+        pieces = len(constellations) * n**PRESET
+        print(
+            f"| {n} | {pieces:,} | {fitting / pieces:.1%} | {steps:,} | {steps / fitting:,.0f} | "
+            f"{pieces / steps:.4f} | {time.perf_counter() - started:.0f} |"
+        )
+    print("\nEvery count of solutions checked against the published ones.")
+
+
+if __name__ == "__main__":
+    main()
