@@ -46,8 +46,9 @@ def prepare(folder: Path, capability: tuple[int, int]) -> None:
     from nqueens.engines.gpu import device
 
     ptx, cubin, _ = linked(device.count_pieces.py_func, capability)
-    entry = ptx.split(".entry ", 1)[1].split("(", 1)[0].strip()
-    parameters = ptx.split(".entry ", 1)[1].split(")", 1)[0].count(".param .u64")
+    header = ptx.split(".entry ", 1)[1]  # the kernel's name, then its parameters
+    entry = header.split("(", 1)[0].strip()
+    parameters = header.split(")", 1)[0].count(".param .u64")
     words, totals = numpy.zeros((1, 1), dtype=numpy.uint32), numpy.zeros(1, dtype=numpy.uint64)
     arrays = (words, words, numpy.zeros(1, dtype=numpy.int32), totals, totals)
     passed = len(arguments(1, 1, arrays, [0] * len(arrays)))
@@ -110,10 +111,7 @@ class Driver:
 
         started = time.perf_counter()
         pieces = len(lines) * kernel.pieces_each(n)
-        blocks = min(
-            self.processors * (kernel.THREADS_PER_PROCESSOR // self.threads),
-            (pieces + self.threads - 1) // self.threads,
-        )
+        blocks = kernel.blocks_for(pieces, self.threads, self.processors)
         totals = numpy.zeros(len(lines), dtype=numpy.uint64)
         counter = numpy.zeros(1, dtype=numpy.uint64)
         arrays = (blocked, gaps, lines, totals, counter)

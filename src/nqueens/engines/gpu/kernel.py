@@ -164,12 +164,11 @@ def count(
     pieces = len(lines) * pieces_each(n)
     assert pieces < 1 << 32, "the kernel numbers a launch's pieces in 32 bits"
     if simulated():
-        per_block, most_blocks = SIMULATED_THREADS_PER_BLOCK, 1
+        per_block, blocks = SIMULATED_THREADS_PER_BLOCK, min(1, pieces)
     else:
-        processors = target.get_current_device().MULTIPROCESSOR_COUNT
         per_block = device.THREADS_PER_BLOCK
-        most_blocks = processors * (THREADS_PER_PROCESSOR // per_block)
-    blocks = min(most_blocks, (pieces + per_block - 1) // per_block)
+        processors = target.get_current_device().MULTIPROCESSOR_COUNT
+        blocks = blocks_for(pieces, per_block, processors)
     kernel[blocks, per_block](
         n,
         preset(),
@@ -182,6 +181,12 @@ def count(
     if not simulated() and not _finished(target, deadline):  # the simulator has finished
         return None
     return Launch(totals.copy_to_host(), time.perf_counter() - started, pieces)
+
+
+def blocks_for(pieces: int, per_block: int, processors: int) -> int:
+    """The blocks of a launch of ``pieces`` on a device of ``processors`` multiprocessors: enough
+    to fill every one, and no more than the pieces need."""
+    return min(processors * (THREADS_PER_PROCESSOR // per_block), -(-pieces // per_block))
 
 
 def _finished(target: Any, deadline: float | None) -> bool:
