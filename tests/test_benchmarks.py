@@ -141,12 +141,12 @@ def test_gpu_benchmark_weighs_settings_and_a_kernel_of_ones_own() -> None:
         env=process_env(NUMBA_ENABLE_CUDASIM="1"),
         check=True,
     )
-    rows = [line.split(" | ") for line in done.stdout.splitlines() if line.startswith("| ")]
-    names = [row[0].removeprefix("| ") for row in rows[1:]]
+    rows = _tables(done.stdout)[0]
+    names = [row[0] for row in rows]
     assert names[0] == "as shipped"
     assert names[-len(candidates) :] == [f"kernel of {path}" for path in candidates]
-    assert all(float(row[1]) > 0 for row in rows[1:])  # every count finished, and was checked
-    kernels = {"as shipped": float(rows[1][1])}
+    assert all(float(row[1]) > 0 for row in rows)  # every count finished, and was checked
+    kernels = {"as shipped": float(rows[0][1])}
     weighed = zip(candidates, rows[-len(candidates) :], strict=True)
     kernels |= {str(path): float(row[1]) for path, row in weighed}
     fastest = min(kernels, key=kernels.__getitem__)
@@ -170,8 +170,8 @@ def test_gpu_benchmark_names_no_kernel_when_none_finished() -> None:
         env=process_env(NUMBA_ENABLE_CUDASIM="1"),
         check=True,
     )
-    rows = [line for line in done.stdout.splitlines() if line.startswith("| ")]
-    assert len(rows) == 3 and all("(stopped)" in row for row in rows[1:])
+    rows = _tables(done.stdout)[0]
+    assert len(rows) == 2 and all("(stopped)" in row[1] for row in rows)
     assert done.stdout.rstrip().endswith("No kernel finished its count within the time limit.")
 
 
