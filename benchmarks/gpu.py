@@ -144,6 +144,9 @@ def compare_variants(
     truth = int(COUNTS["total"][str(n)])
     warm_up = min(n, WARM_UP_N)
     shipped = (kernel.PRESET, gpu.PIECES_PER_LAUNCH, kernel.compiled, device.THREADS_PER_BLOCK)
+    # numba's launch, which takes another kernel as readily as the engine's (a count through
+    # CUDA's driver starts sooner, but counts no faster once started)
+    kernel.launcher = lambda: kernel.Launcher(kernel.by_numba, "numba's launch")
     nqueens.count(warm_up, engine="gpu", time_limit=time_limit)  # the kernel loaded, untimed
     each = f"medians of {repeat} counts" if repeat > 1 else "one count each"
     print(f"N = {n}, {kernel.device_name()}, {each} in one process:\n")
@@ -204,29 +207,18 @@ def _loaded(path: Path) -> Any:
     return module
 
 
-def linked(kernel_function: Any, capability: tuple[int, int]) -> tuple[str, bytes, str]:
-    """A kernel's PTX, its cubin and ptxas's report on it (through nvJitLink), compiled for
-    ``capability`` by numba's CUDA target from its Python function: no device needed."""
-    from cuda.bindings import nvjitlink
-    from numba import cuda, types
+def linked(kernel: Any, capability: tuple[int, int]) -> tuple[bytes, str]:
+    """A numba kernel's machine code and ptxas's report on it, compiled for ``capability`` as
+    the engine compiles its own (nqueens.engines.gpu.driver): no device needed."""
+    from numba import types
 
-    # the types the engine launches it with (kernel.count): the board's side and the preset
-    # lines as Python ints, the constellations' words and the totals as C-ordered arrays
-    words = types.uint32[:, ::1]
-    signature = (types.int64, types.int64, words, words, types.int32[::1])
-    signature += (types.uint64[::1], types.uint64[::1])
-    ptx, _ = cuda.compile_ptx(kernel_function, signature, cc=capability)
-    arch = f"-arch=sm_{capability[0]}{capability[1]}"
-    linker = nvjitlink.create(2, [arch, "-verbose"])
-    source = ptx.encode()
-    nvjitlink.add_data(linker, nvjitlink.InputType.PTX, source, len(source), "count_pieces")
-    nvjitlink.complete(linker)
-    cubin = bytearray(nvjitlink.get_linked_cubin_size(linker))
-    nvjitlink.get_linked_cubin(linker, cubin)
-    log = bytearray(nvjitlink.get_info_log_size(linker))
-    nvjitlink.get_info_log(linker, log)
-    nvjitlink.destroy(linker)
-    return ptx, bytes(cubin), log.decode(errors="replace")
+    from nqueens.engines.gpu import driver
+
+    # the types the engine launches it with: the board's side and the preset lines as Python
+    # ints, the constellations' words and the totals as C-ordered arrays
+    words, totals = types.uint32[:, ::1], types.uint64[::1]
+    signature = (types.int64, types.int64, words, words, types.int32[::1], totals, totals)
+    return driver.linked(driver.ptx(kernel, signature, capability), capability, "-verbose")
 
 
 def loops(cubin: bytes) -> list[int] | None:
@@ -265,7 +257,7 @@ def compiler_report(capability: tuple[int, int], candidates: Sequence[Path] = ()
     kernels += [(f"kernel of {path}", _loaded(path)) for path in candidates]
     lines = [f"For sm_{capability[0]}{capability[1]}:"]
     for name, module in kernels:
-        _, cubin, log = linked(module.count_pieces.py_func, capability)
+        cubin, log = linked(module.count_pieces, capability)
         text = log.partition("Compiling entry function")[2]
         frame = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+)", text)
         registers = re.search(r"Used (\d+) registers", text)

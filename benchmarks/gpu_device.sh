@@ -2,28 +2,26 @@
 # The gpu engine's checks on a lent GPU machine, in one call, since its time is short: what the
 # machine has; the package's C module, built in place where it does not load (nothing can be
 # fetched there: its python3 must have numba-cuda, click and rich, or WHEELS must hold wheels of
-# what does not suit); the kernel's first compile; the candidate kernels of
-# benchmarks/gpu_kernels weighed against the engine's at N = 20, and the fastest put in the
-# engine's place for the rest (in a copy of src); puzzles and counts without symmetry checked
-# against the CPU and the published counts; the table of benchmarks/gpu.py for the README; how
-# fast a count starts without numba's CUDA target (benchmarks/gpu_start.py); N = 22 alone; the
-# settings weighed with the kernel that stays; where a whole count spends its time (the
-# compiler's report needs no device: gpu.py --compiler-report). Each step gets what is left of
+# what does not suit); the kernel's first compile, and how the next count launches it (through
+# CUDA's driver, once its machine code is kept); puzzles and counts without symmetry checked
+# against the CPU and the published counts; the table of benchmarks/gpu.py for the README;
+# N = 22 alone; the settings weighed (gpu.py --variants, which takes other kernels too); where
+# a whole count spends its time (the compiler's report needs no device: gpu.py
+# --compiler-report). Each step gets what is left of
 # BUDGET seconds, the most important first, so that a slow kernel cannot spend the lease. The
 # log and the profiles are written under $OUT if set.
 #
 #     bash benchmarks/gpu_device.sh                   # N = 16..21, then 22, in 560 s at most
 #     SIZES=16-20 LARGEST=21 BUDGET=300 bash benchmarks/gpu_device.sh
+#     SIZES=16-20 LARGEST= VARIANT_N=20 VARIANT_REPEAT=1 bash benchmarks/gpu_device.sh  # no 22
 #     WHEELS=.whl BUDGET=440 bash benchmarks/gpu_device.sh   # with numpy 2.4 wheels carried
-#     NUMBA_ENABLE_CUDASIM=1 SIZES=6-7 LARGEST=8 VARIANT_N=7 DECIDE_N=8 \
-#         bash benchmarks/gpu_device.sh
+#     NUMBA_ENABLE_CUDASIM=1 SIZES=6-7 LARGEST=8 VARIANT_N=7 bash benchmarks/gpu_device.sh
 set -u -o pipefail
 PYTHON=${PYTHON:-python3}
 SIZES=${SIZES:-16-21}     # timed three times each
-LARGEST=${LARGEST:-22}    # timed once, last, with what is left
+LARGEST=${LARGEST-22}     # timed once, last, with what is left; empty: not at all
 VARIANT_N=${VARIANT_N:-19}
-DECIDE_N=${DECIDE_N:-20}  # the kernels weighed once each here, to choose one
-START_SIZES=${START_SIZES:-16-19}  # gpu_start.py's, three times each both ways
+VARIANT_REPEAT=${VARIANT_REPEAT:-3}  # the counts of each setting, at VARIANT_N
 WHEELS=${WHEELS:-}        # a folder of wheels to put before the machine's own packages
 BUDGET=${BUDGET:-560}
 out=${OUT:-$(mktemp -d)}
@@ -78,26 +76,13 @@ assert edges.c_module() is not None, "the C module does not load"' || return 1
 
     first=${SIZES%%[-,]*}  # the smallest size
     TIMEFORMAT="%R s, the whole process"
-    echo "== the first count: the kernel compiled, and written to numba's cache"
+    echo "== the first count: the kernel compiled, checked against numba's launch and kept"
     time "$PYTHON" -m nqueens count "$first" --engine gpu --unique --stats || return 1
-    echo "== the candidate kernels of benchmarks/gpu_kernels and the engine's, at N = $DECIDE_N,"
-    echo "   where the kernel is most of a count: the fastest stays for the rest"
-    local kernels=() fastest
-    for candidate in benchmarks/gpu_kernels/*.py; do kernels+=(--kernel "$candidate"); done
-    "$PYTHON" benchmarks/gpu.py --variants "$DECIDE_N" --kernels-only \
-        --time-limit "$(limit 30 300)" "${kernels[@]}" | tee "$out/kernels.txt"
-    fastest=$(sed -n 's/^The fastest kernel: //p' "$out/kernels.txt")
-    if [ -n "$fastest" ] && [ "$fastest" != "as shipped" ]; then
-        echo "== $fastest in the engine's place for the rest, in a copy of src"
-        local swapped engine_kernels
-        swapped=$(mktemp -d)
-        engine_kernels="$swapped/src/nqueens/engines/gpu"
-        # the candidates go beside device.py too, since one may load another (full_state_16.py)
-        cp -r src "$swapped/" && cp benchmarks/gpu_kernels/*.py "$engine_kernels" &&
-            cp "$fastest" "$engine_kernels/device.py" || return 1
-        export PYTHONPATH="$swapped/src:$PYTHONPATH"
-        time "$PYTHON" -m nqueens count "$first" --engine gpu --unique --stats || return 1
-    fi
+    echo "== the second count: how it launches the kernel"
+    time "$PYTHON" -c 'import nqueens
+from nqueens.engines.gpu import kernel
+print(nqueens.count(int("'"$first"'"), engine="gpu").solutions, "-", kernel.launcher().how)' ||
+        return 1
 
     echo "== puzzles and counts without symmetry, against the CPU and the published counts"
     "$PYTHON" - "$(limit 60 200)" <<'EOF' || return 1
@@ -134,16 +119,13 @@ EOF
 
     echo "== the table (benchmarks/gpu.py)"
     "$PYTHON" benchmarks/gpu.py --sizes "$SIZES" --repeat 3 --time-limit "$(limit 120 240)"
-    echo "== how fast a count starts without numba's CUDA target (benchmarks/gpu_start.py)"
-    if [ -z "${NUMBA_ENABLE_CUDASIM:-}" ]; then
-        timeout "$(limit 90 150)" "$PYTHON" benchmarks/gpu_start.py --sizes "$START_SIZES" \
-            --repeat 3 || true
+    if [ -n "$LARGEST" ]; then
+        echo "== N = $LARGEST, once, stopped at what is left ($(limit 300 60) s)"
+        "$PYTHON" benchmarks/gpu.py --sizes "$LARGEST" --time-limit "$(limit 300 60)"
     fi
-    echo "== N = $LARGEST, once, stopped at what is left ($(limit 300 60) s)"
-    "$PYTHON" benchmarks/gpu.py --sizes "$LARGEST" --time-limit "$(limit 300 60)"
-    echo "== the settings weighed with the kernel that stays (\"as shipped\": that kernel)"
-    timeout "$(limit 60 20)" "$PYTHON" benchmarks/gpu.py --variants "$VARIANT_N" --repeat 3 \
-        --time-limit 20 || true
+    echo "== the settings weighed"
+    timeout "$(limit 150 20)" "$PYTHON" benchmarks/gpu.py --variants "$VARIANT_N" \
+        --repeat "$VARIANT_REPEAT" --time-limit 20 || true
     echo "== a whole count of N = $VARIANT_N, where its time goes (imports, profile under \$OUT)"
     time "$PYTHON" -X importtime -m nqueens count "$VARIANT_N" --engine gpu --stats -t 60 \
         2> "$out/importtime.txt" || return 1

@@ -216,8 +216,9 @@ def test_a_device_without_cudas_compiler_is_told_how_to_get_it(
 
     monkeypatch.setattr(kernel, "simulated", lambda: False)
     monkeypatch.setattr(kernel, "_driver_loaded", lambda: True)
-    monkeypatch.setattr(kernel, "cuda", lambda: SimpleNamespace(is_available=lambda: True))
+    monkeypatch.setattr(kernel, "current_device", lambda: SimpleNamespace(capability=(9, 0)))
     monkeypatch.setattr(kernel, "load_compiler", no_compiler)
+    monkeypatch.setattr(jit, "cache_folder", lambda source: None)  # no machine code kept
     monkeypatch.setattr(jit, "cache_written", lambda source: False)
     result = invoke("count", "18", "--engine", "gpu")
     assert result.exit_code == 2 and not result.stdout
@@ -281,9 +282,8 @@ def failing_device(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(kernel, "missing", lambda: None)
     monkeypatch.setattr(kernel, "simulated", lambda: False)
-    monkeypatch.setattr(kernel, "compiled", lambda: None)
+    monkeypatch.setattr(kernel, "launcher", lambda: kernel.Launcher(fail, "a stand-in"))
     monkeypatch.setattr(kernel, "device_name", lambda: "a failing device")
-    monkeypatch.setattr(kernel, "count", fail)
 
 
 class SlowDevice:
@@ -320,14 +320,20 @@ class SlowDevice:
         return SimpleNamespace(record=lambda: None, query=lambda: time.monotonic() >= self.ends)
 
 
+def numba_launches(monkeypatch: pytest.MonkeyPatch, device: SlowDevice) -> None:
+    """Launches by numba's launch, on ``device``."""
+    monkeypatch.setattr(kernel, "cuda", lambda: device)
+    monkeypatch.setattr(kernel, "compiled", lambda: device.kernel)
+    monkeypatch.setattr(kernel, "launcher", lambda: kernel.Launcher(kernel.by_numba, "numba"))
+
+
 def test_a_time_limit_is_kept_while_a_long_launch_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     """A launch on a large board takes seconds: the count stops at its limit all the same,
     with what it has (nothing from the launch given up on), not when the launch ends."""
     device = SlowDevice(seconds=30)
     monkeypatch.setattr(kernel, "missing", lambda: None)
     monkeypatch.setattr(kernel, "simulated", lambda: False)
-    monkeypatch.setattr(kernel, "cuda", lambda: device)
-    monkeypatch.setattr(kernel, "compiled", lambda: device.kernel)
+    numba_launches(monkeypatch, device)
     monkeypatch.setattr(kernel, "device_name", lambda: "a slow device")
     started = time.monotonic()
     stats = nqueens.count(18, engine="gpu", unique=True, time_limit=0.5)
@@ -349,8 +355,7 @@ def test_a_board_the_device_counts_in_minutes_needs_no_time_limit_there(
         nqueens.count(20, engine="gpu")  # on the simulator, a count of N = 20 takes days
     device = SlowDevice(seconds=0)  # whose launches count nothing
     monkeypatch.setattr(kernel, "simulated", lambda: False)
-    monkeypatch.setattr(kernel, "cuda", lambda: device)
-    monkeypatch.setattr(kernel, "compiled", lambda: device.kernel)
+    numba_launches(monkeypatch, device)
     monkeypatch.setattr(kernel, "device_name", lambda: "a device")
     estimates: list[object] = []
     stats = nqueens.count(20, engine="gpu", on_estimate=lambda *guess: estimates.append(guess))

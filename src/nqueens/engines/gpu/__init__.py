@@ -102,8 +102,8 @@ class GpuEngine(Engine):
     summary = "counts on an NVIDIA GPU (pip install 'nqueens[gpu]')"
     commands = frozenset({COUNT})
     unique = True
-    max_n = 32
-    max_n_reason = "keeps a thread's rows in one 64-bit word and its stack in 32 lines"
+    max_n = 28
+    max_n_reason = "keeps a thread's search in 24 lines of the device's memory"
     stat_names = STAT_NAMES
     splits = True
     count_rank = 0
@@ -148,7 +148,7 @@ class GpuEngine(Engine):
                 SimulatorWarning,
                 stacklevel=2,
             )
-        kernel.compiled()
+        kernel.launcher()
 
     def subproblems(self, request: Request, deadline: float | None) -> list[Subproblem]:
         n = request.n
@@ -185,20 +185,7 @@ def _constellations(n: int) -> list[tuple[int, int, int, int, int]]:
 
 def _count_span(n: int, start: int, end: int, deadline: float | None) -> Subcount:
     """Count constellations start to end - 1 on the device."""
-    import numpy
-
-    module = edges.c_module()
-    assert module is not None
-    blocked = numpy.zeros((end - start, n), dtype=numpy.uint32)
-    gaps = numpy.zeros((end - start, n), dtype=numpy.uint32)
-    lines = numpy.zeros(end - start, dtype=numpy.int32)
-    turns = []
-    for row, at in enumerate(range(start, end)):
-        masks, steps, kept_by_turns = module.masks(n, at)
-        blocked[row, : len(masks)] = masks
-        gaps[row, : len(steps)] = steps
-        lines[row] = len(masks)
-        turns.append(kept_by_turns)
+    blocked, gaps, lines, turns = kernel.constellation_arrays(n, start, end)
     try:
         launched = kernel.count(n, blocked, gaps, lines, deadline)
     except Exception as error:  # out of memory, a launch failure: this span goes to the CPU

@@ -1,12 +1,14 @@
 """The gpu engine's kernel, compiled by numba's CUDA target (numba-cuda, the ``gpu`` extra).
 
 A piece is a constellation with a row on each of its first few free lines. The threads of a
-launch take pieces in turn from a shared counter until none is left, in one loop whose every
-turn is a step of a search or the taking of a piece, so that a thread whose piece is done (most
-fail on their first rows) takes the next one at once, rather than wait, in step with its warp,
-for the warp's largest. A thread searches with bitmasks, iteratively, with a stack of one word
-a line in the block's shared memory, counts the rows of the last line by their bits rather than
-one by one, and adds what it found to its constellation's total in 64 bits.
+launch take pieces in turn from a shared counter until none is left. A thread searches with
+bitmasks, iteratively, and keeps every line's whole state on a stack in the block's shared
+memory (rows left, rows taken, both diagonals: four 32-bit words), as ygch/n_queens does, so
+that every turn of its one loop is the same work for every thread of a warp: take the top
+line's lowest row, write back what is left, drop the line when nothing is, and push the line
+below unless it is the last, whose rows are counted by their bits, or has no row; going back up
+costs nothing. Only the taking of a piece branches. It adds what it found to its
+constellation's total in 64 bits.
 
 Imported only when a count runs: importing it imports numba's CUDA target, which reads
 NUMBA_ENABLE_CUDASIM then (1: run kernels on the CPU, as its simulator does). The kernel names
@@ -22,11 +24,16 @@ from numba import uint32, uint64
 
 cuda: Any = target  # its device functions (grid, atomic, local) are made at run time
 
-MAX_LINES = 32
-"""A thread's stack: one entry per line, for boards up to the C counter's 32."""
-THREADS_PER_BLOCK = 128
-"""The threads of a block, whose stacks its shared memory holds side by side: 16 KB a block,
-so that a multiprocessor's shared memory holds as many blocks as its registers allow."""
+STACK_LINES = 24
+"""The lines a thread's stack holds, below its piece's preset ones and above the last, which is
+counted by its bits: a launch's pieces must leave no more (kernel.count makes sure), which
+boards up to N = 28 never do."""
+THREADS_PER_BLOCK = 64
+"""Four words a line and 24 lines for each of 64 threads: 24 KB of shared memory a block, in
+one array whose words of a line lie a fixed distance apart, so that one address reaches all
+four, and the threads of a warp, each at its own line, read in as many banks. Shared memory,
+not registers, bounds the threads a multiprocessor holds (eight such blocks on Hopper); a
+stack of 16 lines, which holds more, counted N = 20 a third slower on an H200."""
 
 
 @cuda.jit(cache=True)  # type: ignore[untyped-decorator]
@@ -39,13 +46,8 @@ def count_pieces(
     line i, ``gaps[c, i]`` the lines from there to the next one, and ``lines[c]`` how many free
     lines it has; ``taken_so_far[0]`` is the counter the threads take pieces from (zero).
 
-    A thread's stack holds one word a line, the rows still to try there with the one being
-    tried: going back up a line, the search takes that row out of its rows and diagonals again,
-    rather than load them. So the diagonals are 64-bit words with room on either side (the
-    right-going ones shifted up by 32): the rows that count at a line are never shifted out on
-    the way down, since the lines below are fewer than 32. The stacks are in shared memory,
-    line by line across the block, so that the threads of a warp, each at its own line, read
-    and write in as many banks.
+    The piece counter and the totals are 64-bit; a launch's pieces are fewer than 2³², as
+    kernel.count makes sure, so that a piece is numbered in 32 bits.
     """
     if lines.shape[0] == 0:
         return
@@ -53,30 +55,24 @@ def count_pieces(
     full = uint32(0xFFFFFFFF) >> uint32(32 - n)
     side = uint32(n)
     per_constellation = uint32(1)
-    for _ in range(preset):  # in integers: numba's ** of two variables is a float power
+    for _ in range(preset):
         per_constellation = uint32(per_constellation * side)
-    # unsigned, as the counter is (numba compares signed with unsigned as floats); under 2³²,
-    # as kernel.count makes sure
     pieces = uint64(lines.shape[0]) * uint64(per_constellation)
-    stack = cuda.shared.array((MAX_LINES, THREADS_PER_BLOCK), uint32)
+    stack = cuda.shared.array((STACK_LINES, 4, THREADS_PER_BLOCK), uint32)
     thread = cuda.threadIdx.x
     owner = -1
     found = uint64(0)
-    searching = False
-    # the piece being searched: its constellation's lines, and the words of its current line
+    top = uint32(0)  # the lines on the stack: a line done is dropped, or its last child
+    # takes its place, so a line's depth is read off its rows taken, not its place
     blocked_lines = blocked[0]
     line_gaps = gaps[0]
-    last = depth = avail = taken = uint32(0)
-    left = right = uint64(0)
-    # One loop, each turn a step of the search or the taking of a piece: the threads of a warp
-    # run in step, and in two nested loops those whose pieces were small would wait for the
-    # warp's largest before taking another.
+    last = uint32(0)
     while True:
-        if not searching:
+        if top == 0:
             piece = cuda.atomic.add(taken_so_far, 0, uint64(1))
             if piece >= pieces:
                 break
-            constellation = uint32(uint32(piece) // per_constellation)  # 32-bit divisions
+            constellation = uint32(uint32(piece) // per_constellation)
             if constellation != owner:
                 if found:
                     cuda.atomic.add(totals, owner, found)
@@ -85,72 +81,58 @@ def count_pieces(
             free_lines = lines[constellation]
             blocked_lines = blocked[constellation]
             line_gaps = gaps[constellation]
-            rows_left = uint32(uint32(piece) % per_constellation)
-            taken = uint32(0)
-            left = right = uint64(0)
+            rows = uint32(uint32(piece) % per_constellation)
+            taken = left = right = uint32(0)
             fits = True
             for line in range(preset):
-                row = uint32(rows_left % side)
-                rows_left = uint32(rows_left // side)
+                row = uint32(rows % side)
+                rows = uint32(rows // side)
                 if line >= free_lines:
-                    fits = fits and row == 0  # the same piece once, not n times
+                    fits = fits and row == 0
                     continue
                 bit = uint32(one << uint32(row))
-                attacked = uint32(left) | uint32(right >> uint64(32))
-                if (taken | attacked | blocked_lines[line]) & bit:
+                if (taken | left | right | blocked_lines[line]) & bit:
                     fits = False
                     break
-                shift = uint64(line_gaps[line])
+                shift = line_gaps[line]
                 taken = uint32(taken | bit)
-                left = (left | uint64(bit)) << shift
-                right = (right | (uint64(bit) << uint64(32))) >> shift
-            if not fits:
-                continue
-            if free_lines <= preset:
+                left = uint32((left | bit) << shift)
+                right = uint32((right | bit) >> shift)
+            if fits and free_lines <= preset:
                 found += uint64(1)
-                continue
-            attacked = uint32(left) | uint32(right >> uint64(32))
-            avail = uint32(full & ~(taken | attacked | blocked_lines[preset]))
-            last = uint32(free_lines - 1)
-            if last == preset:
-                found += uint64(cuda.popc(avail))
-                continue
-            # unsigned, so that numba indexes the stack without checking for negative indices
-            depth = uint32(preset)
-            searching = True
-            continue
-        if avail == 0:
-            if depth == preset:
-                searching = False
-                continue
-            depth = uint32(depth - one)
-            tried = stack[depth, thread]  # the rows left here, with the one that was tried
-            bit = uint32(tried & (~tried + one))
-            avail = uint32(tried ^ bit)
-            shift = uint64(line_gaps[depth])
-            taken = uint32(taken ^ bit)
-            left = (left >> shift) ^ uint64(bit)
-            right = (right << shift) ^ (uint64(bit) << uint64(32))
-            continue
-        bit = uint32(avail & (~avail + one))
-        shift = uint64(line_gaps[depth])
-        next_left = (left | uint64(bit)) << shift
-        next_right = (right | (uint64(bit) << uint64(32))) >> shift
-        below = uint32(depth + one)
-        attacked = uint32(next_left) | uint32(next_right >> uint64(32))
-        free = uint32(full & ~(taken | bit | attacked | blocked_lines[below]))
-        if below == last:
-            found += uint64(cuda.popc(free))
-            avail = uint32(avail ^ bit)
-            continue
-        if free:
-            stack[depth, thread] = avail
-            depth = below
-            avail = free
-            taken = uint32(taken | bit)
-            left = next_left
-            right = next_right
+            elif fits:
+                avail = uint32(full & ~(taken | left | right | blocked_lines[preset]))
+                last = uint32(free_lines - 1)
+                if last == preset:
+                    found += uint64(cuda.popc(avail))
+                elif avail:
+                    stack[0, 0, thread] = avail
+                    stack[0, 1, thread] = taken
+                    stack[0, 2, thread] = left
+                    stack[0, 3, thread] = right
+                    top = one
         else:
+            at = uint32(top - one)
+            avail = stack[at, 0, thread]
+            taken = stack[at, 1, thread]
+            bit = uint32(avail & (~avail + one))
             avail = uint32(avail ^ bit)
+            stack[at, 0, thread] = avail
+            line = uint32(cuda.popc(taken))  # a line's rows taken are one a line above it
+            below = uint32(line + one)
+            shift = line_gaps[line]
+            taken = uint32(taken | bit)
+            left = uint32((stack[at, 2, thread] | bit) << shift)
+            right = uint32((stack[at, 3, thread] | bit) >> shift)
+            free = uint32(full & ~(taken | left | right | blocked_lines[below]))
+            below_is_last = below == last
+            found += uint64(cuda.popc(free) if below_is_last else 0)
+            top = uint32(top - uint32(avail == 0))  # the line is done: drop it
+            if free != 0 and not below_is_last:
+                stack[top, 0, thread] = free
+                stack[top, 1, thread] = taken
+                stack[top, 2, thread] = left
+                stack[top, 3, thread] = right
+                top = uint32(top + one)
     if found:
         cuda.atomic.add(totals, owner, found)

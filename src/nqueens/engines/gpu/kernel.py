@@ -14,10 +14,12 @@ import importlib.util
 import os
 import sys
 import time
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from nqueens.engines import jit
+from nqueens.engines.bitboard import edges
+from nqueens.engines.gpu import driver
 
 PRESET = 3
 """The free lines a piece gives a row each on a device: n³ pieces a constellation, most of
@@ -55,8 +57,10 @@ def cuda() -> Any:
 def missing() -> str | None:
     """What keeps this machine from counting on a GPU, in a few words (None: nothing).
 
-    Where no NVIDIA driver is loaded it says so without importing numba (most of a second), so
-    that a count on a machine without a GPU starts as fast as before.
+    Where no NVIDIA driver is loaded it says so without importing anything (a count on a
+    machine without a GPU starts as fast as before); where one is, it asks the driver, and
+    imports numba only where the kernel must be compiled, to see that CUDA's compilers are
+    there.
     """
     if not simulated() and not _driver_loaded():
         return "finds no NVIDIA driver on this machine"
@@ -65,13 +69,13 @@ def missing() -> str | None:
     if simulated():
         return None
     try:
-        available = bool(cuda().is_available())
-    except Exception as error:  # a broken driver or toolkit says so in its own way
+        current_device()
+    except Exception as error:  # no device, or a broken driver, which says so in its own way
+        if "NO_DEVICE" in str(error) or "no CUDA device" in str(error):
+            return "finds no CUDA device on this machine"
         return f"finds no usable CUDA device ({type(error).__name__}: {error})"
-    if not available:
-        return "finds no CUDA device on this machine"
-    if jit.cache_written(Path(__file__).with_name("device.py")):
-        return None  # compiled before, and loaded from numba's cache
+    if kept() is not None or jit.cache_written(driver.KERNEL_SOURCE):
+        return None  # compiled before: no compiler needed
     try:
         load_compiler()
     except Exception as error:  # numba-cuda says where it looked
@@ -125,21 +129,117 @@ class Launch(NamedTuple):
     pieces: int
 
 
+class Launcher(NamedTuple):
+    """How a process launches the kernel: :func:`count`'s work, and how, in a few words."""
+
+    launch: Callable[[int, Any, Any, Any, float | None], Launch | None]
+    how: str
+
+
+CHECK_N = 12
+"""The board whose constellations machine code just made is first counted with, through the
+driver and by numba's launch: each constellation's count must agree before it is kept."""
+
+
 def device_name() -> str:
     """The device a count runs on, as its driver names it."""
     if simulated():
         return "numba-cuda's simulator (on the CPU)"
-    name = cuda().get_current_device().name
-    return name.decode() if isinstance(name, bytes) else str(name)
+    return current_device().name
+
+
+@functools.cache
+def current_device() -> driver.Device:
+    """The machine's first CUDA device, through CUDA's driver (cuda-bindings)."""
+    return driver.Device()
+
+
+def kept() -> driver.Machine | None:
+    """The kernel's machine code for this device, kept on disk by an earlier count."""
+    folder = jit.cache_folder(driver.KERNEL_SOURCE)
+    if folder is None:
+        return None
+    return driver.kept(driver.kept_path(folder, current_device().capability))
 
 
 @functools.cache
 def compiled() -> Any:
     """The kernel ``count_pieces[blocks, threads](n, preset, blocked, gaps, lines, totals,
-    counter)`` (:mod:`nqueens.engines.gpu.device`), compiled when first launched."""
+    counter)`` (:mod:`nqueens.engines.gpu.device`), compiled by numba when first launched."""
     from nqueens.engines.gpu import device
 
     return device.count_pieces
+
+
+@functools.cache
+def launcher() -> Launcher:
+    """How this process launches the kernel: through CUDA's driver, with its machine code kept
+    on disk (made and kept first where it is not: see :mod:`nqueens.engines.gpu.driver`), so
+    that a count need not import numba; by numba on the simulator, or where machine code could
+    not be made or did not count as numba's launch does (numba compiles the kernel then, or
+    loads it from its own cache)."""
+    if simulated():
+        return Launcher(by_numba, "numba-cuda's simulator")
+    machine = kept()
+    if machine is None:
+        made = _made()
+        if isinstance(made, str):
+            return Launcher(by_numba, f"numba's launch: {made}")
+        machine = made
+    else:
+        current_device().load(machine)
+    return Launcher(functools.partial(by_driver, machine), "CUDA's driver, machine code kept")
+
+
+def _made() -> driver.Machine | str:
+    """The kernel's machine code for this device, made, checked and kept; or why not."""
+    folder = jit.cache_folder(driver.KERNEL_SOURCE)
+    module = edges.c_module()
+    if folder is None or module is None:
+        return "no folder to keep machine code in" if module else "no C module to check it with"
+    try:
+        import numpy
+        from numba import types
+
+        from nqueens.engines.gpu import device
+
+        words, totals = types.uint32[:, ::1], types.uint64[::1]
+        signature = (types.int64, types.int64, words, words, types.int32[::1], totals, totals)
+        capability = current_device().capability
+        text = driver.ptx(device.count_pieces, signature, capability)
+        machine = driver.machine(text, capability, device.THREADS_PER_BLOCK, device.STACK_LINES)
+        current_device().load(machine)
+        arrays = constellation_arrays(CHECK_N, 0, len(module.constellations(CHECK_N)))[:3]
+        through_driver = by_driver(machine, CHECK_N, *arrays)
+        through_numba = by_numba(CHECK_N, *arrays)
+    except Exception as error:  # no compiler, a driver's or numba's error: numba's launch
+        return f"machine code not made ({type(error).__name__}: {error})"
+    assert through_driver is not None and through_numba is not None  # waited for, no deadline
+    if not numpy.array_equal(through_driver.totals, through_numba.totals):
+        return f"machine code counted N = {CHECK_N} otherwise than numba's launch"
+    driver.keep(driver.kept_path(folder, capability), machine)
+    return machine
+
+
+def constellation_arrays(n: int, start: int, end: int) -> tuple[Any, Any, Any, list[int]]:
+    """The kernel's arrays for constellations ``start`` to ``end - 1`` of an n x n board (the
+    rows its edge queens block on each free line, the lines between free lines, the free lines),
+    and each one's solutions that a half turn keeps, which the C module counts."""
+    import numpy
+
+    module = edges.c_module()
+    assert module is not None
+    blocked = numpy.zeros((end - start, n), dtype=numpy.uint32)
+    gaps = numpy.zeros((end - start, n), dtype=numpy.uint32)
+    lines = numpy.zeros(end - start, dtype=numpy.int32)
+    turns = []
+    for row, at in enumerate(range(start, end)):
+        masks, steps, kept_by_turns = module.masks(n, at)
+        blocked[row, : len(masks)] = masks
+        gaps[row, : len(steps)] = steps
+        lines[row] = len(masks)
+        turns.append(kept_by_turns)
+    return blocked, gaps, lines, turns
 
 
 def count(
@@ -152,6 +252,44 @@ def count(
     Ctrl-C are heard while the device counts, however long a launch takes on a large board. A
     launch given up on runs on, on the device, until it ends or the process does.
     """
+    return launcher().launch(n, blocked, gaps, lines, deadline)
+
+
+def by_driver(
+    machine: driver.Machine,
+    n: int,
+    blocked: Any,
+    gaps: Any,
+    lines: Any,
+    deadline: float | None = None,
+) -> Launch | None:
+    """:func:`count`, launched through CUDA's driver with ``machine``, loaded."""
+    import numpy
+
+    started = time.perf_counter()
+    pieces = _pieces(n, lines, machine.stack_lines)
+    totals = numpy.zeros(len(lines), dtype=numpy.uint64)
+    if not pieces:
+        return Launch(totals, 0.0, 0)
+    arrays = (blocked, gaps, lines, totals, numpy.zeros(1, dtype=numpy.uint64))
+    for array, kind in zip(arrays, ("uint32", "uint32", "int32", "uint64", "uint64"), strict=True):
+        if array.dtype != kind or not array.flags.c_contiguous:
+            raise ValueError(f"the kernel takes C-ordered {kind} arrays, not {array.dtype}")
+    gpu = current_device()
+    blocks = blocks_for(pieces, machine.threads, gpu.processors)
+    pointers = gpu.launch(blocks, machine.threads, (n, preset()), arrays)
+    if not gpu.finished(deadline, POLL_SECONDS):
+        return None
+    gpu.copied_out(pointers[3], totals)
+    gpu.free(pointers)
+    return Launch(totals, time.perf_counter() - started, pieces)
+
+
+def by_numba(
+    n: int, blocked: Any, gaps: Any, lines: Any, deadline: float | None = None
+) -> Launch | None:
+    """:func:`count`, launched by numba (which compiles the kernel, or loads it from its
+    cache), on a device or on numba-cuda's simulator."""
     import numpy
 
     from nqueens.engines.gpu import device
@@ -159,10 +297,9 @@ def count(
     target = cuda()
     kernel = compiled()
     started = time.perf_counter()
+    pieces = _pieces(n, lines, device.STACK_LINES)
     totals = target.to_device(numpy.zeros(len(lines), dtype=numpy.uint64))
     counter = target.to_device(numpy.zeros(1, dtype=numpy.uint64))
-    pieces = len(lines) * pieces_each(n)
-    assert pieces < 1 << 32, "the kernel numbers a launch's pieces in 32 bits"
     if simulated():
         per_block, blocks = SIMULATED_THREADS_PER_BLOCK, min(1, pieces)
     else:
@@ -181,6 +318,20 @@ def count(
     if not simulated() and not _finished(target, deadline):  # the simulator has finished
         return None
     return Launch(totals.copy_to_host(), time.perf_counter() - started, pieces)
+
+
+def _pieces(n: int, lines: Any, stack_lines: int) -> int:
+    """The pieces of a launch of constellations of ``lines`` free lines each; a ValueError if
+    a thread's stack of ``stack_lines`` could not hold one (the engine's boards fit)."""
+    deepest = int(lines.max(initial=0)) - preset() - 1  # the last line is counted by its bits
+    if deepest > stack_lines:
+        raise ValueError(
+            f"a piece of {int(lines.max())} free lines needs a stack of {deepest} lines; the "
+            f"kernel's holds {stack_lines}"
+        )
+    pieces = len(lines) * pieces_each(n)
+    assert pieces < 1 << 32, "the kernel numbers a launch's pieces in 32 bits"
+    return pieces
 
 
 def blocks_for(pieces: int, per_block: int, processors: int) -> int:

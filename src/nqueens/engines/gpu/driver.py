@@ -1,0 +1,226 @@
+"""The gpu engine's device through CUDA's driver API (cuda-bindings, which numba-cuda depends
+on), and its kernel as machine code kept on disk.
+
+Importing numba's CUDA target takes most of a second, and loading a kernel from its cache
+more: longer than a device takes to count N = 18. So the kernel is compiled by numba once, to
+PTX, and linked by nvJitLink (a wheel of the ``gpu`` extras) into the device's machine code (a
+cubin), which is kept beside numba's cache under a name that changes with the kernel's source,
+its sizes, the versions of numba and numba-cuda and the device's compute capability; a count
+then loads it and launches it through the driver alone. The kernel's arguments are passed as
+numba passes them: each array as the fields of its struct (meminfo, parent, items, item size,
+data, shape, strides), each a 64-bit word; a cubin is kept only once a count through it agreed
+with numba's own launch (:func:`nqueens.engines.gpu.kernel.launcher`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any, NamedTuple
+
+KERNEL_SOURCE = Path(__file__).with_name("device.py")
+NAME_LENGTH = 256
+"""The bytes a device's name is read into."""
+
+
+class DriverError(RuntimeError):
+    """A call of CUDA's driver API failed; the message names the call and its status."""
+
+
+class Machine(NamedTuple):
+    """A kernel as the device runs it: its cubin, its entry's name and 64-bit parameters, and
+    the sizes it was compiled with (the threads of a block, the lines of a thread's stack)."""
+
+    cubin: bytes
+    entry: str
+    parameters: int
+    threads: int
+    stack_lines: int
+
+
+class Device:
+    """The machine's first CUDA device, its primary context current in this thread."""
+
+    def __init__(self, api: Any = None) -> None:
+        if api is None:
+            from cuda.bindings import driver
+
+            api = driver
+        self.api = api
+        self.call("cuInit", 0)
+        if self.call("cuDeviceGetCount") < 1:
+            raise DriverError("no CUDA device")
+        self.device = self.call("cuDeviceGet", 0)
+        self.call("cuCtxSetCurrent", self.call("cuDevicePrimaryCtxRetain", self.device))
+        attributes = api.CUdevice_attribute
+        self.processors: int = self.attribute(attributes.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+        self.capability = (
+            self.attribute(attributes.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+            self.attribute(attributes.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
+        )
+        named = self.call("cuDeviceGetName", NAME_LENGTH, self.device)
+        self.name = bytes(named).split(b"\0")[0].decode(errors="replace")
+        self.function: Any = None
+        self.parameters = 0
+        self._cubin = b""
+
+    def call(self, function: str, *arguments: Any) -> Any:
+        """What the driver's ``function`` returned after its status, which must be success."""
+        returned = getattr(self.api, function)(*arguments)
+        status, *values = returned if isinstance(returned, tuple) else (returned,)
+        if status != self.api.CUresult.CUDA_SUCCESS:
+            raise DriverError(f"{function} failed: {getattr(status, 'name', status)}")
+        return values[0] if len(values) == 1 else values
+
+    def attribute(self, which: Any) -> int:
+        """One of the device's attributes."""
+        return int(self.call("cuDeviceGetAttribute", which, self.device))
+
+    def load(self, machine: Machine) -> None:
+        """Load a kernel's machine code; launches run it from now on."""
+        self._cubin = machine.cubin  # kept alive while the driver may read it
+        module = self.call("cuModuleLoadData", self._cubin)
+        self.function = self.call("cuModuleGetFunction", module, machine.entry.encode())
+        self.parameters = machine.parameters
+
+    def launch(
+        self, blocks: int, threads: int, numbers: tuple[int, ...], arrays: tuple[Any, ...]
+    ) -> list[int]:
+        """Launch the loaded kernel on ``numbers`` (Python ints) and copies of ``arrays`` (numpy
+        arrays) on the device: their addresses, to copy out and free once :meth:`finished`."""
+        pointers = [self.copied_in(array) for array in arrays]
+        values = arguments(numbers, arrays, pointers)
+        if len(values) != self.parameters:
+            raise DriverError(f"the kernel takes {self.parameters} parameters, not {len(values)}")
+        import numpy
+
+        words = numpy.array(values, dtype=numpy.uint64)
+        addresses = numpy.arange(len(values), dtype=numpy.uint64) * 8 + words.ctypes.data
+        self.call(
+            "cuLaunchKernel", self.function, blocks, 1, 1, threads, 1, 1, 0, 0,
+            addresses.ctypes.data, 0,
+        )  # fmt: skip
+        return pointers
+
+    def finished(self, deadline: float | None, poll_seconds: float) -> bool:
+        """Wait for the launches made so far: True once they end, False if ``deadline`` (a
+        time.time()) passes first."""
+        ended = self.call("cuEventCreate", 0)
+        self.call("cuEventRecord", ended, 0)
+        not_ready = self.api.CUresult.CUDA_ERROR_NOT_READY
+        while self.api.cuEventQuery(ended)[0] == not_ready:
+            if deadline is not None and time.time() >= deadline:
+                return False  # the event stays, as the launch it waits for runs on
+            time.sleep(poll_seconds)
+        try:
+            self.call("cuEventSynchronize", ended)  # raises the launch's error, if any
+        finally:
+            self.api.cuEventDestroy(ended)
+        return True
+
+    def copied_in(self, array: Any) -> int:
+        """A copy of a numpy array on the device: its address."""
+        pointer = self.call("cuMemAlloc", max(1, array.nbytes))
+        if array.nbytes:
+            self.call("cuMemcpyHtoD", pointer, array.ctypes.data, array.nbytes)
+        return int(pointer)
+
+    def copied_out(self, pointer: int, array: Any) -> None:
+        """Copy the device's words at ``pointer`` into a numpy array."""
+        if array.nbytes:
+            self.call("cuMemcpyDtoH", array.ctypes.data, pointer, array.nbytes)
+
+    def free(self, pointers: list[int]) -> None:
+        """Give back the device's memory at ``pointers``."""
+        for pointer in pointers:
+            self.call("cuMemFree", pointer)
+
+
+def arguments(numbers: tuple[int, ...], arrays: tuple[Any, ...], pointers: list[int]) -> list[int]:
+    """The kernel's parameters, as numba passes them: the ints, then each array as the fields
+    of its struct (meminfo, parent, items, item size, data, shape, strides), each a 64-bit
+    word; ``pointers`` are the arrays' copies on the device."""
+    values = list(numbers)
+    for array, pointer in zip(arrays, pointers, strict=True):
+        values += [0, 0, array.size, array.itemsize, pointer, *array.shape, *array.strides]
+    return values
+
+
+def ptx(kernel: Any, signature: tuple[Any, ...], capability: tuple[int, int]) -> str:
+    """A numba kernel's PTX for ``capability``, as numba's CUDA target compiles it."""
+    from numba import cuda as target
+
+    numba_cuda: Any = target  # numba-cuda's types say little
+    text, _ = numba_cuda.compile_ptx(kernel.py_func, signature, cc=capability)
+    return str(text)
+
+
+def linked(text: str, capability: tuple[int, int], *options: str) -> tuple[bytes, str]:
+    """PTX linked by nvJitLink into machine code for ``capability``, and nvJitLink's log
+    (``-verbose`` among ``options``: the registers, stack and spills of each kernel)."""
+    from cuda.bindings import nvjitlink
+
+    arch = f"-arch=sm_{capability[0]}{capability[1]}"
+    linker = nvjitlink.create(1 + len(options), [arch, *options])
+    try:
+        source = text.encode()
+        nvjitlink.add_data(linker, nvjitlink.InputType.PTX, source, len(source), "kernel")
+        nvjitlink.complete(linker)
+        cubin = bytearray(nvjitlink.get_linked_cubin_size(linker))
+        nvjitlink.get_linked_cubin(linker, cubin)
+        log = bytearray(nvjitlink.get_info_log_size(linker))
+        nvjitlink.get_info_log(linker, log)
+    finally:
+        nvjitlink.destroy(linker)
+    return bytes(cubin), log.decode(errors="replace").rstrip("\0")
+
+
+def machine(text: str, capability: tuple[int, int], threads: int, stack_lines: int) -> Machine:
+    """A kernel's PTX as the device runs it, with what a launch needs to know of it."""
+    header = text.split(".entry ", 1)[1]  # the kernel's name, then its parameters
+    entry = header.split("(", 1)[0].strip()
+    parameters = header.split(")", 1)[0].count(".param .u64")
+    cubin, _ = linked(text, capability)
+    return Machine(cubin, entry, parameters, threads, stack_lines)
+
+
+def kept_path(folder: Path, capability: tuple[int, int]) -> Path:
+    """Where the kernel's machine code is kept in ``folder``: a name that changes with its
+    source (its sizes with it), numba's and numba-cuda's versions and the compute capability."""
+    signed = hashlib.sha256(KERNEL_SOURCE.read_bytes())
+    signed.update(repr((version("numba"), version("numba-cuda"), capability)).encode())
+    major, minor = capability
+    return folder / f"{KERNEL_SOURCE.stem}-sm{major}{minor}-{signed.hexdigest()[:20]}"
+
+
+def kept(path: Path) -> Machine | None:
+    """The machine code kept at ``path``, if it is there whole."""
+    try:
+        facts = json.loads(path.with_suffix(".json").read_text())
+        cubin = path.with_suffix(".cubin").read_bytes()
+        if len(cubin) != facts["bytes"]:
+            return None
+        return Machine(cubin, *(facts[name] for name in Machine._fields[1:]))
+    except (OSError, ValueError, KeyError, TypeError):  # not there, or not whole
+        return None
+
+
+def keep(path: Path, machine: Machine) -> None:
+    """Keep machine code at ``path``, its facts written last, each file whole or not at all;
+    where the folder cannot be written, it is compiled again by the next process."""
+    facts = {name: getattr(machine, name) for name in Machine._fields[1:]}
+    facts["bytes"] = len(machine.cubin)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        for suffix, content in ((".cubin", machine.cubin), (".json", json.dumps(facts).encode())):
+            handle, written = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+            with os.fdopen(handle, "wb") as file:
+                file.write(content)
+            os.replace(written, path.with_suffix(suffix))
+    except OSError:
+        return

@@ -1,0 +1,331 @@
+"""The gpu engine's launches through CUDA's driver, without a device: a stand-in for the driver
+API whose "kernel" reads its parameters as numba lays them out and counts on the CPU, with a
+search written here; machine code kept, checked and refused; time limits and failures.
+
+Only a device runs the real driver (benchmarks/gpu_device.sh); the parameters' count is checked
+against the PTX where CUDA's compilers are installed.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import enum
+import importlib.util
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy
+import pytest
+from helpers import known_total, known_unique
+
+import nqueens
+from nqueens.engines import gpu, jit
+from nqueens.engines.bitboard import edges
+from nqueens.engines.gpu import driver, kernel
+
+pytestmark = pytest.mark.skipif(
+    edges.c_module() is None, reason="the package was built without its C module"
+)
+
+Result = enum.Enum("Result", ["CUDA_SUCCESS", "CUDA_ERROR_NOT_READY", "CUDA_ERROR_LAUNCH_FAILED"])
+Attribute = enum.Enum(
+    "Attribute",
+    [
+        "CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT",
+        "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR",
+        "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR",
+    ],
+)
+ARRAYS = (("blocked", 2), ("gaps", 2), ("lines", 1), ("totals", 1), ("counter", 1))
+"""The kernel's array parameters after its two ints, with their dimensions."""
+PARAMETERS = 2 + sum(5 + 2 * dimensions for _, dimensions in ARRAYS)
+"""The 64-bit words numba makes of them: 41, as the PTX of the kernel says."""
+
+
+def completions(blocked: Any, gaps: Any, lines: int, n: int) -> int:
+    """The tests' own count of a constellation: a row on each free line, none taken or attacked
+    by the edge queens (``blocked``) or by a queen above, the diagonals moved by the lines
+    between free lines (``gaps``)."""
+    full = (1 << n) - 1
+
+    def below(line: int, taken: int, left: int, right: int) -> int:
+        if line == lines:
+            return 1
+        free = full & ~(taken | left | right | int(blocked[line]))
+        found = 0
+        while free:
+            bit = free & -free
+            free ^= bit
+            shift = int(gaps[line])
+            found += below(line + 1, taken | bit, (left | bit) << shift, (right | bit) >> shift)
+        return found
+
+    return below(0, 0, 0, 0)
+
+
+class FakeDriver:
+    """CUDA's driver API as the engine calls it, on host memory; its kernel reads the 64-bit
+    words of its parameters as numba passes arrays (meminfo, parent, items, item size, data,
+    shape, strides) and counts each constellation with :func:`completions`."""
+
+    CUresult = Result
+    CUdevice_attribute = Attribute
+
+    def __init__(self, *, ready_after: float = 0.0, fails: bool = False) -> None:
+        self.ready_after = ready_after
+        self.fails = fails
+        self.memory: dict[int, Any] = {}
+        self.launches: list[tuple[int, int]] = []
+        self.pending: Callable[[], None] = lambda: None
+        self.freed = 0
+        self.ends = 0.0
+
+    def cuInit(self, flags: int) -> tuple[Result]:
+        return (Result.CUDA_SUCCESS,)
+
+    def cuDeviceGetCount(self) -> tuple[Result, int]:
+        return Result.CUDA_SUCCESS, 1
+
+    def cuDeviceGet(self, ordinal: int) -> tuple[Result, int]:
+        return Result.CUDA_SUCCESS, ordinal
+
+    def cuDevicePrimaryCtxRetain(self, device: int) -> tuple[Result, str]:
+        return Result.CUDA_SUCCESS, "context"
+
+    def cuCtxSetCurrent(self, context: str) -> tuple[Result]:
+        return (Result.CUDA_SUCCESS,)
+
+    def cuDeviceGetAttribute(self, which: Attribute, device: int) -> tuple[Result, int]:
+        values = {"MULTIPROCESSOR_COUNT": 4, "MAJOR": 9, "MINOR": 0}
+        return Result.CUDA_SUCCESS, next(v for k, v in values.items() if which.name.endswith(k))
+
+    def cuDeviceGetName(self, length: int, device: int) -> tuple[Result, bytes]:
+        return Result.CUDA_SUCCESS, b"A stand-in device\0\0\0"
+
+    def cuModuleLoadData(self, image: bytes) -> tuple[Result, str]:
+        assert image == b"machine code"
+        return Result.CUDA_SUCCESS, "module"
+
+    def cuModuleGetFunction(self, module: str, name: bytes) -> tuple[Result, str]:
+        return Result.CUDA_SUCCESS, name.decode()
+
+    def cuMemAlloc(self, size: int) -> tuple[Result, int]:
+        buffer = ctypes.create_string_buffer(size)
+        self.memory[ctypes.addressof(buffer)] = buffer
+        return Result.CUDA_SUCCESS, ctypes.addressof(buffer)
+
+    def cuMemcpyHtoD(self, to: int, source: int, size: int) -> tuple[Result]:
+        assert to in self.memory
+        ctypes.memmove(to, source, size)
+        return (Result.CUDA_SUCCESS,)
+
+    def cuMemcpyDtoH(self, to: int, source: int, size: int) -> tuple[Result]:
+        assert source in self.memory
+        ctypes.memmove(to, source, size)
+        return (Result.CUDA_SUCCESS,)
+
+    def cuMemFree(self, pointer: int) -> tuple[Result]:
+        del self.memory[pointer]
+        self.freed += 1
+        return (Result.CUDA_SUCCESS,)
+
+    def cuLaunchKernel(self, function: str, *grid_and_more: Any) -> tuple[Result]:
+        blocks, _, _, threads, _, _, _shared, _stream, parameters, _extra = grid_and_more
+        self.launches.append((blocks, threads))
+        self.ends = time.monotonic() + self.ready_after
+        addresses = (ctypes.c_uint64 * PARAMETERS).from_address(parameters)
+        words = iter(ctypes.c_uint64.from_address(address).value for address in addresses)
+        n, _ = next(words), next(words)
+        arrays = {}
+        for name, dimensions in ARRAYS:
+            _meminfo, _parent, items, item_size, data = (next(words) for _ in range(5))
+            shape = tuple(next(words) for _ in range(dimensions))
+            strides = tuple(next(words) for _ in range(dimensions))
+            assert data in self.memory and items == numpy.prod(shape)
+            kind = {"blocked": numpy.uint32, "gaps": numpy.uint32, "lines": numpy.int32}
+            buffer = memoryview((ctypes.c_char * (items * item_size)).from_address(data))
+            arrays[name] = numpy.ndarray(
+                shape, dtype=kind.get(name, numpy.uint64), buffer=buffer, strides=strides
+            )
+        self.pending = lambda: self.run(int(n), arrays)
+        return (Result.CUDA_SUCCESS,)
+
+    def run(self, n: int, arrays: dict[str, Any]) -> None:
+        """What the kernel does, once its launch ends."""
+        for at, lines in enumerate(arrays["lines"]):
+            found = completions(arrays["blocked"][at], arrays["gaps"][at], int(lines), n)
+            arrays["totals"][at] = found
+
+    def cuEventCreate(self, flags: int) -> tuple[Result, str]:
+        return Result.CUDA_SUCCESS, "event"
+
+    def cuEventRecord(self, event: str, stream: int) -> tuple[Result]:
+        return (Result.CUDA_SUCCESS,)
+
+    def cuEventQuery(self, event: str) -> tuple[Result]:
+        if time.monotonic() < self.ends:
+            return (Result.CUDA_ERROR_NOT_READY,)
+        return (Result.CUDA_ERROR_LAUNCH_FAILED if self.fails else Result.CUDA_SUCCESS,)
+
+    def cuEventSynchronize(self, event: str) -> tuple[Result]:
+        if self.fails:
+            return (Result.CUDA_ERROR_LAUNCH_FAILED,)
+        self.pending()
+        return (Result.CUDA_SUCCESS,)
+
+    def cuEventDestroy(self, event: str) -> tuple[Result]:
+        return (Result.CUDA_SUCCESS,)
+
+
+MACHINE = driver.Machine(b"machine code", "count_pieces", PARAMETERS, 32, 24)
+
+
+@pytest.fixture
+def fake_device(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[FakeDriver]:
+    """A device through the stand-in driver, its machine code kept in ``tmp_path``; numba's
+    launch, which a count through the driver never needs, fails."""
+    api = FakeDriver()
+    monkeypatch.setattr(kernel, "simulated", lambda: False)
+    monkeypatch.setattr(kernel, "_driver_loaded", lambda: True)
+    found = driver.Device(api)
+    monkeypatch.setattr(kernel, "current_device", lambda: found)
+    monkeypatch.setattr(jit, "cache_folder", lambda source: tmp_path)
+    monkeypatch.setattr(kernel, "by_numba", numba_not_needed)
+    kernel.launcher.cache_clear()
+    yield api
+    kernel.launcher.cache_clear()
+
+
+def numba_not_needed(*arguments: object) -> None:
+    raise AssertionError("numba's launch, which a count through the driver never needs")
+
+
+def keep_machine_code(folder: Path, machine: driver.Machine = MACHINE) -> Path:
+    path = driver.kept_path(folder, (9, 0))
+    driver.keep(path, machine)
+    return path
+
+
+def test_a_count_through_the_driver_passes_the_arrays_as_numba_does(
+    fake_device: FakeDriver, tmp_path: Path
+) -> None:
+    """Kept machine code is loaded and launched through the driver: every constellation's
+    count, read by a kernel that takes its arrays as numba lays them out, is exact, and every
+    copy on the device is given back."""
+    keep_machine_code(tmp_path)
+    assert kernel.missing() is None
+    stats = nqueens.count(10, engine="gpu", unique=True)
+    assert (stats.solutions, stats.unique) == (known_total(10), known_unique(10))
+    assert stats.backend == "A stand-in device" and stats.conflicts > 0
+    assert kernel.launcher().how == "CUDA's driver, machine code kept"
+    assert fake_device.launches and fake_device.memory == {}
+    assert all(threads == MACHINE.threads for _, threads in fake_device.launches)
+    puzzle = nqueens.count(9, engine="gpu", queens=[(1, 0)], blocked=[(4, 4)], symmetry=False)
+    assert (
+        puzzle.solutions
+        == nqueens.count(
+            9, engine="bitboard", queens=[(1, 0)], blocked=[(4, 4)], symmetry=False
+        ).solutions
+    )
+
+
+def test_a_time_limit_is_kept_while_a_driver_launch_runs(
+    fake_device: FakeDriver, tmp_path: Path
+) -> None:
+    keep_machine_code(tmp_path)
+    fake_device.ready_after = 30
+    started = time.monotonic()
+    stats = nqueens.count(18, engine="gpu", unique=True, time_limit=0.5)
+    assert time.monotonic() - started < 5
+    assert stats.status is nqueens.Status.TIME_LIMIT and stats.conflicts == 0
+
+
+def test_a_failed_driver_launch_is_counted_on_the_cpu(
+    fake_device: FakeDriver, tmp_path: Path
+) -> None:
+    keep_machine_code(tmp_path)
+    fake_device.fails = True
+    with pytest.warns(gpu.GpuFallbackWarning, match="CUDA_ERROR_LAUNCH_FAILED"):
+        stats = nqueens.count(10, engine="gpu", unique=True)
+    assert (stats.solutions, stats.unique) == (known_total(10), known_unique(10))
+
+
+def test_machine_code_is_kept_only_once_it_counts_as_numbas_launch(
+    monkeypatch: pytest.MonkeyPatch, fake_device: FakeDriver, tmp_path: Path
+) -> None:
+    """Made where none is kept, and kept where a count through it agrees with numba's launch;
+    where it does not, or cannot be made, counts go through numba's launch, and nothing is
+    kept."""
+    monkeypatch.setattr(driver, "ptx", lambda *arguments: "the PTX")
+    monkeypatch.setattr(driver, "machine", lambda *arguments: MACHINE)
+    path = driver.kept_path(tmp_path, (9, 0))
+    monkeypatch.setattr(kernel, "by_numba", lambda *arguments: kernel.Launch(numpy.ones(3), 0, 1))
+    assert "counted N = 12 otherwise" in kernel.launcher().how and driver.kept(path) is None
+    kernel.launcher.cache_clear()
+    monkeypatch.setattr(kernel, "by_driver", lambda *arguments: kernel.Launch(numpy.ones(3), 0, 1))
+    assert kernel.launcher().how == "CUDA's driver, machine code kept"
+    assert driver.kept(path) == MACHINE
+    kernel.launcher.cache_clear()
+
+    def no_compiler(*arguments: object) -> None:
+        raise RuntimeError("libNVVM cannot be found")
+
+    monkeypatch.setattr(driver, "ptx", no_compiler)
+    path.with_suffix(".json").unlink()
+    assert "libNVVM cannot be found" in kernel.launcher().how
+
+
+def test_kept_machine_code_is_read_only_whole_and_for_its_own_kernel(tmp_path: Path) -> None:
+    path = keep_machine_code(tmp_path)
+    assert driver.kept(path) == MACHINE
+    assert driver.kept_path(tmp_path, (9, 0)) == path
+    assert driver.kept_path(tmp_path, (10, 0)) != path  # another device's
+    path.with_suffix(".cubin").write_bytes(b"machine")  # cut short
+    assert driver.kept(path) is None
+    path.with_suffix(".json").write_text("{")
+    assert driver.kept(path) is None
+
+
+def test_a_piece_deeper_than_the_kernels_stack_is_never_launched(
+    fake_device: FakeDriver, tmp_path: Path
+) -> None:
+    """A thread's stack holds 24 lines: a launch whose pieces would go deeper would write past
+    it, so it is refused, and the engine counts those pieces on the CPU (boards up to N = 28,
+    which the engine takes, never go so deep)."""
+    keep_machine_code(tmp_path)
+    blocked = numpy.zeros((1, 30), dtype=numpy.uint32)
+    lines = numpy.array([29], dtype=numpy.int32)
+    with pytest.raises(ValueError, match="needs a stack of 25 lines"):
+        kernel.count(30, blocked, blocked, lines)
+    assert fake_device.launches == []
+    assert MACHINE.stack_lines >= 28 - kernel.PRESET - 1
+
+
+def test_without_a_device_the_driver_says_so() -> None:
+    class NoDevice(FakeDriver):
+        def cuDeviceGetCount(self) -> tuple[Result, int]:
+            return Result.CUDA_SUCCESS, 0
+
+    with pytest.raises(driver.DriverError, match="no CUDA device"):
+        driver.Device(NoDevice())
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba_cuda") is None, reason="needs numba-cuda")
+def test_the_kernel_takes_the_parameters_the_driver_passes() -> None:
+    """The PTX numba makes of the kernel takes as many 64-bit words as a launch through the
+    driver passes; needs CUDA's compilers (the gpu extra), which CI has not."""
+    try:
+        kernel.load_compiler()
+    except Exception as error:
+        pytest.skip(f"CUDA's compilers are not installed ({error})")
+    from numba import types
+
+    from nqueens.engines.gpu import device
+
+    words, totals = types.uint32[:, ::1], types.uint64[::1]
+    signature = (types.int64, types.int64, words, words, types.int32[::1], totals, totals)
+    text = driver.ptx(device.count_pieces, signature, (9, 0))
+    machine = driver.machine(text, (9, 0), device.THREADS_PER_BLOCK, device.STACK_LINES)
+    assert machine.parameters == PARAMETERS and machine.cubin
