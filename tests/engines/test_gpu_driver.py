@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import enum
 import importlib.util
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -29,7 +30,15 @@ pytestmark = pytest.mark.skipif(
     edges.c_module() is None, reason="the package was built without its C module"
 )
 
-Result = enum.Enum("Result", ["CUDA_SUCCESS", "CUDA_ERROR_NOT_READY", "CUDA_ERROR_LAUNCH_FAILED"])
+Result = enum.Enum(
+    "Result",
+    [
+        "CUDA_SUCCESS",
+        "CUDA_ERROR_NOT_READY",
+        "CUDA_ERROR_LAUNCH_FAILED",
+        "CUDA_ERROR_INVALID_CONTEXT",
+    ],
+)
 Attribute = enum.Enum(
     "Attribute",
     [
@@ -68,7 +77,8 @@ def completions(blocked: Any, gaps: Any, lines: int, n: int) -> int:
 class FakeDriver:
     """CUDA's driver API as the engine calls it, on host memory; its kernel reads the 64-bit
     words of its parameters as numba passes arrays (meminfo, parent, items, item size, data,
-    shape, strides) and counts each constellation with :func:`completions`."""
+    shape, strides) and counts each constellation with :func:`completions`. As the driver, it
+    holds a current context for each thread: a call that needs one fails in a thread without."""
 
     CUresult = Result
     CUdevice_attribute = Attribute
@@ -81,6 +91,13 @@ class FakeDriver:
         self.pending: Callable[[], None] = lambda: None
         self.freed = 0
         self.ends = 0.0
+        self.current = threading.local()
+
+    def __getattribute__(self, name: str) -> Any:
+        needs_context = name.startswith(("cuModule", "cuMem", "cuLaunch", "cuEvent"))
+        if needs_context and getattr(self.current, "context", None) is None:
+            return lambda *arguments: (Result.CUDA_ERROR_INVALID_CONTEXT,)
+        return super().__getattribute__(name)
 
     def cuInit(self, flags: int) -> tuple[Result]:
         return (Result.CUDA_SUCCESS,)
@@ -95,6 +112,7 @@ class FakeDriver:
         return Result.CUDA_SUCCESS, "context"
 
     def cuCtxSetCurrent(self, context: str) -> tuple[Result]:
+        self.current.context = context
         return (Result.CUDA_SUCCESS,)
 
     def cuDeviceGetAttribute(self, which: Attribute, device: int) -> tuple[Result, int]:
@@ -235,6 +253,8 @@ def test_a_time_limit_is_kept_while_a_driver_launch_runs(
     fake_device: FakeDriver, tmp_path: Path
 ) -> None:
     keep_machine_code(tmp_path)
+    found = nqueens.count(10, engine="gpu", unique=True, time_limit=60)  # loaded in a thread
+    assert (found.solutions, found.unique) == (known_total(10), known_unique(10))
     fake_device.ready_after = 30
     started = time.monotonic()
     stats = nqueens.count(18, engine="gpu", unique=True, time_limit=0.5)

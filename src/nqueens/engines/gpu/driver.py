@@ -56,7 +56,8 @@ class Device:
         if self.call("cuDeviceGetCount") < 1:
             raise DriverError("no CUDA device")
         self.device = self.call("cuDeviceGet", 0)
-        self.call("cuCtxSetCurrent", self.call("cuDevicePrimaryCtxRetain", self.device))
+        self.context = self.call("cuDevicePrimaryCtxRetain", self.device)
+        self.made_current()
         attributes = api.CUdevice_attribute
         self.processors: int = self.attribute(attributes.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
         self.capability = (
@@ -77,12 +78,18 @@ class Device:
             raise DriverError(f"{function} failed: {getattr(status, 'name', status)}")
         return values[0] if len(values) == 1 else values
 
+    def made_current(self) -> None:
+        """Make the device's context the calling thread's: a count may load its kernel in one
+        thread (under a time limit) and launch it in another."""
+        self.call("cuCtxSetCurrent", self.context)
+
     def attribute(self, which: Any) -> int:
         """One of the device's attributes."""
         return int(self.call("cuDeviceGetAttribute", which, self.device))
 
     def load(self, machine: Machine) -> None:
         """Load a kernel's machine code; launches run it from now on."""
+        self.made_current()
         self._cubin = machine.cubin  # kept alive while the driver may read it
         module = self.call("cuModuleLoadData", self._cubin)
         self.function = self.call("cuModuleGetFunction", module, machine.entry.encode())
@@ -93,6 +100,7 @@ class Device:
     ) -> list[int]:
         """Launch the loaded kernel on ``numbers`` (Python ints) and copies of ``arrays`` (numpy
         arrays) on the device: their addresses, to copy out and free once :meth:`finished`."""
+        self.made_current()
         pointers = [self.copied_in(array) for array in arrays]
         values = arguments(numbers, arrays, pointers)
         if len(values) != self.parameters:
@@ -110,6 +118,7 @@ class Device:
     def finished(self, deadline: float | None, poll_seconds: float) -> bool:
         """Wait for the launches made so far: True once they end, False if ``deadline`` (a
         time.time()) passes first."""
+        self.made_current()
         ended = self.call("cuEventCreate", 0)
         self.call("cuEventRecord", ended, 0)
         not_ready = self.api.CUresult.CUDA_ERROR_NOT_READY
@@ -132,11 +141,13 @@ class Device:
 
     def copied_out(self, pointer: int, array: Any) -> None:
         """Copy the device's words at ``pointer`` into a numpy array."""
+        self.made_current()
         if array.nbytes:
             self.call("cuMemcpyDtoH", array.ctypes.data, pointer, array.nbytes)
 
     def free(self, pointers: list[int]) -> None:
         """Give back the device's memory at ``pointers``."""
+        self.made_current()
         for pointer in pointers:
             self.call("cuMemFree", pointer)
 
