@@ -1,13 +1,15 @@
 """Time `nqueens count N --engine gpu` and check every count: the table of the README's GPU section.
 
-Whole processes (start-up and the copies included; the kernel is compiled, or loaded from
-numba's cache, by a first count of the smallest size, not timed), medians over up to --repeat
-runs (a size whose first run takes over --enough seconds is run once); each count and class
-count is checked against the published ones (tests/data/counts.json), and a wrong one stops the
-run. A count that reaches --time-limit is shown as a lower bound, and the larger sizes are left
-out. For each N: the time, the pieces, the time the device took, and solutions per second (the
-kernel counts no placements: a placements-per-second column needs a counter in it, to be
-weighed against its cost on a device). The device is named above the table, with the date.
+Whole processes (start-up and the copies included; the kernel is compiled to machine code and
+kept by a first count of the smallest size, not timed), medians over up to --repeat runs (a size
+whose first run takes over --enough seconds is run once); each count and class count is checked
+against the published ones (tests/data/counts.json), and a wrong one stops the run. A count that
+reaches --time-limit is shown as a lower bound, and the larger sizes are left out. For each N:
+the time, the part of it inside the process (from its first line of Python to its report, not
+the interpreter's start and end), the pieces, the time the device took, and solutions per
+second (the kernel counts no placements: a placements-per-second column needs a counter in it,
+to be weighed against its cost on a device). The device is named above the table, with the
+date.
 
 --variants N times, in one process, the engine's settings against others (the rows a piece
 presets, the pieces a launch, a cap on a thread's registers), each count
@@ -105,20 +107,22 @@ def timed_table(sizes: list[int], repeat: int, enough: float, time_limit: float 
         device_seconds = (
             statistics.median(int(str(run[1]["device microseconds"])) for run in runs) / 1e6
         )
+        in_process = statistics.median(float(str(run[1]["wall_time"])) for run in runs)
         solutions = int(str(record["solutions"]))
         if not record["complete"]:
             rows.append(
                 f"| {n} | at least {solutions:,} | over {seconds:.0f} (stopped) | "
-                f"{record['pieces']:,} | {device_seconds:.2f} | |"
+                f"{in_process:.2f} | {record['pieces']:,} | {device_seconds:.2f} | |"
             )
             break
         rows.append(
-            f"| {n} | {solutions:,} | {seconds:.2f} | {record['pieces']:,} | "
+            f"| {n} | {solutions:,} | {seconds:.2f} | {in_process:.2f} | {record['pieces']:,} | "
             f"{device_seconds:.2f} | {solutions / seconds:,.0f} |"
         )
     print(f"Device: {device}; {datetime.date.today()}; medians of up to {repeat} runs.\n")
-    print("| N | solutions | seconds | pieces | on the device (s) | solutions per second |")
-    print("|---|---|---|---|---|---|")
+    columns = ["N", "solutions", "seconds", "in the process (s)", "pieces", "on the device (s)"]
+    print("| " + " | ".join([*columns, "solutions per second"]) + " |")
+    print("|---" * (len(columns) + 1) + "|")
     print("\n".join(rows))
     checked = ", ".join(row.split(" | ")[0].strip("| ") for row in rows if "stopped" not in row)
     if checked:

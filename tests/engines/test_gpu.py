@@ -218,7 +218,7 @@ def test_a_device_without_cudas_compiler_is_told_how_to_get_it(
     monkeypatch.setattr(kernel, "_driver_loaded", lambda: True)
     monkeypatch.setattr(kernel, "current_device", lambda: SimpleNamespace(capability=(9, 0)))
     monkeypatch.setattr(kernel, "load_compiler", no_compiler)
-    monkeypatch.setattr(jit, "cache_folder", lambda source: None)  # no machine code kept
+    monkeypatch.setattr(kernel, "kept_path", lambda: None)  # no machine code kept
     monkeypatch.setattr(jit, "cache_written", lambda source: False)
     result = invoke("count", "18", "--engine", "gpu")
     assert result.exit_code == 2 and not result.stdout

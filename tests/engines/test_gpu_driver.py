@@ -212,8 +212,10 @@ def fake_device(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Fak
     monkeypatch.setattr(jit, "cache_folder", lambda source: tmp_path)
     monkeypatch.setattr(kernel, "by_numba", numba_not_needed)
     kernel.launcher.cache_clear()
+    kernel.kept_path.cache_clear()
     yield api
     kernel.launcher.cache_clear()
+    kernel.kept_path.cache_clear()
 
 
 def numba_not_needed(*arguments: object) -> None:
@@ -349,3 +351,25 @@ def test_the_kernel_takes_the_parameters_the_driver_passes() -> None:
     text = driver.ptx(device.count_pieces, signature, (9, 0))
     machine = driver.machine(text, (9, 0), device.THREADS_PER_BLOCK, device.STACK_LINES)
     assert machine.parameters == PARAMETERS and machine.cubin
+
+
+def test_the_next_launchs_arrays_are_built_while_the_device_counts(
+    monkeypatch: pytest.MonkeyPatch, fake_device: FakeDriver, tmp_path: Path
+) -> None:
+    """The host's part of a launch (each constellation's masks) is off the device's path: the
+    arrays of every launch but the first are built in a thread of their own, during the launch
+    before; a count stopped between launches leaves none to wait for."""
+    keep_machine_code(tmp_path)
+    built_in: list[str] = []
+    arrays = kernel.constellation_arrays
+
+    def recorded(n: int, start: int, end: int) -> tuple[Any, Any, Any, list[int]]:
+        built_in.append(threading.current_thread().name)
+        return arrays(n, start, end)
+
+    monkeypatch.setattr(kernel, "constellation_arrays", recorded)
+    monkeypatch.setattr(gpu, "PIECES_PER_LAUNCH", 1 << 16)  # many launches of N = 10
+    stats = nqueens.count(10, engine="gpu", unique=True)
+    assert (stats.solutions, stats.unique) == (known_total(10), known_unique(10))
+    launches = len(fake_device.launches)
+    assert launches > 2 and built_in == ["MainThread"] + ["nqueens-gpu-arrays"] * (launches - 1)

@@ -21,10 +21,14 @@ time limit and Ctrl-C are heard while a launch runs, and a launch given up on is
 from __future__ import annotations
 
 import itertools
+import threading
 import time
 import warnings
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import Any, TypeVar
 
 from nqueens.engines import reduced
 from nqueens.engines.base import (
@@ -37,6 +41,8 @@ from nqueens.engines.base import (
 )
 from nqueens.engines.bitboard import edges
 from nqueens.engines.gpu import kernel
+
+T = TypeVar("T")
 
 NAME = "gpu"
 STAT_NAMES = ("pieces", "device microseconds")
@@ -185,7 +191,7 @@ def _constellations(n: int) -> list[tuple[int, int, int, int, int]]:
 
 def _count_span(n: int, start: int, end: int, deadline: float | None) -> Subcount:
     """Count constellations start to end - 1 on the device."""
-    blocked, gaps, lines, turns = kernel.constellation_arrays(n, start, end)
+    blocked, gaps, lines, turns = _arrays(n, start, end)
     try:
         launched = kernel.count(n, blocked, gaps, lines, deadline)
     except Exception as error:  # out of memory, a launch failure: this span goes to the CPU
@@ -206,6 +212,37 @@ def _count_span(n: int, start: int, end: int, deadline: float | None) -> Subcoun
         classes += (count + kept) // keeping
     microseconds = round(launched.seconds * 1e6)
     return Subcount(solutions, classes, launched.pieces, microseconds, complete=True)
+
+
+_ahead: dict[tuple[int, int, int], Future[tuple[Any, Any, Any, list[int]]]] = {}
+"""The arrays of the span after the one on the device, being built meanwhile."""
+
+
+def _arrays(n: int, start: int, end: int) -> tuple[Any, Any, Any, list[int]]:
+    """The kernel's arrays for constellations start to end - 1 (kernel.constellation_arrays),
+    built ahead where this span was the one after the last; the next span's, of as many, are
+    begun in a thread of their own, so that the host builds them while the device counts."""
+    built = _ahead.pop((n, start, end), None)
+    _ahead.clear()  # a span skipped (a checkpoint's) leaves nothing to wait for
+    arrays = built.result() if built else kernel.constellation_arrays(n, start, end)
+    after = (n, end, min(end + end - start, len(_constellations(n))))
+    if after[1] < after[2]:
+        _ahead[after] = _in_background(kernel.constellation_arrays, *after)
+    return arrays
+
+
+def _in_background(work: Callable[..., T], *arguments: Any) -> Future[T]:
+    """``work(*arguments)``, run in a daemon thread (it never holds up the process's end)."""
+    done: Future[T] = Future()
+
+    def run() -> None:
+        try:
+            done.set_result(work(*arguments))
+        except BaseException as error:  # raised again where the result is asked for
+            done.set_exception(error)
+
+    threading.Thread(target=run, name="nqueens-gpu-arrays", daemon=True).start()
+    return done
 
 
 def _count_on_cpu(n: int, start: int, end: int, deadline: float | None) -> Subcount:

@@ -15,6 +15,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from nqueens.engines import jit
@@ -156,10 +157,16 @@ def current_device() -> driver.Device:
 
 def kept() -> driver.Machine | None:
     """The kernel's machine code for this device, kept on disk by an earlier count."""
+    path = kept_path()
+    return None if path is None else driver.kept(path)
+
+
+@functools.cache
+def kept_path() -> Path | None:
+    """Where the kernel's machine code for this device is kept, if anywhere: its name hashes
+    the kernel's source and asks for numba's versions, so it is worked out once."""
     folder = jit.cache_folder(driver.KERNEL_SOURCE)
-    if folder is None:
-        return None
-    return driver.kept(driver.kept_path(folder, current_device().capability))
+    return None if folder is None else driver.kept_path(folder, current_device().capability)
 
 
 @functools.cache
@@ -193,9 +200,9 @@ def launcher() -> Launcher:
 
 def _made() -> driver.Machine | str:
     """The kernel's machine code for this device, made, checked and kept; or why not."""
-    folder = jit.cache_folder(driver.KERNEL_SOURCE)
+    path = kept_path()
     module = edges.c_module()
-    if folder is None or module is None:
+    if path is None or module is None:
         return "no folder to keep machine code in" if module else "no C module to check it with"
     try:
         import numpy
@@ -217,7 +224,7 @@ def _made() -> driver.Machine | str:
     assert through_driver is not None and through_numba is not None  # waited for, no deadline
     if not numpy.array_equal(through_driver.totals, through_numba.totals):
         return f"machine code counted N = {CHECK_N} otherwise than numba's launch"
-    driver.keep(driver.kept_path(folder, capability), machine)
+    driver.keep(path, machine)
     return machine
 
 
