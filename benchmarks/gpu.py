@@ -5,11 +5,11 @@ kept by a first count of the smallest size, not timed), medians over up to --rep
 whose first run takes over --enough seconds is run once); each count and class count is checked
 against the published ones (tests/data/counts.json), and a wrong one stops the run. A count that
 reaches --time-limit is shown as a lower bound, and the larger sizes are left out. For each N:
-the time, the part of it inside the process (from its first line of Python to its report, not
-the interpreter's start and end), the pieces, the time the device took, and solutions per
-second (the kernel counts no placements: a placements-per-second column needs a counter in it,
-to be weighed against its cost on a device). The device is named above the table, with the
-date.
+the time, the part of it spent counting (the count's own wall time: the rest is the process's
+start, its imports, finding the device, and its end), the pieces, the time the device took, and
+solutions per second (the kernel counts no placements: a placements-per-second column needs a
+counter in it, to be weighed against its cost on a device). The device is named above the
+table, with the date.
 
 --variants N times, in one process, the engine's settings against others (the rows a piece
 presets, the pieces a launch, a cap on a thread's registers), each count
@@ -19,8 +19,8 @@ checked, so that a device's few minutes say which to ship.
 and spills of the kernel (and of each --kernel) as compiled for a compute capability (9.0:
 Hopper), and the loops of its machine code. The largest loop is the one its threads run until
 no piece is left; a loop inside it other than a piece's preset rows is one that a thread leaves
-to wait, idle, for the other threads of its warp. The engine's kernel has one, which the
-compiler made of its one loop; benchmarks/gpu_kernels/one_loop.py is written so that it cannot.
+to wait, idle, for the other threads of its warp (a kernel whose one loop has several ways back
+to its top can be compiled so: the engine's has one).
 
     python benchmarks/gpu.py                                   # N = 16..22 on the GPU
     python benchmarks/gpu.py --sizes 18-20 --repeat 3 --time-limit 60
@@ -28,7 +28,7 @@ compiler made of its one loop; benchmarks/gpu_kernels/one_loop.py is written so 
     python benchmarks/gpu.py --variants 19 --kernel mine.py    # and a kernel of one's own
     python benchmarks/gpu.py --variants 20 --kernels-only --kernel mine.py
     python benchmarks/gpu.py --compiler-report                 # no device needed
-    python benchmarks/gpu.py --compiler-report --kernel benchmarks/gpu_kernels/one_loop.py
+    python benchmarks/gpu.py --compiler-report --kernel mine.py
     NUMBA_ENABLE_CUDASIM=1 python benchmarks/gpu.py --sizes 6-7  # the script itself, no GPU
 """
 
@@ -107,20 +107,20 @@ def timed_table(sizes: list[int], repeat: int, enough: float, time_limit: float 
         device_seconds = (
             statistics.median(int(str(run[1]["device microseconds"])) for run in runs) / 1e6
         )
-        in_process = statistics.median(float(str(run[1]["wall_time"])) for run in runs)
+        counting = statistics.median(float(str(run[1]["wall_time"])) for run in runs)
         solutions = int(str(record["solutions"]))
         if not record["complete"]:
             rows.append(
                 f"| {n} | at least {solutions:,} | over {seconds:.0f} (stopped) | "
-                f"{in_process:.2f} | {record['pieces']:,} | {device_seconds:.2f} | |"
+                f"{counting:.2f} | {record['pieces']:,} | {device_seconds:.2f} | |"
             )
             break
         rows.append(
-            f"| {n} | {solutions:,} | {seconds:.2f} | {in_process:.2f} | {record['pieces']:,} | "
+            f"| {n} | {solutions:,} | {seconds:.2f} | {counting:.2f} | {record['pieces']:,} | "
             f"{device_seconds:.2f} | {solutions / seconds:,.0f} |"
         )
     print(f"Device: {device}; {datetime.date.today()}; medians of up to {repeat} runs.\n")
-    columns = ["N", "solutions", "seconds", "in the process (s)", "pieces", "on the device (s)"]
+    columns = ["N", "solutions", "seconds", "counting (s)", "pieces", "on the device (s)"]
     print("| " + " | ".join([*columns, "solutions per second"]) + " |")
     print("|---" * (len(columns) + 1) + "|")
     print("\n".join(rows))

@@ -104,8 +104,8 @@ def test_gpu_benchmark_checks_every_count_it_times() -> None:
         env=process_env(NUMBA_ENABLE_CUDASIM="1"),
         check=True,
     )
-    ((n, solutions, seconds, in_process, pieces, _, _),) = _tables(done.stdout)[0:1][0]
-    assert 0 < float(in_process) < float(seconds)
+    ((n, solutions, seconds, counting, pieces, _, _),) = _tables(done.stdout)[0:1][0]
+    assert 0 < float(counting) < float(seconds)
     assert (n, solutions) == ("6", f"{known_total(6)}") and int(pieces.replace(",", "")) >= 1
     assert "simulator" in done.stdout.splitlines()[0]
 
