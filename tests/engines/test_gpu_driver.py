@@ -37,6 +37,7 @@ Result = enum.Enum(
         "CUDA_ERROR_NOT_READY",
         "CUDA_ERROR_LAUNCH_FAILED",
         "CUDA_ERROR_INVALID_CONTEXT",
+        "CUDA_ERROR_INVALID_IMAGE",
     ],
 )
 Attribute = enum.Enum(
@@ -51,6 +52,7 @@ ARRAYS = (("blocked", 2), ("gaps", 2), ("lines", 1), ("totals", 1), ("counter", 
 """The kernel's array parameters after its two ints, with their dimensions."""
 PARAMETERS = 2 + sum(5 + 2 * dimensions for _, dimensions in ARRAYS)
 """The 64-bit words numba makes of them: 41, as the PTX of the kernel says."""
+MACHINE = driver.Machine(b"machine code", "count_pieces", PARAMETERS, 32, 24)
 
 
 def completions(blocked: Any, gaps: Any, lines: int, n: int) -> int:
@@ -122,8 +124,9 @@ class FakeDriver:
     def cuDeviceGetName(self, length: int, device: int) -> tuple[Result, bytes]:
         return Result.CUDA_SUCCESS, b"A stand-in device\0\0\0"
 
-    def cuModuleLoadData(self, image: bytes) -> tuple[Result, str]:
-        assert image == b"machine code"
+    def cuModuleLoadData(self, image: bytes) -> tuple[Result, str | None]:
+        if image != MACHINE.cubin:
+            return Result.CUDA_ERROR_INVALID_IMAGE, None
         return Result.CUDA_SUCCESS, "module"
 
     def cuModuleGetFunction(self, module: str, name: bytes) -> tuple[Result, str]:
@@ -195,9 +198,6 @@ class FakeDriver:
 
     def cuEventDestroy(self, event: str) -> tuple[Result]:
         return (Result.CUDA_SUCCESS,)
-
-
-MACHINE = driver.Machine(b"machine code", "count_pieces", PARAMETERS, 32, 24)
 
 
 @pytest.fixture
@@ -297,6 +297,20 @@ def test_machine_code_is_kept_only_once_it_counts_as_numbas_launch(
     monkeypatch.setattr(driver, "ptx", no_compiler)
     path.with_suffix(".json").unlink()
     assert "libNVVM cannot be found" in kernel.launcher().how
+
+
+def test_machine_code_the_driver_cannot_load_is_made_again(
+    monkeypatch: pytest.MonkeyPatch, fake_device: FakeDriver, tmp_path: Path
+) -> None:
+    """A kept file damaged in a way its size does not show: the driver refuses it, and the
+    count makes and keeps machine code again rather than fail."""
+    path = keep_machine_code(tmp_path, MACHINE._replace(cubin=b"damaged code"))
+    monkeypatch.setattr(driver, "ptx", lambda *arguments: "the PTX")
+    monkeypatch.setattr(driver, "machine", lambda *arguments: MACHINE)
+    monkeypatch.setattr(kernel, "by_numba", lambda *arguments: kernel.Launch(numpy.ones(3), 0, 1))
+    monkeypatch.setattr(kernel, "by_driver", lambda *arguments: kernel.Launch(numpy.ones(3), 0, 1))
+    assert kernel.launcher().how == "CUDA's driver, machine code kept"
+    assert driver.kept(path) == MACHINE
 
 
 def test_kept_machine_code_is_read_only_whole_and_for_its_own_kernel(tmp_path: Path) -> None:

@@ -181,20 +181,22 @@ def compiled() -> Any:
 @functools.cache
 def launcher() -> Launcher:
     """How this process launches the kernel: through CUDA's driver, with its machine code kept
-    on disk (made and kept first where it is not: see :mod:`nqueens.engines.gpu.driver`), so
-    that a count need not import numba; by numba on the simulator, or where machine code could
-    not be made or did not count as numba's launch does (numba compiles the kernel then, or
-    loads it from its own cache)."""
+    on disk (made and kept first where it is not, or where the driver does not load what is
+    kept: see :mod:`nqueens.engines.gpu.driver`), so that a count need not import numba; by
+    numba on the simulator, or where machine code could not be made or did not count as numba's
+    launch does (numba compiles the kernel then, or loads it from its own cache)."""
     if simulated():
         return Launcher(by_numba, "numba-cuda's simulator")
-    machine = kept()
+    machine: driver.Machine | str | None = kept()
+    try:
+        if isinstance(machine, driver.Machine):
+            current_device().load(machine)
+    except driver.DriverError:  # a file damaged in a way its size does not show
+        machine = None
     if machine is None:
-        made = _made()
-        if isinstance(made, str):
-            return Launcher(by_numba, f"numba's launch: {made}")
-        machine = made
-    else:
-        current_device().load(machine)
+        machine = _made()
+    if isinstance(machine, str):
+        return Launcher(by_numba, f"numba's launch: {machine}")
     return Launcher(functools.partial(by_driver, machine), "CUDA's driver, machine code kept")
 
 
