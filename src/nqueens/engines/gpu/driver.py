@@ -44,7 +44,8 @@ class Machine(NamedTuple):
 
 
 class Device:
-    """The machine's first CUDA device, its primary context current in this thread."""
+    """The machine's first CUDA device, its primary context made current in each thread that
+    uses it."""
 
     def __init__(self, api: Any = None) -> None:
         if api is None:
