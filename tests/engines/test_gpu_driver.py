@@ -299,6 +299,27 @@ def test_machine_code_is_kept_only_once_it_counts_as_numbas_launch(
     assert "libNVVM cannot be found" in kernel.launcher().how
 
 
+def test_a_count_under_a_time_limit_waits_for_the_machine_code_it_makes(
+    monkeypatch: pytest.MonkeyPatch, fake_device: FakeDriver, tmp_path: Path
+) -> None:
+    """The first count after an install makes the machine code: under a time limit shorter
+    than that takes, the count waits for it all the same (and stops at its limit), so that it
+    is kept, rather than made again, cut short, by every such run."""
+
+    def slow_compiler(*arguments: object) -> str:
+        time.sleep(1)
+        return "the PTX"
+
+    monkeypatch.setattr(kernel, "load_compiler", lambda: None)  # as the gpu extra brings them
+    monkeypatch.setattr(driver, "ptx", slow_compiler)
+    monkeypatch.setattr(driver, "machine", lambda *arguments: MACHINE)
+    monkeypatch.setattr(kernel, "by_numba", lambda *arguments: kernel.Launch(numpy.ones(3), 0, 1))
+    monkeypatch.setattr(kernel, "by_driver", lambda *arguments: kernel.Launch(numpy.ones(3), 0, 1))
+    stats = nqueens.count(14, engine="gpu", time_limit=0.2)
+    assert stats.status is nqueens.Status.TIME_LIMIT
+    assert driver.kept(driver.kept_path(tmp_path, (9, 0))) == MACHINE
+
+
 def test_machine_code_the_driver_cannot_load_is_made_again(
     monkeypatch: pytest.MonkeyPatch, fake_device: FakeDriver, tmp_path: Path
 ) -> None:

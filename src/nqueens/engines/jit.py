@@ -32,6 +32,14 @@ def compiles() -> int:
     return _compiles
 
 
+def compile_begun() -> None:
+    """Count a compile that begins where numba's events do not show it (a search about to be
+    compiled, the gpu engine's machine code): a count under a time limit waits for it, so that
+    what it compiles is kept for every later run."""
+    global _compiles
+    _compiles += 1
+
+
 def cache_written(source: Path) -> bool:
     """Whether numba's cache of the kernels of the module in ``source`` was written since it
     last changed."""
@@ -127,9 +135,8 @@ def compile_search(search: F, first_call: Callable[[F], object], helpers: Sequen
     the kernel is compiled again without the cache. If anything else fails, the plain helpers go
     back, for the plain search.
     """
-    global _compiles
     if not cache_written(Path(str(sys.modules[search.__module__].__file__))):  # before numba
-        _compiles += 1
+        compile_begun()
     namespace = cast(FunctionType, search).__globals__
     # A kernel compiled before for other argument types left its helpers compiled there.
     plain = {name: getattr(namespace[name], "py_func", namespace[name]) for name in helpers}

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from nqueens.core import signals
 from nqueens.engines import jit
 from nqueens.engines.bitboard import edges
 from nqueens.engines.gpu import driver
@@ -206,6 +207,7 @@ def _made() -> driver.Machine | str:
     module = edges.c_module()
     if path is None or module is None:
         return "no folder to keep machine code in" if module else "no C module to check it with"
+    jit.compile_begun()  # a count under a time limit waits for it, and it is kept
     try:
         import numpy
         from numba import types
@@ -215,7 +217,8 @@ def _made() -> driver.Machine | str:
         words, totals = types.uint32[:, ::1], types.uint64[::1]
         signature = (types.int64, types.int64, words, words, types.int32[::1], totals, totals)
         capability = current_device().capability
-        text = driver.ptx(device.count_pieces, signature, capability)
+        with signals.held(end_now_if_idle=True):  # a stop signal is lost inside LLVM's calls
+            text = driver.ptx(device.count_pieces, signature, capability)
         machine = driver.machine(text, capability, device.THREADS_PER_BLOCK, device.STACK_LINES)
         current_device().load(machine)
         arrays = constellation_arrays(CHECK_N, 0, len(module.constellations(CHECK_N)))[:3]
