@@ -271,6 +271,23 @@ def test_a_signal_while_multiprocessing_is_half_imported_ends_the_command_line()
     assert (ran.returncode, ran.stdout, ran.stderr) == (130, "", "Interrupted.\n")
 
 
+def test_a_ctrl_c_while_the_handlers_are_set_up_ends_the_command_line() -> None:
+    """A Ctrl-C that lands once the handler of SIGINT is set but before the others are (the
+    conformance suite's signal at once after start-up did) ends the process with 130, not a
+    traceback."""
+    program = (
+        "from nqueens.core import signals\n"
+        "def install():\n"
+        "    raise KeyboardInterrupt  # as the handler just set does, from inside install\n"
+        "signals.install = install\n"
+        "from nqueens.__main__ import main\n"
+        "main()\n"
+        "print('not ended')\n"
+    )
+    ran = run_python(program)
+    assert (ran.returncode, ran.stdout, ran.stderr) == (130, "", "Interrupted.\n")
+
+
 def test_a_ctrl_c_before_anything_is_counted_is_an_interrupted_count(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
