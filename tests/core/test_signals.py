@@ -265,10 +265,8 @@ def test_a_signal_while_multiprocessing_is_half_imported_ends_the_command_line()
         "    sys.modules[name] = types.ModuleType(name)  # as while its import runs\n"
         "signals.install()\n"
         "signals._end_now_if_idle(signals.signal.SIGINT)\n"
-        "print('not ended')\n"
     )
-    ran = run_python(program)
-    assert (ran.returncode, ran.stdout, ran.stderr) == (130, "", "Interrupted.\n")
+    assert_ends_interrupted(program)
 
 
 def test_a_ctrl_c_while_the_handlers_are_set_up_ends_the_command_line() -> None:
@@ -282,9 +280,14 @@ def test_a_ctrl_c_while_the_handlers_are_set_up_ends_the_command_line() -> None:
         "signals.install = install\n"
         "from nqueens.__main__ import main\n"
         "main()\n"
-        "print('not ended')\n"
     )
-    ran = run_python(program)
+    assert_ends_interrupted(program)
+
+
+def assert_ends_interrupted(program: str) -> None:
+    """``program`` ends its process as Ctrl-C ends the command line: 130, "Interrupted." on
+    stderr and nothing else, and nothing after it runs."""
+    ran = run_python(program + "print('not ended')\n")
     assert (ran.returncode, ran.stdout, ran.stderr) == (130, "", "Interrupted.\n")
 
 
