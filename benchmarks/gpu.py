@@ -214,15 +214,11 @@ def _loaded(path: Path) -> Any:
 def linked(kernel: Any, capability: tuple[int, int]) -> tuple[bytes, str]:
     """A numba kernel's machine code and ptxas's report on it, compiled for ``capability`` as
     the engine compiles its own (nqueens.engines.gpu.driver): no device needed."""
-    from numba import types
-
     from nqueens.engines.gpu import driver
+    from nqueens.engines.gpu import kernel as host
 
-    # the types the engine launches it with: the board's side and the preset lines as Python
-    # ints, the constellations' words and the totals as C-ordered arrays
-    words, totals = types.uint32[:, ::1], types.uint64[::1]
-    signature = (types.int64, types.int64, words, words, types.int32[::1], totals, totals)
-    return driver.linked(driver.ptx(kernel, signature, capability), capability, "-verbose")
+    text = driver.ptx(kernel, host.launch_types(), capability)
+    return driver.linked(text, capability, "-verbose")
 
 
 def loops(cubin: bytes) -> list[int] | None:

@@ -377,13 +377,9 @@ def test_the_kernel_takes_the_parameters_the_driver_passes() -> None:
         kernel.load_compiler()
     except Exception as error:
         pytest.skip(f"CUDA's compilers are not installed ({error})")
-    from numba import types
-
     from nqueens.engines.gpu import device
 
-    words, totals = types.uint32[:, ::1], types.uint64[::1]
-    signature = (types.int64, types.int64, words, words, types.int32[::1], totals, totals)
-    text = driver.ptx(device.count_pieces, signature, (9, 0))
+    text = driver.ptx(device.count_pieces, kernel.launch_types(), (9, 0))
     machine = driver.machine(text, (9, 0), device.THREADS_PER_BLOCK, device.STACK_LINES)
     assert machine.parameters == PARAMETERS and machine.cubin
 

@@ -210,15 +210,12 @@ def _made() -> driver.Machine | str:
     jit.compile_begun()  # a count under a time limit waits for it, and it is kept
     try:
         import numpy
-        from numba import types
 
         from nqueens.engines.gpu import device
 
-        words, totals = types.uint32[:, ::1], types.uint64[::1]
-        signature = (types.int64, types.int64, words, words, types.int32[::1], totals, totals)
         capability = current_device().capability
         with signals.held(end_now_if_idle=True):  # a stop signal is lost inside LLVM's calls
-            text = driver.ptx(device.count_pieces, signature, capability)
+            text = driver.ptx(device.count_pieces, launch_types(), capability)
         machine = driver.machine(text, capability, device.THREADS_PER_BLOCK, device.STACK_LINES)
         current_device().load(machine)
         arrays = constellation_arrays(CHECK_N, 0, len(module.constellations(CHECK_N)))[:3]
@@ -231,6 +228,16 @@ def _made() -> driver.Machine | str:
         return f"machine code counted N = {CHECK_N} otherwise than numba's launch"
     driver.keep(path, machine)
     return machine
+
+
+def launch_types() -> tuple[Any, ...]:
+    """The types of the kernel's arguments as the engine launches it, numba's (imported): the
+    board's side and the preset lines as Python ints, the constellations' words and the totals
+    as C-ordered arrays."""
+    from numba import types
+
+    words, totals = types.uint32[:, ::1], types.uint64[::1]
+    return (types.int64, types.int64, words, words, types.int32[::1], totals, totals)
 
 
 def constellation_arrays(n: int, start: int, end: int) -> tuple[Any, Any, Any, list[int]]:
