@@ -38,6 +38,7 @@ Result = enum.Enum(
         "CUDA_ERROR_LAUNCH_FAILED",
         "CUDA_ERROR_INVALID_CONTEXT",
         "CUDA_ERROR_INVALID_IMAGE",
+        "CUDA_ERROR_NO_DEVICE",
     ],
 )
 Attribute = enum.Enum(
@@ -365,8 +366,36 @@ def test_without_a_device_the_driver_says_so() -> None:
         def cuDeviceGetCount(self) -> tuple[Result, int]:
             return Result.CUDA_SUCCESS, 0
 
-    with pytest.raises(driver.DriverError, match="no CUDA device"):
+    class NoDeviceAtAll(FakeDriver):
+        def cuInit(self, flags: int) -> tuple[Result]:
+            return (Result.CUDA_ERROR_NO_DEVICE,)
+
+    with pytest.raises(driver.NoDevice, match="no CUDA device"):
         driver.Device(NoDevice())
+    with pytest.raises(driver.NoDevice, match="cuInit failed: CUDA_ERROR_NO_DEVICE"):
+        driver.Device(NoDeviceAtAll())
+
+
+def test_without_a_device_the_engine_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The driver's "no device" is the refusal's "finds no CUDA device"; another failure of
+    the driver is named as the driver names it."""
+
+    def failing(error: Exception) -> Callable[[], driver.Device]:
+        def device() -> driver.Device:
+            raise error
+
+        return device
+
+    monkeypatch.setattr(kernel, "simulated", lambda: False)
+    monkeypatch.setattr(kernel, "_driver_loaded", lambda: True)
+    monkeypatch.setattr(kernel, "current_device", failing(driver.NoDevice("cuInit failed")))
+    assert kernel.missing() == "finds no CUDA device on this machine"
+    broken = driver.DriverError("cuInit failed: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH")
+    monkeypatch.setattr(kernel, "current_device", failing(broken))
+    assert kernel.missing() == (
+        "finds no usable CUDA device (DriverError: cuInit failed: "
+        "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH)"
+    )
 
 
 @pytest.mark.skipif(importlib.util.find_spec("numba_cuda") is None, reason="needs numba-cuda")

@@ -32,6 +32,10 @@ class DriverError(RuntimeError):
     """A call of CUDA's driver API failed; the message names the call and its status."""
 
 
+class NoDevice(DriverError):
+    """The driver finds no CUDA device."""
+
+
 class Machine(NamedTuple):
     """A kernel as the device runs it: its cubin, its entry's name and 64-bit parameters, and
     the sizes it was compiled with (the threads of a block, the lines of a thread's stack)."""
@@ -55,7 +59,7 @@ class Device:
         self.api = api
         self.call("cuInit", 0)
         if self.call("cuDeviceGetCount") < 1:
-            raise DriverError("no CUDA device")
+            raise NoDevice("no CUDA device")
         self.device = self.call("cuDeviceGet", 0)
         self.context = self.call("cuDevicePrimaryCtxRetain", self.device)
         self.made_current()
@@ -76,7 +80,9 @@ class Device:
         returned = getattr(self.api, function)(*arguments)
         status, *values = returned if isinstance(returned, tuple) else (returned,)
         if status != self.api.CUresult.CUDA_SUCCESS:
-            raise DriverError(f"{function} failed: {getattr(status, 'name', status)}")
+            name = getattr(status, "name", status)
+            failed = NoDevice if name == "CUDA_ERROR_NO_DEVICE" else DriverError
+            raise failed(f"{function} failed: {name}")
         return values[0] if len(values) == 1 else values
 
     def made_current(self) -> None:

@@ -72,9 +72,9 @@ def missing() -> str | None:
         return None
     try:
         current_device()
-    except Exception as error:  # no device, or a broken driver, which says so in its own way
-        if "NO_DEVICE" in str(error) or "no CUDA device" in str(error):
-            return "finds no CUDA device on this machine"
+    except driver.NoDevice:
+        return "finds no CUDA device on this machine"
+    except Exception as error:  # a broken driver says so in its own way
         return f"finds no usable CUDA device ({type(error).__name__}: {error})"
     if kept() is not None or jit.cache_written(driver.KERNEL_SOURCE):
         return None  # compiled before: no compiler needed
