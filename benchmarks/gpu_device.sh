@@ -7,9 +7,9 @@
 # against the CPU and the published counts; the table of benchmarks/gpu.py for the README;
 # N = 22 alone; the settings weighed (gpu.py --variants, which takes other kernels too); where
 # a whole count spends its time (the compiler's report needs no device: gpu.py
-# --compiler-report). Each step gets what is left of
-# BUDGET seconds, the most important first, so that a slow kernel cannot spend the lease. The
-# log and the profiles are written under $OUT if set.
+# --compiler-report). Each step gets what is left of BUDGET seconds, the most important first,
+# so that a slow kernel cannot spend the lease. The log and the profiles are written under $OUT
+# if set.
 #
 #     bash benchmarks/gpu_device.sh                   # N = 16..21, then 22, in 560 s at most
 #     SIZES=16-20 LARGEST=21 BUDGET=300 bash benchmarks/gpu_device.sh

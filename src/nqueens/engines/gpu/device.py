@@ -55,8 +55,9 @@ def count_pieces(
     full = uint32(0xFFFFFFFF) >> uint32(32 - n)
     side = uint32(n)
     per_constellation = uint32(1)
-    for _ in range(preset):
+    for _ in range(preset):  # in integers: numba's ** of two variables is a float power
         per_constellation = uint32(per_constellation * side)
+    # unsigned, as the counter is (numba compares signed with unsigned as floats)
     pieces = uint64(lines.shape[0]) * uint64(per_constellation)
     stack = cuda.shared.array((STACK_LINES, 4, THREADS_PER_BLOCK), uint32)
     thread = cuda.threadIdx.x
@@ -72,7 +73,7 @@ def count_pieces(
             piece = cuda.atomic.add(taken_so_far, 0, uint64(1))
             if piece >= pieces:
                 break
-            constellation = uint32(uint32(piece) // per_constellation)
+            constellation = uint32(uint32(piece) // per_constellation)  # 32-bit divisions
             if constellation != owner:
                 if found:
                     cuda.atomic.add(totals, owner, found)
@@ -88,7 +89,7 @@ def count_pieces(
                 row = uint32(rows % side)
                 rows = uint32(rows // side)
                 if line >= free_lines:
-                    fits = fits and row == 0
+                    fits = fits and row == 0  # the same piece once, not n times
                     continue
                 bit = uint32(one << uint32(row))
                 if (taken | left | right | blocked_lines[line]) & bit:
