@@ -256,6 +256,31 @@ def count_completions(
     return place(0, [])
 
 
+def searched(blocked: Sequence[int], gaps: Sequence[int], lines: int, n: int) -> tuple[int, int]:
+    """The tests' own search of a constellation as the gpu kernel takes it: a row on each free
+    line, none taken or attacked by the edge queens (``blocked``) or by a queen above, the
+    diagonals moved by the lines between free lines (``gaps``). Its completions, and its
+    placements: the queens placed on free lines before the last."""
+    full = (1 << n) - 1
+
+    def below(line: int, taken: int, left: int, right: int) -> tuple[int, int]:
+        if line == lines:
+            return 1, 0
+        free = full & ~(taken | left | right | int(blocked[line]))
+        if line == lines - 1:
+            return free.bit_count(), 0
+        found = placed = 0
+        while free:
+            bit = free & -free
+            free ^= bit
+            shift = int(gaps[line])
+            more = below(line + 1, taken | bit, (left | bit) << shift, (right | bit) >> shift)
+            found, placed = found + more[0], placed + 1 + more[1]
+        return found, placed
+
+    return below(0, 0, 0, 0)
+
+
 def attacks(a: tuple[int, int], b: tuple[int, int], n: int, rules: tuple[str, ...]) -> bool:
     """Whether queens on squares a and b attack each other under ``rules``: written here."""
     return _attacks_apart(a[0] - b[0], a[1] - b[1], n, rules)

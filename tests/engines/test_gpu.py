@@ -27,6 +27,7 @@ from helpers import (
     known_unique,
     process_env,
     run_python,
+    searched,
     symmetry_images,
 )
 
@@ -51,6 +52,7 @@ def simulated(code: str, presets: tuple[int, ...] = (kernel.SIMULATED_PRESET,)) 
     program = (
         "import json, warnings, nqueens\n"
         "from nqueens.core.board import Diagonal\n"
+        "from nqueens.engines import gpu\n"
         "from nqueens.engines.gpu import SimulatorWarning, kernel\n"
         "warnings.simplefilter('error')\n"
         "warnings.simplefilter('ignore', SimulatorWarning)\n"
@@ -100,6 +102,37 @@ def test_the_simulated_kernel_counts_every_board_exactly(
         for n, (solutions, unique, pieces, device) in found.items():
             assert (solutions, unique) == truth[n], (n, preset)
             assert pieces >= 1 and "simulator" in device
+
+
+def test_the_kernel_counting_placements_counts_each_queen_of_the_search_once() -> None:
+    """device.count_placements counts each queen placed on a free line before the last once,
+    whatever the rows a piece presets (so that placements a second do not change with how a
+    board is cut), as the tests' own search does; its counts stay exact; the engine's kernel
+    counts none."""
+    sizes = list(range(5, 9))
+    every = simulated(
+        "from nqueens.engines.gpu import device\n"
+        "found = {}\n"
+        f"for n in {sizes}:\n"
+        "    arrays = kernel.constellation_arrays(n, 0, len(gpu._constellations(n)))[:3]\n"
+        "    kernel.compiled = lambda: device.count_placements\n"
+        "    counting = kernel.count(n, *arrays)\n"
+        "    kernel.compiled = lambda: device.count_pieces\n"
+        "    shipped = kernel.count(n, *arrays)\n"
+        "    found[n] = [counting.placements, counting.totals.tolist(), shipped.placements]\n",
+        PRESETS,
+    )
+    module = edges.c_module()
+    assert module is not None
+    for counted in every:
+        for n in sizes:
+            placements, totals, none = counted[str(n)]
+            searches = []
+            for at in range(len(module.constellations(n))):
+                masks, gaps, _ = module.masks(n, at)
+                searches.append(searched(masks, gaps, len(masks), n))
+            assert placements == sum(placed for _, placed in searches) > 0
+            assert totals == [found for found, _ in searches] and none == 0
 
 
 PUZZLES = [

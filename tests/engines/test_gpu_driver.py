@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy
 import pytest
-from helpers import known_total, known_unique
+from helpers import known_total, known_unique, searched
 
 import nqueens
 from nqueens.engines import gpu, jit
@@ -49,39 +49,19 @@ Attribute = enum.Enum(
         "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR",
     ],
 )
-ARRAYS = (("blocked", 2), ("gaps", 2), ("lines", 1), ("totals", 1), ("counter", 1))
+ARRAYS = (("blocked", 2), ("gaps", 2), ("lines", 1), ("totals", 1), ("counters", 1))
 """The kernel's array parameters after its two ints, with their dimensions."""
 PARAMETERS = 2 + sum(5 + 2 * dimensions for _, dimensions in ARRAYS)
 """The 64-bit words numba makes of them: 41, as the PTX of the kernel says."""
 MACHINE = driver.Machine(b"machine code", "count_pieces", PARAMETERS, 32, 24)
 
 
-def completions(blocked: Any, gaps: Any, lines: int, n: int) -> int:
-    """The tests' own count of a constellation: a row on each free line, none taken or attacked
-    by the edge queens (``blocked``) or by a queen above, the diagonals moved by the lines
-    between free lines (``gaps``)."""
-    full = (1 << n) - 1
-
-    def below(line: int, taken: int, left: int, right: int) -> int:
-        if line == lines:
-            return 1
-        free = full & ~(taken | left | right | int(blocked[line]))
-        found = 0
-        while free:
-            bit = free & -free
-            free ^= bit
-            shift = int(gaps[line])
-            found += below(line + 1, taken | bit, (left | bit) << shift, (right | bit) >> shift)
-        return found
-
-    return below(0, 0, 0, 0)
-
-
 class FakeDriver:
     """CUDA's driver API as the engine calls it, on host memory; its kernel reads the 64-bit
     words of its parameters as numba passes arrays (meminfo, parent, items, item size, data,
-    shape, strides) and counts each constellation with :func:`completions`. As the driver, it
-    holds a current context for each thread: a call that needs one fails in a thread without."""
+    shape, strides) and counts each constellation with the tests' own search, its placements
+    too, as ``device.count_placements`` does. As the driver, it holds a current context for
+    each thread: a call that needs one fails in a thread without."""
 
     CUresult = Result
     CUdevice_attribute = Attribute
@@ -177,8 +157,9 @@ class FakeDriver:
     def run(self, n: int, arrays: dict[str, Any]) -> None:
         """What the kernel does, once its launch ends."""
         for at, lines in enumerate(arrays["lines"]):
-            found = completions(arrays["blocked"][at], arrays["gaps"][at], int(lines), n)
+            found, placed = searched(arrays["blocked"][at], arrays["gaps"][at], int(lines), n)
             arrays["totals"][at] = found
+            arrays["counters"][1] += placed
 
     def cuEventCreate(self, flags: int) -> tuple[Result, str]:
         return Result.CUDA_SUCCESS, "event"
@@ -250,6 +231,22 @@ def test_a_count_through_the_driver_passes_the_arrays_as_numba_does(
             9, engine="bitboard", queens=[(1, 0)], blocked=[(4, 4)], symmetry=False
         ).solutions
     )
+
+
+def test_a_launch_through_the_driver_reads_back_the_placements_its_kernel_counted(
+    fake_device: FakeDriver, tmp_path: Path
+) -> None:
+    """A kernel that counts its placements (device.count_placements, as the stand-in's does)
+    leaves them in its second counter, which the launch reads back with the totals."""
+    keep_machine_code(tmp_path)
+    module = edges.c_module()
+    assert module is not None
+    blocked, gaps, lines, _ = kernel.constellation_arrays(10, 0, len(module.constellations(10)))
+    launched = kernel.count(10, blocked, gaps, lines)
+    assert launched is not None
+    searches = [searched(*arrays, 10) for arrays in zip(blocked, gaps, lines.tolist(), strict=True)]
+    assert launched.totals.tolist() == [found for found, _ in searches]
+    assert launched.placements == sum(placed for _, placed in searches) > 0
 
 
 def test_a_time_limit_is_kept_while_a_driver_launch_runs(

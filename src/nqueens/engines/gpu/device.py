@@ -36,104 +36,127 @@ not registers, bounds the threads a multiprocessor holds (eight such blocks on H
 stack of 16 lines, which holds more, counted N = 20 a third slower on an H200."""
 
 
-@cuda.jit(cache=True)  # type: ignore[untyped-decorator]
-def count_pieces(
-    n: int, preset: int, blocked: Any, gaps: Any, lines: Any, totals: Any, taken_so_far: Any
-) -> None:
-    """Count every piece of the constellations of ``lines`` into ``totals``, a piece being a
-    row on each of the first ``preset`` free lines (n ** preset pieces a constellation):
-    ``blocked[c, i]`` are the rows the edge queens of constellation c take or attack on its free
-    line i, ``gaps[c, i]`` the lines from there to the next one, and ``lines[c]`` how many free
-    lines it has; ``taken_so_far[0]`` is the counter the threads take pieces from (zero).
+def _kernel(counts_placements: bool) -> Any:
+    """The kernel, with or without a count of its placements: a constant of the closure, so
+    that the kernel without it is compiled as if the count were not written at all."""
 
-    The piece counter and the totals are 64-bit; a launch's pieces are fewer than 2³², as
-    kernel.count makes sure, so that a piece is numbered in 32 bits.
-    """
-    if lines.shape[0] == 0:
-        return
-    one = uint32(1)
-    full = uint32(0xFFFFFFFF) >> uint32(32 - n)
-    side = uint32(n)
-    per_constellation = uint32(1)
-    for _ in range(preset):  # in integers: numba's ** of two variables is a float power
-        per_constellation = uint32(per_constellation * side)
-    # unsigned, as the counter is (numba compares signed with unsigned as floats)
-    pieces = uint64(lines.shape[0]) * uint64(per_constellation)
-    stack = cuda.shared.array((STACK_LINES, 4, THREADS_PER_BLOCK), uint32)
-    thread = cuda.threadIdx.x
-    owner = -1
-    found = uint64(0)
-    top = uint32(0)  # the lines on the stack: a line done is dropped, or its last child
-    # takes its place, so a line's depth is read off its rows taken, not its place
-    blocked_lines = blocked[0]
-    line_gaps = gaps[0]
-    last = uint32(0)
-    while True:
-        if top == 0:
-            piece = cuda.atomic.add(taken_so_far, 0, uint64(1))
-            if piece >= pieces:
-                break
-            constellation = uint32(uint32(piece) // per_constellation)  # 32-bit divisions
-            if constellation != owner:
-                if found:
-                    cuda.atomic.add(totals, owner, found)
-                owner = constellation
-                found = uint64(0)
-            free_lines = lines[constellation]
-            blocked_lines = blocked[constellation]
-            line_gaps = gaps[constellation]
-            rows = uint32(uint32(piece) % per_constellation)
-            taken = left = right = uint32(0)
-            fits = True
-            for line in range(preset):
-                row = uint32(rows % side)
-                rows = uint32(rows // side)
-                if line >= free_lines:
-                    fits = fits and row == 0  # the same piece once, not n times
-                    continue
-                bit = uint32(one << uint32(row))
-                if (taken | left | right | blocked_lines[line]) & bit:
-                    fits = False
+    @cuda.jit(cache=True)  # type: ignore[untyped-decorator]
+    def count_pieces(
+        n: int, preset: int, blocked: Any, gaps: Any, lines: Any, totals: Any, counters: Any
+    ) -> None:
+        """Count every piece of the constellations of ``lines`` into ``totals``, a piece being a
+        row on each of the first ``preset`` free lines (n ** preset pieces a constellation):
+        ``blocked[c, i]`` are the rows the edge queens of constellation c take or attack on its
+        free line i, ``gaps[c, i]`` the lines from there to the next one, and ``lines[c]`` how
+        many free lines it has; ``counters[0]`` is the counter the threads take pieces from
+        (zero), and ``counters[1]`` the placements, where they are counted.
+
+        The piece counter and the totals are 64-bit; a launch's pieces are fewer than 2³², as
+        kernel.count makes sure, so that a piece is numbered in 32 bits.
+        """
+        if lines.shape[0] == 0:
+            return
+        one = uint32(1)
+        full = uint32(0xFFFFFFFF) >> uint32(32 - n)
+        side = uint32(n)
+        per_constellation = uint32(1)
+        for _ in range(preset):  # in integers: numba's ** of two variables is a float power
+            per_constellation = uint32(per_constellation * side)
+        # unsigned, as the counter is (numba compares signed with unsigned as floats)
+        pieces = uint64(lines.shape[0]) * uint64(per_constellation)
+        stack = cuda.shared.array((STACK_LINES, 4, THREADS_PER_BLOCK), uint32)
+        thread = cuda.threadIdx.x
+        owner = -1
+        found = uint64(0)
+        placed = uint64(0)  # only where the placements are counted
+        top = uint32(0)  # the lines on the stack: a line done is dropped, or its last child
+        # takes its place, so a line's depth is read off its rows taken, not its place
+        blocked_lines = blocked[0]
+        line_gaps = gaps[0]
+        last = uint32(0)
+        while True:
+            if top == 0:
+                piece = cuda.atomic.add(counters, 0, uint64(1))
+                if piece >= pieces:
                     break
+                constellation = uint32(uint32(piece) // per_constellation)  # 32-bit divisions
+                if constellation != owner:
+                    if found:
+                        cuda.atomic.add(totals, owner, found)
+                    owner = constellation
+                    found = uint64(0)
+                free_lines = lines[constellation]
+                blocked_lines = blocked[constellation]
+                line_gaps = gaps[constellation]
+                rows = uint32(uint32(piece) % per_constellation)
+                taken = left = right = uint32(0)
+                fits = True
+                for line in range(preset):
+                    row = uint32(rows % side)
+                    rows = uint32(rows // side)
+                    if line >= free_lines:
+                        fits = fits and row == 0  # the same piece once, not n times
+                        continue
+                    bit = uint32(one << uint32(row))
+                    if (taken | left | right | blocked_lines[line]) & bit:
+                        fits = False
+                        break
+                    shift = line_gaps[line]
+                    taken = uint32(taken | bit)
+                    left = uint32((left | bit) << shift)
+                    right = uint32((right | bit) >> shift)
+                    if counts_placements and rows == 0 and line + 1 < free_lines:
+                        placed += uint64(1)  # the rows so far, once: in the piece of 0s after
+                if fits and free_lines <= preset:
+                    found += uint64(1)
+                elif fits:
+                    avail = uint32(full & ~(taken | left | right | blocked_lines[preset]))
+                    last = uint32(free_lines - 1)
+                    if last == preset:
+                        found += uint64(cuda.popc(avail))
+                    elif avail:
+                        stack[0, 0, thread] = avail
+                        stack[0, 1, thread] = taken
+                        stack[0, 2, thread] = left
+                        stack[0, 3, thread] = right
+                        top = one
+            else:
+                at = uint32(top - one)
+                avail = stack[at, 0, thread]
+                taken = stack[at, 1, thread]
+                bit = uint32(avail & (~avail + one))
+                avail = uint32(avail ^ bit)
+                stack[at, 0, thread] = avail
+                line = uint32(cuda.popc(taken))  # a line's rows taken are one a line above it
+                below = uint32(line + one)
                 shift = line_gaps[line]
                 taken = uint32(taken | bit)
-                left = uint32((left | bit) << shift)
-                right = uint32((right | bit) >> shift)
-            if fits and free_lines <= preset:
-                found += uint64(1)
-            elif fits:
-                avail = uint32(full & ~(taken | left | right | blocked_lines[preset]))
-                last = uint32(free_lines - 1)
-                if last == preset:
-                    found += uint64(cuda.popc(avail))
-                elif avail:
-                    stack[0, 0, thread] = avail
-                    stack[0, 1, thread] = taken
-                    stack[0, 2, thread] = left
-                    stack[0, 3, thread] = right
-                    top = one
-        else:
-            at = uint32(top - one)
-            avail = stack[at, 0, thread]
-            taken = stack[at, 1, thread]
-            bit = uint32(avail & (~avail + one))
-            avail = uint32(avail ^ bit)
-            stack[at, 0, thread] = avail
-            line = uint32(cuda.popc(taken))  # a line's rows taken are one a line above it
-            below = uint32(line + one)
-            shift = line_gaps[line]
-            taken = uint32(taken | bit)
-            left = uint32((stack[at, 2, thread] | bit) << shift)
-            right = uint32((stack[at, 3, thread] | bit) >> shift)
-            free = uint32(full & ~(taken | left | right | blocked_lines[below]))
-            below_is_last = below == last
-            found += uint64(cuda.popc(free) if below_is_last else 0)
-            top = uint32(top - uint32(avail == 0))  # the line is done: drop it
-            if free != 0 and not below_is_last:
-                stack[top, 0, thread] = free
-                stack[top, 1, thread] = taken
-                stack[top, 2, thread] = left
-                stack[top, 3, thread] = right
-                top = uint32(top + one)
-    if found:
-        cuda.atomic.add(totals, owner, found)
+                left = uint32((stack[at, 2, thread] | bit) << shift)
+                right = uint32((stack[at, 3, thread] | bit) >> shift)
+                free = uint32(full & ~(taken | left | right | blocked_lines[below]))
+                below_is_last = below == last
+                found += uint64(cuda.popc(free) if below_is_last else 0)
+                if counts_placements:
+                    placed += uint64(1)
+                top = uint32(top - uint32(avail == 0))  # the line is done: drop it
+                if free != 0 and not below_is_last:
+                    stack[top, 0, thread] = free
+                    stack[top, 1, thread] = taken
+                    stack[top, 2, thread] = left
+                    stack[top, 3, thread] = right
+                    top = uint32(top + one)
+        if found:
+            cuda.atomic.add(totals, owner, found)
+        if counts_placements and placed:
+            cuda.atomic.add(counters, 1, placed)
+
+    return count_pieces
+
+
+count_pieces = _kernel(counts_placements=False)
+"""The engine's kernel: ``count_pieces[blocks, threads](n, preset, blocked, gaps, lines,
+totals, counters)``."""
+count_placements = _kernel(counts_placements=True)
+"""The same kernel, counting its placements too: each queen a thread places on a free line
+before the last (whose rows are counted by their bits), a row of a piece's preset lines once
+however many pieces share the rows before it; for benchmarks/gpu.py's placements a second."""

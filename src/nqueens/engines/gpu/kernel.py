@@ -124,11 +124,13 @@ def pieces_each(n: int) -> int:
 
 class Launch(NamedTuple):
     """What one launch counted: the solutions of each constellation (a numpy array), the
-    seconds the device took, copies included, and the pieces it was given."""
+    seconds the device took, copies included, the pieces it was given, and the placements its
+    kernel counted (none but ``device.count_placements`` counts them)."""
 
     totals: Any
     seconds: float
     pieces: int
+    placements: int = 0
 
 
 class Launcher(NamedTuple):
@@ -138,6 +140,9 @@ class Launcher(NamedTuple):
     how: str
 
 
+COUNTERS = 2
+"""The kernel's counters: the pieces its threads have taken, and the placements, where it
+counts them."""
 CHECK_N = 12
 """The board whose constellations machine code just made is first counted with, through the
 driver and by numba's launch: each constellation's count must agree before it is kept."""
@@ -173,7 +178,7 @@ def kept_path() -> Path | None:
 @functools.cache
 def compiled() -> Any:
     """The kernel ``count_pieces[blocks, threads](n, preset, blocked, gaps, lines, totals,
-    counter)`` (:mod:`nqueens.engines.gpu.device`), compiled by numba when first launched."""
+    counters)`` (:mod:`nqueens.engines.gpu.device`), compiled by numba when first launched."""
     from nqueens.engines.gpu import device
 
     return device.count_pieces
@@ -290,7 +295,8 @@ def by_driver(
     totals = numpy.zeros(len(lines), dtype=numpy.uint64)
     if not pieces:
         return Launch(totals, 0.0, 0)
-    arrays = (blocked, gaps, lines, totals, numpy.zeros(1, dtype=numpy.uint64))
+    counters = numpy.zeros(COUNTERS, dtype=numpy.uint64)
+    arrays = (blocked, gaps, lines, totals, counters)
     for array, kind in zip(arrays, ("uint32", "uint32", "int32", "uint64", "uint64"), strict=True):
         if array.dtype != kind or not array.flags.c_contiguous:
             raise ValueError(f"the kernel takes C-ordered {kind} arrays, not {array.dtype}")
@@ -300,8 +306,9 @@ def by_driver(
     if not gpu.finished(deadline, POLL_SECONDS):
         return None
     gpu.copied_out(pointers[3], totals)
+    gpu.copied_out(pointers[4], counters)
     gpu.free(pointers)
-    return Launch(totals, time.perf_counter() - started, pieces)
+    return Launch(totals, time.perf_counter() - started, pieces, int(counters[1]))
 
 
 def by_numba(
@@ -318,7 +325,7 @@ def by_numba(
     started = time.perf_counter()
     pieces = _pieces(n, lines, device.STACK_LINES)
     totals = target.to_device(numpy.zeros(len(lines), dtype=numpy.uint64))
-    counter = target.to_device(numpy.zeros(1, dtype=numpy.uint64))
+    counters = target.to_device(numpy.zeros(COUNTERS, dtype=numpy.uint64))
     if simulated():
         per_block, blocks = SIMULATED_THREADS_PER_BLOCK, min(1, pieces)
     else:
@@ -332,11 +339,12 @@ def by_numba(
         target.to_device(gaps),
         target.to_device(lines),
         totals,
-        counter,
+        counters,
     )
     if not simulated() and not _finished(target, deadline):  # the simulator has finished
         return None
-    return Launch(totals.copy_to_host(), time.perf_counter() - started, pieces)
+    placements = int(counters.copy_to_host()[1])
+    return Launch(totals.copy_to_host(), time.perf_counter() - started, pieces, placements)
 
 
 def _pieces(n: int, lines: Any, stack_lines: int) -> int:
