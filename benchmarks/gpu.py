@@ -6,14 +6,17 @@ whose first run takes over --enough seconds is run once); each count and class c
 against the published ones (tests/data/counts.json), and a wrong one stops the run. A count that
 reaches --time-limit is shown as a lower bound, and the larger sizes are left out. For each N:
 the time, the part of it spent counting (the count's own wall time: the rest is the process's
-start, its imports, finding the device, and its end), the pieces, the time the device took, and
-solutions per second (the kernel counts no placements: a placements-per-second column needs a
-counter in it, to be weighed against its cost on a device). The device is named above the
-table, with the date.
+start, its imports, finding the device, and its end), the pieces, the time the device took, the
+placements and placements a second on the device. The engine's kernel counts no placements (a
+counter costs it instructions): they are counted once more, untimed, in this process, by the
+same kernel with a counter (``device.count_placements``), that count checked too; a placement
+is a queen a thread places on a free line before the last, whose rows are counted by their bits,
+so that the figure is the search's, however a board is cut into pieces. The device is named
+above the table, with the date.
 
 --variants N times, in one process, the engine's settings against others (the rows a piece
-presets, the pieces a launch, a cap on a thread's registers), each count
-checked, so that a device's few minutes say which to ship.
+presets, the pieces a launch, a cap on a thread's registers, the kernel that counts its
+placements), each count checked, so that a device's few minutes say which to ship.
 
 --compiler-report needs no device, only CUDA's compilers (the gpu extra): the registers, stack
 and spills of the kernel (and of each --kernel) as compiled for a compute capability (9.0:
@@ -63,6 +66,7 @@ VARIANTS: dict[str, dict[str, int]] = {
     "2^26 pieces a launch": {"pieces": 1 << 26},
     "at most 32 registers": {"registers": 32},
     "at most 40 registers": {"registers": 40},
+    "placements counted": {"placements": 1},
 }
 """Settings to weigh against the shipped ones: each changes one."""
 
@@ -112,21 +116,62 @@ def timed_table(sizes: list[int], repeat: int, enough: float, time_limit: float 
         if not record["complete"]:
             rows.append(
                 f"| {n} | at least {solutions:,} | over {seconds:.0f} (stopped) | "
-                f"{counting:.2f} | {record['pieces']:,} | {device_seconds:.2f} | |"
+                f"{counting:.2f} | {record['pieces']:,} | {device_seconds:.2f} | | |"
             )
             break
+        placed = placements(n, time_limit)
+        rate = "" if placed is None or not device_seconds else spoken(placed / device_seconds)
         rows.append(
             f"| {n} | {solutions:,} | {seconds:.2f} | {counting:.2f} | {record['pieces']:,} | "
-            f"{device_seconds:.2f} | {solutions / seconds:,.0f} |"
+            f"{device_seconds:.2f} | {'stopped' if placed is None else f'{placed:,}'} | {rate} |"
         )
     print(f"Device: {device}; {datetime.date.today()}; medians of up to {repeat} runs.\n")
     columns = ["N", "solutions", "seconds", "counting (s)", "pieces", "on the device (s)"]
-    print("| " + " | ".join([*columns, "solutions per second"]) + " |")
-    print("|---" * (len(columns) + 1) + "|")
+    columns += ["placements", "placements per second"]
+    print("| " + " | ".join(columns) + " |")
+    print("|---" * len(columns) + "|")
     print("\n".join(rows))
     checked = ", ".join(row.split(" | ")[0].strip("| ") for row in rows if "stopped" not in row)
     if checked:
         print(f"\nEvery count and class count checked against the published ones: N = {checked}.")
+
+
+def placements(n: int, time_limit: float | None) -> int | None:
+    """The placements of a count of N, by the engine's kernel with a counter
+    (``device.count_placements``, numba's launch) in this process, its count checked against
+    the published one; None if the time limit stopped it."""
+    import nqueens
+    from nqueens.engines.gpu import device, kernel
+
+    shipped = (kernel.launcher, kernel.compiled, kernel.count)
+    placed = 0
+
+    def counting(*arguments: Any) -> kernel.Launch | None:
+        nonlocal placed
+        launched = shipped[2](*arguments)
+        placed += 0 if launched is None else launched.placements
+        return launched
+
+    kernel.launcher = lambda: kernel.Launcher(kernel.by_numba, "numba's launch")
+    kernel.compiled = lambda: device.count_placements
+    kernel.count = counting
+    try:
+        stats = nqueens.count(n, engine="gpu", time_limit=time_limit)
+    finally:
+        kernel.launcher, kernel.compiled, kernel.count = shipped
+    if stats.status.partial:
+        return None
+    if stats.solutions != int(COUNTS["total"][str(n)]):
+        raise SystemExit(f"N = {n}: the kernel counting placements counted {stats.solutions}")
+    return placed
+
+
+def spoken(rate: float) -> str:
+    """A rate as a reader says it: 170 billion, 21.3 million, 950."""
+    for size, word in ((1e12, "trillion"), (1e9, "billion"), (1e6, "million")):
+        if rate >= size:
+            return f"{rate / size:.3g} {word}"
+    return f"{rate:,.0f}"
 
 
 def compare_variants(
@@ -170,6 +215,8 @@ def compare_variants(
         if "registers" in setting:
             capping = kernel.cuda().jit(max_registers=setting["registers"])
             other_kernel = capping(device.count_pieces.py_func)
+        if "placements" in setting:
+            other_kernel = device.count_placements
         if path is not None:
             candidate = _loaded(path)
             other_kernel = candidate.count_pieces

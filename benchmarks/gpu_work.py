@@ -1,12 +1,14 @@
-"""The work a gpu count gives the device, counted on the CPU: pieces taken, and search steps.
+"""The work a gpu count gives the device, counted on the CPU: pieces taken, and placements.
 
 For each N: the pieces (n³ a constellation of the C counter, a row on each of the first three
-free lines), the share of them whose rows fit, and the steps of the search the device's threads
-make from those (one a row taken on a line before the last, whose rows are counted by their
-bits), as the engine's kernel and its candidates search them. The solutions found, weighted by
-the symmetries as the engine weighs them, are checked against the published counts. No device is
-needed: the figures say whether a count's turns go to taking pieces (most of which fail on their
-rows) or to the search, and with a device's seconds, how many steps a second it makes.
+free lines), the share of them whose rows fit, and the placements of the search the device's
+threads make (a queen placed on a free line before the last, whose rows are counted by their
+bits; a row of a piece's preset lines once, however many pieces share the rows before it), as
+the engine's kernel searches them and ``device.count_placements`` counts them. The solutions
+found, weighted by the symmetries as the engine weighs them, are checked against the published
+counts. No device is needed: the figures say whether a count's turns go to taking pieces (most
+of which fail on their rows) or to the search, and check the placements that benchmarks/gpu.py
+counts on a device.
 
     python benchmarks/gpu_work.py --sizes 16-18      # a minute on one core; N = 19, ten more
 """
@@ -26,9 +28,9 @@ PRESET = 3
 
 @njit(cache=True)
 def _work(n: int, blocked: numpy.ndarray, gaps: numpy.ndarray, lines: int) -> tuple[int, ...]:
-    """Pieces that fit, search steps and solutions of one constellation's n³ pieces."""
+    """Pieces that fit, placements and solutions of one constellation's n³ pieces."""
     full = (1 << n) - 1
-    fitting = steps = solutions = 0
+    fitting = placements = solutions = 0
     rows_left = numpy.zeros(n, numpy.int64)
     rows_taken = numpy.zeros(n, numpy.int64)
     lefts = numpy.zeros(n, numpy.int64)
@@ -48,6 +50,8 @@ def _work(n: int, blocked: numpy.ndarray, gaps: numpy.ndarray, lines: int) -> tu
             taken |= bit
             left = ((left | bit) << gaps[line]) & full
             right = (right | bit) >> gaps[line]
+            if rows == 0 and line + 1 < lines:
+                placements += 1  # the rows so far, once: in the piece of 0s after
         if not fits:
             continue
         fitting += 1
@@ -71,7 +75,7 @@ def _work(n: int, blocked: numpy.ndarray, gaps: numpy.ndarray, lines: int) -> tu
             left = ((lefts[at] | bit) << gaps[line]) & full
             right = (rights[at] | bit) >> gaps[line]
             free = full & ~(taken | left | right | blocked[line + 1])
-            steps += 1
+            placements += 1
             if rows_left[at] == 0:
                 top -= 1
             if line + 1 == lines - 1:
@@ -79,7 +83,7 @@ def _work(n: int, blocked: numpy.ndarray, gaps: numpy.ndarray, lines: int) -> tu
             elif free:
                 rows_left[top], rows_taken[top], lefts[top], rights[top] = free, taken, left, right
                 top += 1
-    return fitting, steps, solutions
+    return fitting, placements, solutions
 
 
 @njit(cache=True)
@@ -101,12 +105,15 @@ def main() -> None:
     module = edges.c_module()
     if module is None:
         raise SystemExit("the package's C module is not built: pip install -e .")
-    print("| N | pieces | fit | steps | steps a fitting piece | pieces taken a step | seconds |")
+    print(
+        "| N | pieces | fit | placements | placements a fitting piece | pieces taken a placement "
+        "| seconds |"
+    )
     print("|---|---|---|---|---|---|---|")
     for n in options.sizes:
         started = time.perf_counter()
         constellations = module.constellations(n)
-        fitting = steps = total = 0
+        fitting = placements = total = 0
         for at, constellation in enumerate(constellations):
             masks, distances, _ = module.masks(n, at)
             blocked = numpy.zeros(n + 1, numpy.int64)
@@ -114,14 +121,15 @@ def main() -> None:
             gaps = numpy.zeros(n + 1, numpy.int64)
             gaps[: len(distances)] = distances
             found = _work(n, blocked, gaps, len(masks))
-            fitting, steps = fitting + found[0], steps + found[1]
+            fitting, placements = fitting + found[0], placements + found[1]
             total += 8 // constellation[4] * found[2]  # Burnside, as the engine weighs them
         if total != int(COUNTS["total"][str(n)]):
             raise SystemExit(f"N = {n}: {total} solutions, published {COUNTS['total'][str(n)]}")
         pieces = len(constellations) * n**PRESET
         print(
-            f"| {n} | {pieces:,} | {fitting / pieces:.1%} | {steps:,} | {steps / fitting:,.0f} | "
-            f"{pieces / steps:.4f} | {time.perf_counter() - started:.0f} |"
+            f"| {n} | {pieces:,} | {fitting / pieces:.1%} | {placements:,} | "
+            f"{placements / fitting:,.0f} | {pieces / placements:.4f} | "
+            f"{time.perf_counter() - started:.0f} |"
         )
     print("\nEvery count of solutions checked against the published ones.")
 

@@ -9,7 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, known_total, process_env
+from helpers import ROOT, known_total, process_env, searched
+
+from nqueens.engines.bitboard import edges
 
 BENCHMARKS = ROOT / "benchmarks"
 ENGINE_KERNEL = ROOT / "src" / "nqueens" / "engines" / "gpu" / "device.py"
@@ -95,6 +97,18 @@ def test_cluster_benchmark_counts_exactly_through_a_kill_and_two_stops() -> None
     assert projected[0][:2] == ["15", "1,155"]
 
 
+def placements_searched(n: int) -> int:
+    """The placements of the gpu kernel's searches of every constellation of N, by the tests'
+    own search."""
+    module = edges.c_module()
+    assert module is not None
+    placed = 0
+    for at in range(len(module.constellations(n))):
+        masks, gaps, _ = module.masks(n, at)
+        placed += searched(masks, gaps, len(masks), n)[1]
+    return placed
+
+
 @pytest.mark.slow  # a second of numba-cuda's simulator
 def test_gpu_benchmark_checks_every_count_it_times() -> None:
     done = subprocess.run(
@@ -104,9 +118,13 @@ def test_gpu_benchmark_checks_every_count_it_times() -> None:
         env=process_env(NUMBA_ENABLE_CUDASIM="1"),
         check=True,
     )
-    ((n, solutions, seconds, counting, pieces, _, _),) = _tables(done.stdout)[0:1][0]
+    ((n, solutions, seconds, counting, pieces, on_device, placements, rate),) = _tables(
+        done.stdout
+    )[0]
     assert 0 < float(counting) < float(seconds)
     assert (n, solutions) == ("6", f"{known_total(6)}") and int(pieces.replace(",", "")) >= 1
+    assert int(placements) == placements_searched(6)
+    assert float(rate.replace(",", "")) == pytest.approx(int(placements) / float(on_device), 0.1)
     assert "simulator" in done.stdout.splitlines()[0]
 
 
@@ -169,8 +187,9 @@ def test_gpu_benchmark_names_no_kernel_when_none_finished() -> None:
 
 
 @pytest.mark.slow  # a numba compile
-def test_gpu_work_counts_the_pieces_and_steps_and_checks_the_solutions() -> None:
-    """benchmarks/gpu_work.py: the device's work for each N, counted on the CPU, its solutions
+def test_gpu_work_counts_the_pieces_and_placements_and_checks_the_solutions() -> None:
+    """benchmarks/gpu_work.py: the device's work for each N, counted on the CPU piece by piece:
+    its placements as the tests' own search of each constellation counts them, its solutions
     weighted as the engine weighs them and checked against the published counts."""
     done = subprocess.run(
         [sys.executable, str(BENCHMARKS / "gpu_work.py"), "--sizes", "10-12"],
@@ -183,8 +202,8 @@ def test_gpu_work_counts_the_pieces_and_steps_and_checks_the_solutions() -> None
     assert [row[0] for row in rows] == ["10", "11", "12"]
     pieces = [int(row[1].replace(",", "")) for row in rows]
     assert pieces[0] == 272_000  # N = 10: 272 constellations, 10³ pieces each
-    steps = [int(row[3].replace(",", "")) for row in rows]
-    assert steps == sorted(steps) and steps[0] > 0
+    placements = [int(row[3].replace(",", "")) for row in rows]
+    assert placements == [placements_searched(n) for n in range(10, 13)]
     assert done.stdout.rstrip().endswith("checked against the published ones.")
 
 
