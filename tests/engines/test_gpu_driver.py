@@ -39,6 +39,7 @@ Result = enum.Enum(
         "CUDA_ERROR_INVALID_CONTEXT",
         "CUDA_ERROR_INVALID_IMAGE",
         "CUDA_ERROR_NO_DEVICE",
+        "CUDA_ERROR_OUT_OF_MEMORY",
     ],
 )
 Attribute = enum.Enum(
@@ -68,7 +69,8 @@ class FakeDriver:
 
     def __init__(self, *, ready_after: float = 0.0, fails: bool = False) -> None:
         self.ready_after = ready_after
-        self.fails = fails
+        self.fails = fails  # each launch fails, and leaves the context refusing every call
+        self.memory_limit: int | None = None  # the allocations the device holds at most
         self.memory: dict[int, Any] = {}
         self.launches: list[tuple[int, int]] = []
         self.pending: Callable[[], None] = lambda: None
@@ -114,6 +116,8 @@ class FakeDriver:
         return Result.CUDA_SUCCESS, name.decode()
 
     def cuMemAlloc(self, size: int) -> tuple[Result, int]:
+        if self.memory_limit is not None and len(self.memory) >= self.memory_limit:
+            return Result.CUDA_ERROR_OUT_OF_MEMORY, 0
         buffer = ctypes.create_string_buffer(size)
         self.memory[ctypes.addressof(buffer)] = buffer
         return Result.CUDA_SUCCESS, ctypes.addressof(buffer)
@@ -129,6 +133,8 @@ class FakeDriver:
         return (Result.CUDA_SUCCESS,)
 
     def cuMemFree(self, pointer: int) -> tuple[Result]:
+        if self.fails:
+            return (Result.CUDA_ERROR_LAUNCH_FAILED,)
         del self.memory[pointer]
         self.freed += 1
         return (Result.CUDA_SUCCESS,)
@@ -270,6 +276,19 @@ def test_a_failed_driver_launch_is_counted_on_the_cpu(
     with pytest.warns(gpu.GpuFallbackWarning, match="CUDA_ERROR_LAUNCH_FAILED"):
         stats = nqueens.count(10, engine="gpu", unique=True)
     assert (stats.solutions, stats.unique) == (known_total(10), known_unique(10))
+
+
+def test_a_device_out_of_memory_gives_back_what_it_took_and_the_cpu_counts(
+    fake_device: FakeDriver, tmp_path: Path
+) -> None:
+    """An allocation refused halfway through a launch's arrays: those copied are given back,
+    and the launch's constellations are counted on the CPU, exactly."""
+    keep_machine_code(tmp_path)
+    fake_device.memory_limit = 2
+    with pytest.warns(gpu.GpuFallbackWarning, match="CUDA_ERROR_OUT_OF_MEMORY"):
+        stats = nqueens.count(10, engine="gpu", unique=True)
+    assert (stats.solutions, stats.unique) == (known_total(10), known_unique(10))
+    assert fake_device.memory == {} and not fake_device.launches
 
 
 def test_machine_code_is_kept_only_once_it_counts_as_numbas_launch(

@@ -108,18 +108,26 @@ class Device:
         """Launch the loaded kernel on ``numbers`` (Python ints) and copies of ``arrays`` (numpy
         arrays) on the device: their addresses, to copy out and free once :meth:`finished`."""
         self.made_current()
-        pointers = [self.copied_in(array) for array in arrays]
-        values = arguments(numbers, arrays, pointers)
-        if len(values) != self.parameters:
-            raise DriverError(f"the kernel takes {self.parameters} parameters, not {len(values)}")
-        import numpy
+        pointers: list[int] = []
+        try:
+            for array in arrays:
+                pointers.append(self.copied_in(array))
+            values = arguments(numbers, arrays, pointers)
+            if len(values) != self.parameters:
+                raise DriverError(
+                    f"the kernel takes {self.parameters} parameters, not {len(values)}"
+                )
+            import numpy
 
-        words = numpy.array(values, dtype=numpy.uint64)
-        addresses = numpy.arange(len(values), dtype=numpy.uint64) * 8 + words.ctypes.data
-        self.call(
-            "cuLaunchKernel", self.function, blocks, 1, 1, threads, 1, 1, 0, 0,
-            addresses.ctypes.data, 0,
-        )  # fmt: skip
+            words = numpy.array(values, dtype=numpy.uint64)
+            addresses = numpy.arange(len(values), dtype=numpy.uint64) * 8 + words.ctypes.data
+            self.call(
+                "cuLaunchKernel", self.function, blocks, 1, 1, threads, 1, 1, 0, 0,
+                addresses.ctypes.data, 0,
+            )  # fmt: skip
+        except DriverError:  # out of memory, say: what was copied is given back
+            self.free(pointers, after_error=True)
+            raise
         return pointers
 
     def finished(self, deadline: float | None, poll_seconds: float) -> bool:
@@ -152,8 +160,14 @@ class Device:
         if array.nbytes:
             self.call("cuMemcpyDtoH", array.ctypes.data, pointer, array.nbytes)
 
-    def free(self, pointers: list[int]) -> None:
-        """Give back the device's memory at ``pointers``."""
+    def free(self, pointers: list[int], after_error: bool = False) -> None:
+        """Give back the device's memory at ``pointers``; ``after_error``, as well as the driver
+        lets: after a failed launch it refuses every call, and the memory goes with the context
+        when the process ends, while the launch's own error is the one to tell."""
+        if after_error:
+            for pointer in pointers:
+                self.api.cuMemFree(pointer)
+            return
         self.made_current()
         for pointer in pointers:
             self.call("cuMemFree", pointer)

@@ -303,10 +303,14 @@ def by_driver(
     gpu = current_device()
     blocks = blocks_for(pieces, machine.threads, gpu.processors)
     pointers = gpu.launch(blocks, machine.threads, (n, preset()), arrays)
-    if not gpu.finished(deadline, POLL_SECONDS):
-        return None
-    gpu.copied_out(pointers[3], totals)
-    gpu.copied_out(pointers[4], counters)
+    try:
+        if not gpu.finished(deadline, POLL_SECONDS):
+            return None  # the launch runs on, on its arrays, until it ends or the process does
+        gpu.copied_out(pointers[3], totals)
+        gpu.copied_out(pointers[4], counters)
+    except driver.DriverError:
+        gpu.free(pointers, after_error=True)
+        raise
     gpu.free(pointers)
     return Launch(totals, time.perf_counter() - started, pieces, int(counters[1]))
 
