@@ -18,6 +18,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import numpy
 import pytest
 from helpers import (
     brute_force_solutions,
@@ -110,16 +111,20 @@ def test_the_kernel_counting_placements_counts_each_queen_of_the_search_once() -
     board is cut), as the tests' own search does; its counts stay exact; the engine's kernel
     counts none."""
     sizes = list(range(5, 9))
-    every = simulated(
+    every = simulated(  # a launch a constellation, as the engine launches on the simulator
         "from nqueens.engines.gpu import device\n"
         "found = {}\n"
         f"for n in {sizes}:\n"
-        "    arrays = kernel.constellation_arrays(n, 0, len(gpu._constellations(n)))[:3]\n"
-        "    kernel.compiled = lambda: device.count_placements\n"
-        "    counting = kernel.count(n, *arrays)\n"
-        "    kernel.compiled = lambda: device.count_pieces\n"
-        "    shipped = kernel.count(n, *arrays)\n"
-        "    found[n] = [counting.placements, counting.totals.tolist(), shipped.placements]\n",
+        "    found[n] = [0, [], 0]\n"
+        "    for at in range(len(gpu._constellations(n))):\n"
+        "        arrays = kernel.constellation_arrays(n, at, at + 1)[:3]\n"
+        "        kernel.compiled = lambda: device.count_placements\n"
+        "        counting = kernel.count(n, *arrays)\n"
+        "        kernel.compiled = lambda: device.count_pieces\n"
+        "        shipped = kernel.count(n, *arrays)\n"
+        "        found[n][0] += counting.placements\n"
+        "        found[n][1] += counting.totals.tolist()\n"
+        "        found[n][2] += shipped.placements\n",
         PRESETS,
     )
     module = edges.c_module()
@@ -310,13 +315,48 @@ def test_a_checkpoint_keeps_the_launches_counted_and_resumes_exactly(tmp_path: P
 def failing_device(monkeypatch: pytest.MonkeyPatch) -> None:
     """A device that is there but fails every launch, as one out of memory would."""
 
-    def fail(*arguments: object) -> None:
+    def fail(*arguments: object) -> kernel.Finish:
         raise RuntimeError("CUDA_ERROR_OUT_OF_MEMORY (a stand-in)")
 
     monkeypatch.setattr(kernel, "missing", lambda: None)
     monkeypatch.setattr(kernel, "simulated", lambda: False)
     monkeypatch.setattr(kernel, "launcher", lambda: kernel.Launcher(fail, "a stand-in"))
     monkeypatch.setattr(kernel, "device_name", lambda: "a failing device")
+
+
+@pytest.mark.parametrize("beside", [False, True])
+def test_a_launch_is_begun_before_its_turn_only_where_it_runs_beside_the_one_before(
+    monkeypatch: pytest.MonkeyPatch, beside: bool
+) -> None:
+    """Where launches run beside each other (through CUDA's driver), each span's launch is
+    begun before the span before it is waited for, and after that one was begun; where a
+    launch's copies would wait for the launch before (numba's launch), only at its turn."""
+    order: list[str] = []
+
+    def begin(n: int, blocked: Any, gaps: Any, lines: Any) -> kernel.Finish:
+        at = sum(step.startswith("begin") for step in order)
+        order.append(f"begin {at}")
+
+        def finish(deadline: float | None) -> kernel.Launch:
+            order.append(f"finish {at}")
+            return kernel.Launch(numpy.zeros(len(lines), dtype=numpy.uint64), 1)
+
+        return finish
+
+    monkeypatch.setattr(kernel, "missing", lambda: None)
+    monkeypatch.setattr(kernel, "simulated", lambda: False)
+    monkeypatch.setattr(kernel, "launcher", lambda: kernel.Launcher(begin, "a stand-in", beside))
+    monkeypatch.setattr(kernel, "device_name", lambda: "a stand-in device")
+    monkeypatch.setattr(gpu, "PIECES_PER_LAUNCH", 1 << 16)  # many launches of N = 12
+    nqueens.count(12, engine="gpu")
+    launches = len(gpu.ENGINE.subproblems(Request("count", Board(12)), None))
+    if beside:  # the first begun; then each launch's next begun before it is waited for
+        expected = ["begin 0"]
+        for at in range(launches):
+            expected += [f"begin {at + 1}"] * (at + 1 < launches) + [f"finish {at}"]
+    else:
+        expected = [f"{step} {at}" for at in range(launches) for step in ("begin", "finish")]
+    assert launches > 2 and order == expected
 
 
 class SlowDevice:

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import ctypes
 import enum
+import functools
 import importlib.util
 import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy
 import pytest
@@ -73,9 +74,10 @@ class FakeDriver:
         self.memory_limit: int | None = None  # the allocations the device holds at most
         self.memory: dict[int, Any] = {}
         self.launches: list[tuple[int, int]] = []
-        self.pending: Callable[[], None] = lambda: None
-        self.freed = 0
-        self.ends = 0.0
+        self.streams = self.made = 0  # streams and events made
+        self.queued: dict[str, Queued] = {}  # each stream's launch, until an event follows it
+        self.events: dict[str, Queued] = {}  # the launch each event ends
+        self.most_at_once = 0  # launches begun and not yet waited for
         self.current = threading.local()
 
     def __getattribute__(self, name: str) -> Any:
@@ -115,34 +117,37 @@ class FakeDriver:
     def cuModuleGetFunction(self, module: str, name: bytes) -> tuple[Result, str]:
         return Result.CUDA_SUCCESS, name.decode()
 
-    def cuMemAlloc(self, size: int) -> tuple[Result, int]:
+    def cuStreamCreate(self, flags: int) -> tuple[Result, str]:
+        assert flags == driver.NON_BLOCKING  # or the null stream's copies would wait for it
+        self.streams += 1
+        return Result.CUDA_SUCCESS, f"stream {self.streams}"
+
+    def cuMemAllocAsync(self, size: int, stream: str) -> tuple[Result, int]:
         if self.memory_limit is not None and len(self.memory) >= self.memory_limit:
             return Result.CUDA_ERROR_OUT_OF_MEMORY, 0
         buffer = ctypes.create_string_buffer(size)
         self.memory[ctypes.addressof(buffer)] = buffer
         return Result.CUDA_SUCCESS, ctypes.addressof(buffer)
 
-    def cuMemcpyHtoD(self, to: int, source: int, size: int) -> tuple[Result]:
+    def cuMemcpyHtoDAsync(self, to: int, source: int, size: int, stream: str) -> tuple[Result]:
         assert to in self.memory
         ctypes.memmove(to, source, size)
         return (Result.CUDA_SUCCESS,)
 
-    def cuMemcpyDtoH(self, to: int, source: int, size: int) -> tuple[Result]:
-        assert source in self.memory
+    def cuMemcpyDtoHAsync(self, to: int, source: int, size: int, stream: str) -> tuple[Result]:
+        assert source in self.memory and stream not in self.queued  # after its launch ran
         ctypes.memmove(to, source, size)
         return (Result.CUDA_SUCCESS,)
 
-    def cuMemFree(self, pointer: int) -> tuple[Result]:
+    def cuMemFreeAsync(self, pointer: int, stream: str) -> tuple[Result]:
         if self.fails:
             return (Result.CUDA_ERROR_LAUNCH_FAILED,)
         del self.memory[pointer]
-        self.freed += 1
         return (Result.CUDA_SUCCESS,)
 
     def cuLaunchKernel(self, function: str, *grid_and_more: Any) -> tuple[Result]:
-        blocks, _, _, threads, _, _, _shared, _stream, parameters, _extra = grid_and_more
+        blocks, _, _, threads, _, _, _shared, stream, parameters, _extra = grid_and_more
         self.launches.append((blocks, threads))
-        self.ends = time.monotonic() + self.ready_after
         addresses = (ctypes.c_uint64 * PARAMETERS).from_address(parameters)
         words = iter(ctypes.c_uint64.from_address(address).value for address in addresses)
         n, _ = next(words), next(words)
@@ -157,7 +162,10 @@ class FakeDriver:
             arrays[name] = numpy.ndarray(
                 shape, dtype=kind.get(name, numpy.uint64), buffer=buffer, strides=strides
             )
-        self.pending = lambda: self.run(int(n), arrays)
+        self.queued[stream] = Queued(
+            functools.partial(self.run, int(n), arrays), time.monotonic() + self.ready_after
+        )
+        self.most_at_once = max(self.most_at_once, len(self.queued) + len(self.events))
         return (Result.CUDA_SUCCESS,)
 
     def run(self, n: int, arrays: dict[str, Any]) -> None:
@@ -168,24 +176,34 @@ class FakeDriver:
             arrays["counters"][1] += placed
 
     def cuEventCreate(self, flags: int) -> tuple[Result, str]:
-        return Result.CUDA_SUCCESS, "event"
+        self.made += 1
+        return Result.CUDA_SUCCESS, f"event {self.made}"
 
-    def cuEventRecord(self, event: str, stream: int) -> tuple[Result]:
+    def cuEventRecord(self, event: str, stream: str) -> tuple[Result]:
+        self.events[event] = self.queued.pop(stream)
         return (Result.CUDA_SUCCESS,)
 
     def cuEventQuery(self, event: str) -> tuple[Result]:
-        if time.monotonic() < self.ends:
+        if time.monotonic() < self.events[event].ends:
             return (Result.CUDA_ERROR_NOT_READY,)
         return (Result.CUDA_ERROR_LAUNCH_FAILED if self.fails else Result.CUDA_SUCCESS,)
 
     def cuEventSynchronize(self, event: str) -> tuple[Result]:
         if self.fails:
             return (Result.CUDA_ERROR_LAUNCH_FAILED,)
-        self.pending()
+        self.events[event].run()
         return (Result.CUDA_SUCCESS,)
 
     def cuEventDestroy(self, event: str) -> tuple[Result]:
+        del self.events[event]
         return (Result.CUDA_SUCCESS,)
+
+
+class Queued(NamedTuple):
+    """A launch of the stand-in's kernel: what it does, and when it may have ended."""
+
+    run: Callable[[], None]
+    ends: float
 
 
 @pytest.fixture
@@ -208,6 +226,11 @@ def fake_device(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Fak
 
 def numba_not_needed(*arguments: object) -> None:
     raise AssertionError("numba's launch, which a count through the driver never needs")
+
+
+def counting_ones(*arguments: object) -> kernel.Finish:
+    """A launch, begun, that counts one solution in each of three constellations."""
+    return lambda deadline: kernel.Launch(numpy.ones(3), 1)
 
 
 def keep_machine_code(folder: Path, machine: driver.Machine = MACHINE) -> Path:
@@ -300,10 +323,10 @@ def test_machine_code_is_kept_only_once_it_counts_as_numbas_launch(
     monkeypatch.setattr(driver, "ptx", lambda *arguments: "the PTX")
     monkeypatch.setattr(driver, "machine", lambda *arguments: MACHINE)
     path = driver.kept_path(tmp_path, (9, 0))
-    monkeypatch.setattr(kernel, "by_numba", lambda *arguments: kernel.Launch(numpy.ones(3), 0, 1))
+    monkeypatch.setattr(kernel, "by_numba", counting_ones)
     assert "counted N = 12 otherwise" in kernel.launcher().how and driver.kept(path) is None
     kernel.launcher.cache_clear()
-    monkeypatch.setattr(kernel, "by_driver", lambda *arguments: kernel.Launch(numpy.ones(3), 0, 1))
+    monkeypatch.setattr(kernel, "by_driver", counting_ones)
     assert kernel.launcher().how == "CUDA's driver, machine code kept"
     assert driver.kept(path) == MACHINE
     kernel.launcher.cache_clear()
@@ -330,8 +353,8 @@ def test_a_count_under_a_time_limit_waits_for_the_machine_code_it_makes(
     monkeypatch.setattr(kernel, "load_compiler", lambda: None)  # as the gpu extra brings them
     monkeypatch.setattr(driver, "ptx", slow_compiler)
     monkeypatch.setattr(driver, "machine", lambda *arguments: MACHINE)
-    monkeypatch.setattr(kernel, "by_numba", lambda *arguments: kernel.Launch(numpy.ones(3), 0, 1))
-    monkeypatch.setattr(kernel, "by_driver", lambda *arguments: kernel.Launch(numpy.ones(3), 0, 1))
+    monkeypatch.setattr(kernel, "by_numba", counting_ones)
+    monkeypatch.setattr(kernel, "by_driver", counting_ones)
     stats = nqueens.count(14, engine="gpu", time_limit=0.2)
     assert stats.status is nqueens.Status.TIME_LIMIT
     assert driver.kept(driver.kept_path(tmp_path, (9, 0))) == MACHINE
@@ -345,8 +368,8 @@ def test_machine_code_the_driver_cannot_load_is_made_again(
     path = keep_machine_code(tmp_path, MACHINE._replace(cubin=b"damaged code"))
     monkeypatch.setattr(driver, "ptx", lambda *arguments: "the PTX")
     monkeypatch.setattr(driver, "machine", lambda *arguments: MACHINE)
-    monkeypatch.setattr(kernel, "by_numba", lambda *arguments: kernel.Launch(numpy.ones(3), 0, 1))
-    monkeypatch.setattr(kernel, "by_driver", lambda *arguments: kernel.Launch(numpy.ones(3), 0, 1))
+    monkeypatch.setattr(kernel, "by_numba", counting_ones)
+    monkeypatch.setattr(kernel, "by_driver", counting_ones)
     assert kernel.launcher().how == "CUDA's driver, machine code kept"
     assert driver.kept(path) == MACHINE
 
@@ -429,23 +452,19 @@ def test_the_kernel_takes_the_parameters_the_driver_passes() -> None:
     assert machine.parameters == PARAMETERS and machine.cubin
 
 
-def test_the_next_launchs_arrays_are_built_while_the_device_counts(
+def test_the_next_launch_runs_beside_this_one_and_its_time_is_not_counted_twice(
     monkeypatch: pytest.MonkeyPatch, fake_device: FakeDriver, tmp_path: Path
 ) -> None:
-    """The host's part of a launch (each constellation's masks) is off the device's path: the
-    arrays of every launch but the first are built in a thread of their own, during the launch
-    before; a count stopped between launches leaves none to wait for."""
+    """Through the driver each span's launch is begun, on a stream of its own, before the one
+    before it is waited for: the counts stay exact, every copy is given back, two streams
+    serve every launch, and a launch's device time starts when the one before it ended."""
     keep_machine_code(tmp_path)
-    built_in: list[str] = []
-    arrays = kernel.constellation_arrays
-
-    def recorded(n: int, start: int, end: int) -> tuple[Any, Any, Any, list[int]]:
-        built_in.append(threading.current_thread().name)
-        return arrays(n, start, end)
-
-    monkeypatch.setattr(kernel, "constellation_arrays", recorded)
     monkeypatch.setattr(gpu, "PIECES_PER_LAUNCH", 1 << 16)  # many launches of N = 10
+    fake_device.ready_after = 0.05
+    started = time.perf_counter()
     stats = nqueens.count(10, engine="gpu", unique=True)
+    seconds = time.perf_counter() - started
     assert (stats.solutions, stats.unique) == (known_total(10), known_unique(10))
-    launches = len(fake_device.launches)
-    assert launches > 2 and built_in == ["MainThread"] + ["nqueens-gpu-arrays"] * (launches - 1)
+    assert len(fake_device.launches) > 2 and fake_device.most_at_once == 2
+    assert fake_device.streams == 2 and fake_device.memory == {} and not fake_device.events
+    assert 0.05 * len(fake_device.launches) / 2 < stats.branches / 1e6 < seconds

@@ -12,7 +12,7 @@ business (:mod:`nqueens.run.executors`).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -195,6 +195,12 @@ class Engine:
     def count_subproblem(self, task: Subproblem) -> Subcount:
         """Count one piece; Ctrl-C raises SubproblemInterrupted with its partial count."""
         raise NotImplementedError
+
+    def count_in_order(self, tasks: Sequence[Subproblem]) -> Iterator[Subcount]:
+        """Count pieces one after another in this process, as :meth:`count_subproblem` counts
+        each: an engine may begin the next while it finishes one (the gpu engine's device)."""
+        for task in tasks:
+            yield self.count_subproblem(task)
 
     def finer(self, task: Subproblem) -> Sequence[Subproblem] | None:
         """One piece cut one level further, for estimates (None: it cannot be cut)."""

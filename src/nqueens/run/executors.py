@@ -8,6 +8,7 @@ only needs this package installed.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import multiprocessing.pool
 import os
@@ -51,9 +52,15 @@ def count_batch(tasks: Sequence[Numbered]) -> list[Counted]:
 
 
 def in_process(tasks: Sequence[Numbered]) -> Generator[Counted, None, None]:
-    """Count the subproblems one after another in this process."""
-    for place, task in tasks:
-        yield place, count_subproblem(task)
+    """Count the subproblems one after another in this process, each engine's run of them in
+    order by the engine (which may begin the next while it finishes one)."""
+    from nqueens.engines.registry import engine_named
+
+    for name, run in itertools.groupby(tasks, key=lambda numbered: numbered[1].engine):
+        numbered = list(run)
+        counted = engine_named(name).count_in_order([task for _, task in numbered])
+        for (place, _), found in zip(numbered, counted, strict=True):
+            yield place, found
 
 
 def batches_of(

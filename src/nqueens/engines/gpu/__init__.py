@@ -16,19 +16,19 @@ to the same kernel as a constellation would, as the rows its other free columns 
 
 A subproblem is one launch of the kernel, and a checkpoint records the launches counted; a
 time limit and Ctrl-C are heard while a launch runs, and a launch given up on is not counted.
+Through CUDA's driver, each launch of a count is begun while the one before it counts, on a
+stream of its own, so that the device is not left idle between them.
 """
 
 from __future__ import annotations
 
 import itertools
-import threading
 import time
 import warnings
-from collections.abc import Callable
-from concurrent.futures import Future
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any, TypeVar
+from typing import TypeGuard
 
 from nqueens.engines import reduced
 from nqueens.engines.base import (
@@ -42,13 +42,12 @@ from nqueens.engines.base import (
 from nqueens.engines.bitboard import edges
 from nqueens.engines.gpu import kernel
 
-T = TypeVar("T")
-
 NAME = "gpu"
 STAT_NAMES = ("pieces", "device microseconds")
 """What the engine's two counters count, as statistics and JSON name them: the pieces sent to the
 device (n³ a constellation, most of which fail on their first rows), and the time the device took
-for them, copies included."""
+for them, copies included: each launch's from its first copy, or from the end of the launch
+before it if that came later, to its last."""
 
 AUTO_FROM_N = 18
 """``count --engine auto`` takes the device from this size: smaller boards are counted on the CPU
@@ -168,17 +167,73 @@ class GpuEngine(Engine):
         return [replace(base, span=(at, min(at + size, total))) for at in range(0, total, size)]
 
     def count_subproblem(self, task: Subproblem) -> Subcount:
+        return self._counted(task)[0]
+
+    def count_in_order(self, tasks: Sequence[Subproblem]) -> Iterator[Subcount]:
+        """Where the device runs a launch beside the one before it (through CUDA's driver),
+        each span's launch is begun while the span before it counts: the host's work for it
+        (its arrays, its copies) and the end of the launch before, when most of the device's
+        threads have no piece left, are hidden behind the device's counting."""
+        ahead: _Begun | None = None
+        busy_until = 0.0  # when the last launch ended: the next one's device time starts then
+        for at, task in enumerate(tasks):
+            begun = ahead if ahead is not None and ahead.task == task else None
+            following = tasks[at + 1] if at + 1 < len(tasks) else None
+            ahead = None
+            if _begins_ahead(following):
+                if begun is None and _begins_ahead(task):
+                    begun = _begin(task)  # this span's launch first, then the next's
+                ahead = _begin(following)
+            found, busy_until = self._counted(task, begun, busy_until)
+            yield found
+
+    def _counted(
+        self, task: Subproblem, begun: _Begun | None = None, busy_until: float = 0.0
+    ) -> tuple[Subcount, float]:
+        """Count ``task``, from its launch if ``begun``: its count, and when its launch ended
+        (``busy_until`` where it had none)."""
         assert isinstance(task, (GpuSubproblem, GpuPieces))
         if task.deadline is not None and time.time() >= task.deadline:
-            return Subcount(0, 0, 0, 0, complete=False)
+            return Subcount(0, 0, 0, 0, complete=False), busy_until
         try:
             if isinstance(task, GpuPieces):
-                return _count_pieces_on_cpu(task) if task.on_cpu else _count_pieces(task)
+                pieces = _count_pieces_on_cpu(task) if task.on_cpu else _count_pieces(task)
+                return pieces, busy_until
             if task.on_cpu:
-                return _count_on_cpu(task.n, *task.span, task.deadline)
-            return _count_span(task.n, *task.span, task.deadline)
+                return _count_on_cpu(task.n, *task.span, task.deadline), busy_until
+            return _count_span(task, begun, busy_until)
         except KeyboardInterrupt:
             raise SubproblemInterrupted(Subcount(0, 0, 0, 0, complete=False)) from None
+
+
+@dataclass(frozen=True)
+class _Begun:
+    """A span's launch, begun: the span, its launch, and each of its constellations' solutions
+    that a half turn keeps."""
+
+    task: GpuSubproblem
+    finish: kernel.Finish
+    turns: list[int]
+
+
+def _begins_ahead(task: Subproblem | None) -> TypeGuard[GpuSubproblem]:
+    """Whether ``task`` is a span for the device whose launch may be begun before its turn."""
+    return (
+        isinstance(task, GpuSubproblem)
+        and not task.on_cpu
+        and (task.deadline is None or time.time() < task.deadline)
+        and kernel.launcher().beside
+    )
+
+
+def _begin(task: GpuSubproblem) -> _Begun | None:
+    """``task``'s launch, begun; None where the device refused it (when its turn comes, it is
+    begun again, and if refused again, counted on the CPU, saying so)."""
+    blocked, gaps, lines, turns = kernel.constellation_arrays(task.n, *task.span)
+    try:
+        return _Begun(task, kernel.begin(task.n, blocked, gaps, lines), turns)
+    except Exception:  # out of memory, a launch failure: told when its turn comes
+        return None
 
 
 @cache
@@ -189,11 +244,20 @@ def _constellations(n: int) -> list[tuple[int, int, int, int, int]]:
     return listed
 
 
-def _count_span(n: int, start: int, end: int, deadline: float | None) -> Subcount:
-    """Count constellations start to end - 1 on the device."""
-    blocked, gaps, lines, turns = _arrays(n, start, end)
+def _count_span(
+    task: GpuSubproblem, begun: _Begun | None, busy_until: float
+) -> tuple[Subcount, float]:
+    """Count constellations ``task.span`` on the device, from their launch if ``begun``: the
+    count, its device time from its launch's first copy, or from ``busy_until`` (when the launch
+    before it ended) if that was later, and when it ended."""
+    n, (start, end) = task.n, task.span
+    if begun is None:
+        blocked, gaps, lines, turns = kernel.constellation_arrays(n, start, end)
+    else:
+        turns = begun.turns
     try:
-        launched = kernel.count(n, blocked, gaps, lines, deadline)
+        finish = begun.finish if begun is not None else kernel.begin(n, blocked, gaps, lines)
+        launched = finish(task.deadline)
     except Exception as error:  # out of memory, a launch failure: this span goes to the CPU
         warnings.warn(
             f"the GPU failed ({type(error).__name__}: {error}); constellations {start} to "
@@ -201,48 +265,18 @@ def _count_span(n: int, start: int, end: int, deadline: float | None) -> Subcoun
             GpuFallbackWarning,
             stacklevel=2,
         )
-        return _count_on_cpu(n, start, end, deadline)
+        return _count_on_cpu(n, start, end, task.deadline), busy_until
     if launched is None:  # the time limit came while the device counted
-        return Subcount(0, 0, 0, 0, complete=False)
+        return Subcount(0, 0, 0, 0, complete=False), busy_until
     solutions = classes = 0
     every = _constellations(n)
     for at, count, kept in zip(range(start, end), launched.totals.tolist(), turns, strict=True):
         keeping = every[at][4]  # Burnside: the symmetries keeping it, over its own solutions
         solutions += 8 // keeping * count
         classes += (count + kept) // keeping
-    microseconds = round(launched.seconds * 1e6)
-    return Subcount(solutions, classes, launched.pieces, microseconds, complete=True)
-
-
-_ahead: dict[tuple[int, int, int], Future[tuple[Any, Any, Any, list[int]]]] = {}
-"""The arrays of the span after the one on the device, being built meanwhile."""
-
-
-def _arrays(n: int, start: int, end: int) -> tuple[Any, Any, Any, list[int]]:
-    """The kernel's arrays for constellations start to end - 1 (kernel.constellation_arrays),
-    built ahead where this span was the one after the last; the next span's, of as many, are
-    begun in a thread of their own, so that the host builds them while the device counts."""
-    built = _ahead.pop((n, start, end), None)
-    _ahead.clear()  # a span skipped (a checkpoint's) leaves nothing to wait for
-    arrays = built.result() if built else kernel.constellation_arrays(n, start, end)
-    after = (n, end, min(end + end - start, len(_constellations(n))))
-    if after[1] < after[2]:
-        _ahead[after] = _in_background(kernel.constellation_arrays, *after)
-    return arrays
-
-
-def _in_background(work: Callable[..., T], *arguments: Any) -> Future[T]:
-    """``work(*arguments)``, run in a daemon thread (it never holds up the process's end)."""
-    done: Future[T] = Future()
-
-    def run() -> None:
-        try:
-            done.set_result(work(*arguments))
-        except BaseException as error:  # raised again where the result is asked for
-            done.set_exception(error)
-
-    threading.Thread(target=run, name="nqueens-gpu-arrays", daemon=True).start()
-    return done
+    microseconds = round((launched.ended - max(launched.began, busy_until)) * 1e6)
+    found = Subcount(solutions, classes, launched.pieces, microseconds, complete=True)
+    return found, launched.ended
 
 
 def _count_on_cpu(n: int, start: int, end: int, deadline: float | None) -> Subcount:
@@ -318,7 +352,7 @@ def _count_pieces(task: GpuPieces) -> Subcount:
     if launched is None:  # the time limit came while the device counted
         return Subcount(0, None, 0, 0, complete=False)
     solutions = int(launched.totals.sum())
-    microseconds = round(launched.seconds * 1e6)
+    microseconds = round((launched.ended - launched.began) * 1e6)
     return Subcount(solutions, None, launched.pieces, microseconds, complete=True)
 
 

@@ -26,6 +26,11 @@ from typing import Any, NamedTuple
 KERNEL_SOURCE = Path(__file__).with_name("device.py")
 NAME_LENGTH = 256
 """The bytes a device's name is read into."""
+NON_BLOCKING = 1
+"""CU_STREAM_NON_BLOCKING: a stream that the null stream's copies do not wait for, nor it for
+them."""
+NO_TIMING = 2
+"""CU_EVENT_DISABLE_TIMING: an event that only says when a launch ends, the cheapest to ask."""
 
 
 class DriverError(RuntimeError):
@@ -34,6 +39,14 @@ class DriverError(RuntimeError):
 
 class NoDevice(DriverError):
     """The driver finds no CUDA device."""
+
+
+class Launched(NamedTuple):
+    """A launch begun: its stream, the event that ends it, and its copies on the device."""
+
+    stream: Any
+    event: Any
+    pointers: list[int]
 
 
 class Machine(NamedTuple):
@@ -74,6 +87,7 @@ class Device:
         self.function: Any = None
         self.parameters = 0
         self._cubin = b""
+        self._streams: list[Any] = []  # those whose last launch ended and was released
 
     def call(self, function: str, *arguments: Any) -> Any:
         """What the driver's ``function`` returned after its status, which must be success."""
@@ -102,16 +116,19 @@ class Device:
         self.function = self.call("cuModuleGetFunction", module, machine.entry.encode())
         self.parameters = machine.parameters
 
-    def launch(
+    def begin(
         self, blocks: int, threads: int, numbers: tuple[int, ...], arrays: tuple[Any, ...]
-    ) -> list[int]:
+    ) -> Launched:
         """Launch the loaded kernel on ``numbers`` (Python ints) and copies of ``arrays`` (numpy
-        arrays) on the device: their addresses, to copy out and free once :meth:`finished`."""
+        arrays) on the device, on a stream of its own, and return at once: its copies are
+        allocated, filled and later given back in the stream's order, so that nothing waits for
+        a launch on another stream (as cuMemFree would wait for the whole device)."""
         self.made_current()
+        stream = self._streams.pop() if self._streams else self.call("cuStreamCreate", NON_BLOCKING)
         pointers: list[int] = []
         try:
             for array in arrays:
-                pointers.append(self.copied_in(array))
+                pointers.append(self.copied_in(array, stream))
             values = arguments(numbers, arrays, pointers)
             if len(values) != self.parameters:
                 raise DriverError(
@@ -122,55 +139,60 @@ class Device:
             words = numpy.array(values, dtype=numpy.uint64)
             addresses = numpy.arange(len(values), dtype=numpy.uint64) * 8 + words.ctypes.data
             self.call(
-                "cuLaunchKernel", self.function, blocks, 1, 1, threads, 1, 1, 0, 0,
+                "cuLaunchKernel", self.function, blocks, 1, 1, threads, 1, 1, 0, stream,
                 addresses.ctypes.data, 0,
             )  # fmt: skip
+            ended = self.call("cuEventCreate", NO_TIMING)
+            self.call("cuEventRecord", ended, stream)
         except DriverError:  # out of memory, say: what was copied is given back
-            self.free(pointers, after_error=True)
+            self.release(Launched(stream, None, pointers), after_error=True)
             raise
-        return pointers
+        return Launched(stream, ended, pointers)
 
-    def finished(self, deadline: float | None, poll_seconds: float) -> bool:
-        """Wait for the launches made so far: True once they end, False if ``deadline`` (a
-        time.time()) passes first."""
+    def finished(self, launched: Launched, deadline: float | None, poll_seconds: float) -> bool:
+        """Wait for a launch: True once it ends, False if ``deadline`` (a time.time()) passes
+        first (the launch runs on, and keeps its stream and its copies)."""
         self.made_current()
-        ended = self.call("cuEventCreate", 0)
-        self.call("cuEventRecord", ended, 0)
         not_ready = self.api.CUresult.CUDA_ERROR_NOT_READY
-        while self.api.cuEventQuery(ended)[0] == not_ready:
+        while self.api.cuEventQuery(launched.event)[0] == not_ready:
             if deadline is not None and time.time() >= deadline:
-                return False  # the event stays, as the launch it waits for runs on
+                return False
             time.sleep(poll_seconds)
         try:
-            self.call("cuEventSynchronize", ended)  # raises the launch's error, if any
+            self.call("cuEventSynchronize", launched.event)  # raises the launch's error, if any
         finally:
-            self.api.cuEventDestroy(ended)
+            self.api.cuEventDestroy(launched.event)
         return True
 
-    def copied_in(self, array: Any) -> int:
-        """A copy of a numpy array on the device: its address."""
-        pointer = self.call("cuMemAlloc", max(1, array.nbytes))
-        if array.nbytes:
-            self.call("cuMemcpyHtoD", pointer, array.ctypes.data, array.nbytes)
+    def copied_in(self, array: Any, stream: Any) -> int:
+        """A copy of a numpy array on the device, made in ``stream``'s order: its address."""
+        pointer = self.call("cuMemAllocAsync", max(1, array.nbytes), stream)
+        if array.nbytes:  # from pageable memory: staged before the call returns
+            self.call("cuMemcpyHtoDAsync", pointer, array.ctypes.data, array.nbytes, stream)
         return int(pointer)
 
-    def copied_out(self, pointer: int, array: Any) -> None:
-        """Copy the device's words at ``pointer`` into a numpy array."""
+    def copied_out(self, launched: Launched, pointer: int, array: Any) -> None:
+        """Copy the device's words at ``pointer``, of a launch :meth:`finished`, into a numpy
+        array, in its stream's order (to pageable memory: done when the call returns)."""
         self.made_current()
         if array.nbytes:
-            self.call("cuMemcpyDtoH", array.ctypes.data, pointer, array.nbytes)
+            self.call(
+                "cuMemcpyDtoHAsync", array.ctypes.data, pointer, array.nbytes, launched.stream
+            )
 
-    def free(self, pointers: list[int], after_error: bool = False) -> None:
-        """Give back the device's memory at ``pointers``; ``after_error``, as well as the driver
-        lets: after a failed launch it refuses every call, and the memory goes with the context
-        when the process ends, while the launch's own error is the one to tell."""
+    def release(self, launched: Launched, after_error: bool = False) -> None:
+        """Give back a launch's copies on the device, in its stream's order, and the stream for
+        the next launch; ``after_error``, as well as the driver lets: after a failed launch it
+        refuses every call, and the memory goes with the context when the process ends, while
+        the launch's own error is the one to tell."""
         if after_error:
-            for pointer in pointers:
-                self.api.cuMemFree(pointer)
+            for pointer in launched.pointers:
+                self.api.cuMemFreeAsync(pointer, launched.stream)
             return
         self.made_current()
-        for pointer in pointers:
-            self.call("cuMemFree", pointer)
+        for pointer in launched.pointers:
+            self.call("cuMemFreeAsync", pointer, launched.stream)
+        self._streams.append(launched.stream)
 
 
 def arguments(numbers: tuple[int, ...], arrays: tuple[Any, ...], pointers: list[int]) -> list[int]:

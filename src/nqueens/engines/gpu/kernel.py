@@ -123,21 +123,31 @@ def pieces_each(n: int) -> int:
 
 
 class Launch(NamedTuple):
-    """What one launch counted: the solutions of each constellation (a numpy array), the
-    seconds the device took, copies included, the pieces it was given, and the placements its
-    kernel counted (none but ``device.count_placements`` counts them)."""
+    """What one launch counted: the solutions of each constellation (a numpy array), the pieces
+    it was given, the placements its kernel counted (none but ``device.count_placements`` counts
+    them), and when (time.perf_counter()) it was begun, its first copy, and when it had ended,
+    its last."""
 
     totals: Any
-    seconds: float
     pieces: int
     placements: int = 0
+    began: float = 0.0
+    ended: float = 0.0
+
+
+Finish = Callable[[float | None], Launch | None]
+"""A launch begun: called with a deadline (a time.time(), or None), it waits for the launch
+and returns what it counted; None if the deadline passed first (the launch runs on)."""
 
 
 class Launcher(NamedTuple):
-    """How a process launches the kernel: :func:`count`'s work, and how, in a few words."""
+    """How a process launches the kernel: :func:`begin`'s work, how, in a few words, and
+    whether a launch begun runs beside the one before it (rather than after it, its copies
+    waiting for that one to end, unheard)."""
 
-    launch: Callable[[int, Any, Any, Any, float | None], Launch | None]
+    begin: Callable[[int, Any, Any, Any], Finish]
     how: str
+    beside: bool = False
 
 
 COUNTERS = 2
@@ -203,7 +213,9 @@ def launcher() -> Launcher:
         machine = _made()
     if isinstance(machine, str):
         return Launcher(by_numba, f"numba's launch: {machine}")
-    return Launcher(functools.partial(by_driver, machine), "CUDA's driver, machine code kept")
+    return Launcher(
+        functools.partial(by_driver, machine), "CUDA's driver, machine code kept", beside=True
+    )
 
 
 def _made() -> driver.Machine | str:
@@ -224,8 +236,8 @@ def _made() -> driver.Machine | str:
         machine = driver.machine(text, capability, device.THREADS_PER_BLOCK, device.STACK_LINES)
         current_device().load(machine)
         arrays = constellation_arrays(CHECK_N, 0, len(module.constellations(CHECK_N)))[:3]
-        through_driver = by_driver(machine, CHECK_N, *arrays)
-        through_numba = by_numba(CHECK_N, *arrays)
+        through_driver = by_driver(machine, CHECK_N, *arrays)(None)
+        through_numba = by_numba(CHECK_N, *arrays)(None)
     except Exception as error:  # no compiler, a driver's or numba's error: numba's launch
         return f"machine code not made ({type(error).__name__}: {error})"
     assert through_driver is not None and through_numba is not None  # waited for, no deadline
@@ -270,31 +282,31 @@ def count(
     n: int, blocked: Any, gaps: Any, lines: Any, deadline: float | None = None
 ) -> Launch | None:
     """Count the constellations given as numpy arrays of 32-bit words, one row each; None if
-    ``deadline`` (a time.time()) passed first.
+    ``deadline`` (a time.time()) passed first: :func:`begin`, waited for."""
+    return begin(n, blocked, gaps, lines)(deadline)
+
+
+def begin(n: int, blocked: Any, gaps: Any, lines: Any) -> Finish:
+    """Begin a launch on constellations given as numpy arrays of 32-bit words, one row each,
+    and return at once, so that the host can go on (begin the next) while the device counts.
 
     The launch is waited for in Python, a few milliseconds at a time, so that a time limit and
     Ctrl-C are heard while the device counts, however long a launch takes on a large board. A
     launch given up on runs on, on the device, until it ends or the process does.
     """
-    return launcher().launch(n, blocked, gaps, lines, deadline)
+    return launcher().begin(n, blocked, gaps, lines)
 
 
-def by_driver(
-    machine: driver.Machine,
-    n: int,
-    blocked: Any,
-    gaps: Any,
-    lines: Any,
-    deadline: float | None = None,
-) -> Launch | None:
-    """:func:`count`, launched through CUDA's driver with ``machine``, loaded."""
+def by_driver(machine: driver.Machine, n: int, blocked: Any, gaps: Any, lines: Any) -> Finish:
+    """:func:`begin`, launched through CUDA's driver with ``machine``, loaded, on a stream of
+    its own, so that it may run beside the launch before it."""
     import numpy
 
-    started = time.perf_counter()
+    began = time.perf_counter()
     pieces = _pieces(n, lines, machine.stack_lines)
     totals = numpy.zeros(len(lines), dtype=numpy.uint64)
     if not pieces:
-        return Launch(totals, 0.0, 0)
+        return lambda deadline: Launch(totals, 0, 0, began, began)
     counters = numpy.zeros(COUNTERS, dtype=numpy.uint64)
     arrays = (blocked, gaps, lines, totals, counters)
     for array, kind in zip(arrays, ("uint32", "uint32", "int32", "uint64", "uint64"), strict=True):
@@ -302,31 +314,34 @@ def by_driver(
             raise ValueError(f"the kernel takes C-ordered {kind} arrays, not {array.dtype}")
     gpu = current_device()
     blocks = blocks_for(pieces, machine.threads, gpu.processors)
-    pointers = gpu.launch(blocks, machine.threads, (n, preset()), arrays)
-    try:
-        if not gpu.finished(deadline, POLL_SECONDS):
-            return None  # the launch runs on, on its arrays, until it ends or the process does
-        gpu.copied_out(pointers[3], totals)
-        gpu.copied_out(pointers[4], counters)
-    except driver.DriverError:
-        gpu.free(pointers, after_error=True)
-        raise
-    gpu.free(pointers)
-    return Launch(totals, time.perf_counter() - started, pieces, int(counters[1]))
+    launched = gpu.begin(blocks, machine.threads, (n, preset()), arrays)
+
+    def finish(deadline: float | None) -> Launch | None:
+        try:
+            if not gpu.finished(launched, deadline, POLL_SECONDS):
+                return None
+            gpu.copied_out(launched, launched.pointers[3], totals)
+            gpu.copied_out(launched, launched.pointers[4], counters)
+        except driver.DriverError:
+            gpu.release(launched, after_error=True)
+            raise
+        gpu.release(launched)
+        return Launch(totals, pieces, int(counters[1]), began, time.perf_counter())
+
+    return finish
 
 
-def by_numba(
-    n: int, blocked: Any, gaps: Any, lines: Any, deadline: float | None = None
-) -> Launch | None:
-    """:func:`count`, launched by numba (which compiles the kernel, or loads it from its
-    cache), on a device or on numba-cuda's simulator."""
+def by_numba(n: int, blocked: Any, gaps: Any, lines: Any) -> Finish:
+    """:func:`begin`, launched by numba (which compiles the kernel, or loads it from its
+    cache), on a device or on numba-cuda's simulator (which has counted once it returns), in
+    numba's default stream: after the launch before it."""
     import numpy
 
     from nqueens.engines.gpu import device
 
     target = cuda()
     kernel = compiled()
-    started = time.perf_counter()
+    began = time.perf_counter()
     pieces = _pieces(n, lines, device.STACK_LINES)
     totals = target.to_device(numpy.zeros(len(lines), dtype=numpy.uint64))
     counters = target.to_device(numpy.zeros(COUNTERS, dtype=numpy.uint64))
@@ -345,10 +360,17 @@ def by_numba(
         totals,
         counters,
     )
-    if not simulated() and not _finished(target, deadline):  # the simulator has finished
-        return None
-    placements = int(counters.copy_to_host()[1])
-    return Launch(totals.copy_to_host(), time.perf_counter() - started, pieces, placements)
+    ended = None if simulated() else target.event(timing=False)
+    if ended is not None:
+        ended.record()
+
+    def finish(deadline: float | None) -> Launch | None:
+        if ended is not None and not _finished(ended, deadline):
+            return None
+        placements = int(counters.copy_to_host()[1])
+        return Launch(totals.copy_to_host(), pieces, placements, began, time.perf_counter())
+
+    return finish
 
 
 def _pieces(n: int, lines: Any, stack_lines: int) -> int:
@@ -371,10 +393,9 @@ def blocks_for(pieces: int, per_block: int, processors: int) -> int:
     return min(processors * (THREADS_PER_PROCESSOR // per_block), -(-pieces // per_block))
 
 
-def _finished(target: Any, deadline: float | None) -> bool:
-    """Wait for the launches made so far: True once they end, False if ``deadline`` passes."""
-    ended = target.event(timing=False)
-    ended.record()
+def _finished(ended: Any, deadline: float | None) -> bool:
+    """Wait for numba's event ``ended``: True once it is reached, False if ``deadline``
+    passes first."""
     while not ended.query():
         if deadline is not None and time.time() >= deadline:
             return False
