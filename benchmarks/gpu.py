@@ -16,7 +16,9 @@ above the table, with the date.
 
 --variants N times, in one process, the engine's settings against others (the rows a piece
 presets, the pieces a launch, a cap on a thread's registers, the kernel that counts its
-placements), each count checked, so that a device's few minutes say which to ship.
+placements), each count checked, so that a device's few minutes say which to ship. These go
+through numba's launch, which takes any kernel; where machine code is kept, the engine's own
+launches through CUDA's driver come first, and the same one launch at a time.
 
 --compiler-report needs no device, only CUDA's compilers (the gpu extra): the registers, stack
 and spills of the kernel (and of each --kernel) as compiled for a compute capability (9.0:
@@ -143,22 +145,27 @@ def placements(n: int, time_limit: float | None) -> int | None:
     import nqueens
     from nqueens.engines.gpu import device, kernel
 
-    shipped = (kernel.launcher, kernel.compiled, kernel.count)
+    shipped = (kernel.launcher, kernel.compiled, kernel.begin)
     placed = 0
 
-    def counting(*arguments: Any) -> kernel.Launch | None:
-        nonlocal placed
-        launched = shipped[2](*arguments)
-        placed += 0 if launched is None else launched.placements
-        return launched
+    def counting(*arguments: Any) -> kernel.Finish:
+        finish = shipped[2](*arguments)
+
+        def finished(deadline: float | None) -> kernel.Launch | None:
+            nonlocal placed
+            launched = finish(deadline)
+            placed += 0 if launched is None else launched.placements
+            return launched
+
+        return finished
 
     kernel.launcher = lambda: kernel.Launcher(kernel.by_numba, "numba's launch")
     kernel.compiled = lambda: device.count_placements
-    kernel.count = counting
+    kernel.begin = counting
     try:
         stats = nqueens.count(n, engine="gpu", time_limit=time_limit)
     finally:
-        kernel.launcher, kernel.compiled, kernel.count = shipped
+        kernel.launcher, kernel.compiled, kernel.begin = shipped
     if stats.status.partial:
         return None
     if stats.solutions != int(COUNTS["total"][str(n)]):
@@ -193,15 +200,24 @@ def compare_variants(
     truth = int(COUNTS["total"][str(n)])
     warm_up = min(n, WARM_UP_N)
     shipped = (kernel.PRESET, gpu.PIECES_PER_LAUNCH, kernel.compiled, device.THREADS_PER_BLOCK)
-    # numba's launch, which takes another kernel as readily as the engine's (a count through
-    # CUDA's driver starts sooner, but counts no faster once started)
-    kernel.launcher = lambda: kernel.Launcher(kernel.by_numba, "numba's launch")
+    own = kernel.launcher()  # through CUDA's driver where machine code is kept
+    # numba's launch, which takes another kernel as readily as the engine's (one launch at a
+    # time: its copies wait for the launch before)
+    numba_launch = kernel.Launcher(kernel.by_numba, "numba's launch")
+    kernel.launcher = lambda: numba_launch
     nqueens.count(warm_up, engine="gpu", time_limit=time_limit)  # the kernel loaded, untimed
     each = f"medians of {repeat} counts" if repeat > 1 else "one count each"
     print(f"N = {n}, {kernel.device_name()}, {each} in one process:\n")
     print("| settings | seconds | on the device (s) | pieces |")
     print("|---|---|---|---|")
-    tried: list[tuple[str, dict[str, int], Path | None]] = [
+    tried: list[tuple[str, dict[str, int], Path | None]] = []
+    if own.beside:  # the engine's own launches: each begun while the one before counts
+        one_at_a_time = {"driver": 1, "one at a time": 1}
+        tried += [
+            ("through CUDA's driver", {"driver": 1}, None),
+            ("through CUDA's driver, one launch at a time", one_at_a_time, None),
+        ]
+    tried += [
         (name, setting, None) for name, setting in VARIANTS.items() if settings or not setting
     ]
     tried += [(f"kernel of {path}", {}, path) for path in candidates]
@@ -209,6 +225,9 @@ def compare_variants(
     for name, setting, path in tried:
         if "registers" in setting and kernel.simulated():
             continue  # the simulator compiles nothing
+        launch = own if "driver" in setting else numba_launch
+        launch = launch._replace(beside=launch.beside and "one at a time" not in setting)
+        kernel.launcher = lambda chosen=launch: chosen
         kernel.PRESET = setting.get("preset", shipped[0])
         gpu.PIECES_PER_LAUNCH = setting.get("pieces", shipped[1])
         other_kernel = None
