@@ -10,7 +10,7 @@ counts. No device is needed: the figures say whether a count's turns go to takin
 of which fail on their rows) or to the search, and check the placements that benchmarks/gpu.py
 counts on a device.
 
-    python benchmarks/gpu_work.py --sizes 16-18      # a minute on one core; N = 19, ten more
+    python benchmarks/gpu_work.py --sizes 16-18      # 96 s on one core; N = 19, 12 minutes more
 """
 
 from __future__ import annotations
