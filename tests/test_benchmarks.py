@@ -207,6 +207,25 @@ def test_gpu_work_counts_the_pieces_and_placements_and_checks_the_solutions() ->
     assert done.stdout.rstrip().endswith("checked against the published ones.")
 
 
+@pytest.mark.slow  # a numba compile
+def test_gpu_work_models_the_launches_tails() -> None:
+    """--tails: for each launch size, as many launches as the engine makes, and a schedule no
+    shorter than the turns spread evenly, nor shorter with launches one after another than with
+    each begun beside the one before (which is the same for every size)."""
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "gpu_work.py"), "--sizes", "14", "--tails"],
+        capture_output=True,
+        text=True,
+        env=process_env(),
+        check=True,
+    )
+    rows = _tables(done.stdout)[1]
+    assert [row[1:3] for row in rows] == [["2^22", "2"], ["2^24", "1"], ["2^26", "1"]]
+    alone, beside = ([float(row[column]) for row in rows] for column in (4, 5))
+    assert all(1 <= ahead <= each for ahead, each in zip(beside, alone, strict=True))
+    assert len(set(beside)) == 1 and alone[0] > alone[1] == beside[0]
+
+
 def _compilers_or_skip() -> None:
     """Skip a test where CUDA's compilers (NVVM, NVRTC: the gpu extra) are not installed."""
     pathfinder = pytest.importorskip("cuda.pathfinder", reason="numba-cuda is not installed")
