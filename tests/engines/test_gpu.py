@@ -109,8 +109,8 @@ def test_the_kernel_counting_placements_counts_each_queen_of_the_search_once() -
     """device.count_placements counts each queen placed on a free line before the last once,
     whatever the rows a piece presets (so that placements a second do not change with how a
     board is cut), as the tests' own search does; its counts stay exact; the engine's kernel
-    counts none."""
-    sizes = list(range(5, 9))
+    counts none. (gpu_work's test checks the same rule on N = 10 to 12.)"""
+    sizes = list(range(5, 8))
     every = simulated(  # a launch a constellation, as the engine launches on the simulator
         "from nqueens.engines.gpu import device\n"
         "found = {}\n"
@@ -120,11 +120,11 @@ def test_the_kernel_counting_placements_counts_each_queen_of_the_search_once() -
         "        arrays = kernel.constellation_arrays(n, at, at + 1)[:3]\n"
         "        kernel.compiled = lambda: device.count_placements\n"
         "        counting = kernel.count(n, *arrays)\n"
-        "        kernel.compiled = lambda: device.count_pieces\n"
-        "        shipped = kernel.count(n, *arrays)\n"
         "        found[n][0] += counting.placements\n"
         "        found[n][1] += counting.totals.tolist()\n"
-        "        found[n][2] += shipped.placements\n",
+        "        if n == 5:\n"
+        "            kernel.compiled = lambda: device.count_pieces\n"
+        "            found[n][2] += kernel.count(n, *arrays).placements\n",
         PRESETS,
     )
     module = edges.c_module()
