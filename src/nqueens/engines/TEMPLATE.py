@@ -19,7 +19,8 @@ declares is all the registry, the API and the command line know of it:
   worker without it counts them;
 - ``solve`` (a stream of solutions; ``count`` and ``first`` follow from it), or, to count on
   every core, ``splits = True`` with ``subproblems``, ``count_subproblem`` and ``prepare``
-  (what to load once before workers start).
+  (what to load once before workers start), and where one process counts them,
+  ``count_in_order`` if the next piece may begin while one finishes (a device's launches).
 
 Import a solver inside the methods that search, never at the top: ``nqueens --help`` reads every
 engine's declaration and must stay fast.
