@@ -281,6 +281,19 @@ def searched(blocked: Sequence[int], gaps: Sequence[int], lines: int, n: int) ->
     return below(0, 0, 0, 0)
 
 
+def every_constellation_searched(n: int) -> list[tuple[int, int]]:
+    """:func:`searched` for each constellation of N, from the C module's masks, in its order."""
+    from nqueens.engines.bitboard import edges
+
+    module = edges.c_module()
+    assert module is not None
+    found = []
+    for at in range(len(module.constellations(n))):
+        masks, gaps, _ = module.masks(n, at)
+        found.append(searched(masks, gaps, len(masks), n))
+    return found
+
+
 def attacks(a: tuple[int, int], b: tuple[int, int], n: int, rules: tuple[str, ...]) -> bool:
     """Whether queens on squares a and b attack each other under ``rules``: written here."""
     return _attacks_apart(a[0] - b[0], a[1] - b[1], n, rules)

@@ -9,9 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, known_total, process_env, searched
-
-from nqueens.engines.bitboard import edges
+from helpers import ROOT, every_constellation_searched, known_total, process_env
 
 BENCHMARKS = ROOT / "benchmarks"
 ENGINE_KERNEL = ROOT / "src" / "nqueens" / "engines" / "gpu" / "device.py"
@@ -100,13 +98,7 @@ def test_cluster_benchmark_counts_exactly_through_a_kill_and_two_stops() -> None
 def placements_searched(n: int) -> int:
     """The placements of the gpu kernel's searches of every constellation of N, by the tests'
     own search."""
-    module = edges.c_module()
-    assert module is not None
-    placed = 0
-    for at in range(len(module.constellations(n))):
-        masks, gaps, _ = module.masks(n, at)
-        placed += searched(masks, gaps, len(masks), n)[1]
-    return placed
+    return sum(placed for _, placed in every_constellation_searched(n))
 
 
 @pytest.mark.slow  # a second of numba-cuda's simulator

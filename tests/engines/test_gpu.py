@@ -23,12 +23,12 @@ import pytest
 from helpers import (
     brute_force_solutions,
     count_completions,
+    every_constellation_searched,
     invoke,
     known_total,
     known_unique,
     process_env,
     run_python,
-    searched,
     symmetry_images,
 )
 
@@ -127,15 +127,10 @@ def test_the_kernel_counting_placements_counts_each_queen_of_the_search_once() -
         "            found[n][2] += kernel.count(n, *arrays).placements\n",
         PRESETS,
     )
-    module = edges.c_module()
-    assert module is not None
     for counted in every:
         for n in sizes:
             placements, totals, none = counted[str(n)]
-            searches = []
-            for at in range(len(module.constellations(n))):
-                masks, gaps, _ = module.masks(n, at)
-                searches.append(searched(masks, gaps, len(masks), n))
+            searches = every_constellation_searched(n)
             assert placements == sum(placed for _, placed in searches) > 0
             assert totals == [found for found, _ in searches] and none == 0
 
