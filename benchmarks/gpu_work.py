@@ -28,12 +28,16 @@ import time
 
 import numpy
 from compare_seed import parse_sizes
-from gpu import COUNTS
+from gpu import COUNTS, VARIANTS
 from numba import njit
 
+from nqueens.engines.gpu import PIECES_PER_LAUNCH
+
 PRESET = 3
-LAUNCH_SIZES = (1 << 22, 1 << 24, 1 << 26)
-"""The pieces a launch that --tails weighs: the engine's (2^24) and gpu.py --variants' others."""
+LAUNCH_SIZES = sorted(
+    {PIECES_PER_LAUNCH, *(other["pieces"] for other in VARIANTS.values() if "pieces" in other)}
+)
+"""The pieces a launch that --tails weighs: the engine's and gpu.py --variants' others."""
 THREADS = 132 * 8 * 64
 """The threads an H100 runs at once: 132 multiprocessors, eight blocks of 64 threads each (the
 blocks' shared memory allows no more)."""
@@ -178,15 +182,18 @@ def main() -> None:
         started = time.perf_counter()
         constellations = module.constellations(n)
         fitting = placements = total = 0
-        turns = []
+        turns: list[numpy.ndarray] = []  # each constellation's pieces', kept for --tails
+        piece_turns = numpy.zeros(n**PRESET, numpy.int32)
         for at, constellation in enumerate(constellations):
             masks, distances, _ = module.masks(n, at)
             blocked = numpy.zeros(n + 1, numpy.int64)
             blocked[: len(masks)] = masks
             gaps = numpy.zeros(n + 1, numpy.int64)
             gaps[: len(distances)] = distances
-            turns.append(numpy.zeros(n**PRESET, numpy.int32))
-            found = _work(n, blocked, gaps, len(masks), turns[-1])
+            if options.tails:
+                piece_turns = numpy.zeros(n**PRESET, numpy.int32)
+                turns.append(piece_turns)
+            found = _work(n, blocked, gaps, len(masks), piece_turns)
             fitting, placements = fitting + found[0], placements + found[1]
             total += 8 // constellation[4] * found[2]  # Burnside, as the engine weighs them
         if total != int(COUNTS["total"][str(n)]):
