@@ -306,6 +306,14 @@ def test_a_checkpoint_keeps_the_launches_counted_and_resumes_exactly(tmp_path: P
     assert path.read_text().splitlines()[1 : 1 + len(kept)] == kept
 
 
+def stand_in_device(monkeypatch: pytest.MonkeyPatch, launcher: kernel.Launcher, name: str) -> None:
+    """A device that is there, named ``name``, its kernel launched by ``launcher``."""
+    monkeypatch.setattr(kernel, "missing", lambda: None)
+    monkeypatch.setattr(kernel, "simulated", lambda: False)
+    monkeypatch.setattr(kernel, "launcher", lambda: launcher)
+    monkeypatch.setattr(kernel, "device_name", lambda: name)
+
+
 @pytest.fixture
 def failing_device(monkeypatch: pytest.MonkeyPatch) -> None:
     """A device that is there but fails every launch, as one out of memory would."""
@@ -313,10 +321,7 @@ def failing_device(monkeypatch: pytest.MonkeyPatch) -> None:
     def fail(*arguments: object) -> kernel.Finish:
         raise RuntimeError("CUDA_ERROR_OUT_OF_MEMORY (a stand-in)")
 
-    monkeypatch.setattr(kernel, "missing", lambda: None)
-    monkeypatch.setattr(kernel, "simulated", lambda: False)
-    monkeypatch.setattr(kernel, "launcher", lambda: kernel.Launcher(fail, "a stand-in"))
-    monkeypatch.setattr(kernel, "device_name", lambda: "a failing device")
+    stand_in_device(monkeypatch, kernel.Launcher(fail, "a stand-in"), "a failing device")
 
 
 @pytest.mark.parametrize("beside", [False, True])
@@ -338,10 +343,8 @@ def test_a_launch_is_begun_before_its_turn_only_where_it_runs_beside_the_one_bef
 
         return finish
 
-    monkeypatch.setattr(kernel, "missing", lambda: None)
-    monkeypatch.setattr(kernel, "simulated", lambda: False)
-    monkeypatch.setattr(kernel, "launcher", lambda: kernel.Launcher(begin, "a stand-in", beside))
-    monkeypatch.setattr(kernel, "device_name", lambda: "a stand-in device")
+    launcher = kernel.Launcher(begin, "a stand-in", beside)
+    stand_in_device(monkeypatch, launcher, "a stand-in device")
     monkeypatch.setattr(gpu, "PIECES_PER_LAUNCH", 1 << 16)  # many launches of N = 12
     nqueens.count(12, engine="gpu")
     launches = len(gpu.ENGINE.subproblems(Request("count", Board(12)), None))
@@ -388,21 +391,18 @@ class SlowDevice:
         return SimpleNamespace(record=lambda: None, query=lambda: time.monotonic() >= self.ends)
 
 
-def numba_launches(monkeypatch: pytest.MonkeyPatch, device: SlowDevice) -> None:
-    """Launches by numba's launch, on ``device``."""
+def numba_launches(monkeypatch: pytest.MonkeyPatch, device: SlowDevice, name: str) -> None:
+    """Launches by numba's launch, on ``device``, named ``name``."""
     monkeypatch.setattr(kernel, "cuda", lambda: device)
     monkeypatch.setattr(kernel, "compiled", lambda: device.kernel)
-    monkeypatch.setattr(kernel, "launcher", lambda: kernel.Launcher(kernel.by_numba, "numba"))
+    stand_in_device(monkeypatch, kernel.Launcher(kernel.by_numba, "numba"), name)
 
 
 def test_a_time_limit_is_kept_while_a_long_launch_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     """A launch on a large board takes seconds: the count stops at its limit all the same,
     with what it has (nothing from the launch given up on), not when the launch ends."""
     device = SlowDevice(seconds=30)
-    monkeypatch.setattr(kernel, "missing", lambda: None)
-    monkeypatch.setattr(kernel, "simulated", lambda: False)
-    numba_launches(monkeypatch, device)
-    monkeypatch.setattr(kernel, "device_name", lambda: "a slow device")
+    numba_launches(monkeypatch, device, "a slow device")
     started = time.monotonic()
     stats = nqueens.count(18, engine="gpu", unique=True, time_limit=0.5)
     assert time.monotonic() - started < 5
@@ -422,9 +422,7 @@ def test_a_board_the_device_counts_in_minutes_needs_no_time_limit_there(
     with pytest.raises(nqueens.InputError, match="too many to go through without a limit"):
         nqueens.count(20, engine="gpu")  # on the simulator, a count of N = 20 takes days
     device = SlowDevice(seconds=0)  # whose launches count nothing
-    monkeypatch.setattr(kernel, "simulated", lambda: False)
-    numba_launches(monkeypatch, device)
-    monkeypatch.setattr(kernel, "device_name", lambda: "a device")
+    numba_launches(monkeypatch, device, "a device")
     estimates: list[object] = []
     stats = nqueens.count(20, engine="gpu", on_estimate=lambda *guess: estimates.append(guess))
     assert stats.status is nqueens.Status.COMPLETE
