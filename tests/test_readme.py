@@ -161,3 +161,15 @@ def test_the_readme_bench_tables_are_what_bench_prints_now() -> None:
                 assert row[1:] == [f"{known_total(n):,}" for n in sizes]
             elif row[0] != "guide published":
                 assert row[0] in known, row
+
+
+def test_every_count_the_readme_tables_show_is_the_published_one() -> None:
+    """Each table whose first columns are N and its solutions (the benchmarks' and the GPU's)
+    shows the published count for each N: a number copied by hand, or from a run whose own
+    check was left out, cannot slip in."""
+    readme = (ROOT / "README.md").read_text()
+    rows = re.findall(r"^\| N \| solutions \|.*\n\|[-|]+\|\n((?:\|.*\n)+)", readme, re.MULTILINE)
+    counts = [line.split("|")[1:3] for table in rows for line in table.splitlines()]
+    assert len(rows) >= 5 and len(counts) >= 30
+    for n, solutions in counts:
+        assert solutions.strip() == f"{known_total(int(n)):,}", (n, solutions)
