@@ -37,7 +37,7 @@ from nqueens.core.board import Board, Diagonal
 from nqueens.engines import gpu, jit, registry
 from nqueens.engines.base import Request
 from nqueens.engines.bitboard import edges
-from nqueens.engines.gpu import kernel
+from nqueens.engines.gpu import kernel, needs
 
 SIMULATOR = process_env(NUMBA_ENABLE_CUDASIM="1")
 
@@ -194,7 +194,7 @@ def test_the_command_line_runs_on_the_simulator_and_says_so() -> None:
 
 
 def test_without_a_device_the_engine_refuses_and_names_the_engines_that_can() -> None:
-    if kernel.missing() is None:
+    if needs.missing() is None:
         pytest.skip("this machine has a CUDA device")
     result = invoke("count", "10", "--engine", "gpu")
     assert result.exit_code == 2
@@ -206,15 +206,15 @@ def test_without_a_device_the_engine_refuses_and_names_the_engines_that_can() ->
 
 
 def test_a_machine_without_a_driver_is_told_so_without_importing_numba() -> None:
-    if kernel.missing() is None:
+    if needs.missing() is None:
         pytest.skip("this machine has a CUDA device")
     done = subprocess.run(
         [
             sys.executable,
             "-c",
             "import sys\n"
-            "from nqueens.engines.gpu import kernel\n"
-            "print(kernel.missing(), 'numba' in sys.modules)",
+            "from nqueens.engines.gpu import needs\n"
+            "print(needs.missing(), 'numba' in sys.modules)",
         ],
         capture_output=True,
         text=True,
@@ -231,10 +231,10 @@ def test_a_driver_is_found_by_its_device_where_proc_does_not_show_it(
 ) -> None:
     """A sandbox (gVisor) passes /dev/nvidiactl on without the module's /proc entry."""
     module, device = tmp_path / "proc-version", tmp_path / "nvidiactl"
-    monkeypatch.setattr(kernel, "DRIVER_SIGNS", (str(module), str(device)))
-    assert not kernel._driver_loaded()
+    monkeypatch.setattr(needs, "DRIVER_SIGNS", (str(module), str(device)))
+    assert not needs._driver_loaded()
     device.touch()
-    assert kernel._driver_loaded()
+    assert needs._driver_loaded()
 
 
 def test_a_device_without_cudas_compiler_is_told_how_to_get_it(
@@ -248,9 +248,9 @@ def test_a_device_without_cudas_compiler_is_told_how_to_get_it(
         raise RuntimeError("libNVVM cannot be found.\nInstall the CUDA toolkit")
 
     monkeypatch.setattr(kernel, "simulated", lambda: False)
-    monkeypatch.setattr(kernel, "_driver_loaded", lambda: True)
+    monkeypatch.setattr(needs, "_driver_loaded", lambda: True)
     monkeypatch.setattr(kernel, "current_device", lambda: SimpleNamespace(capability=(9, 0)))
-    monkeypatch.setattr(kernel, "load_compiler", no_compiler)
+    monkeypatch.setattr(needs, "load_compiler", no_compiler)
     monkeypatch.setattr(kernel, "kept_path", lambda: None)  # no machine code kept
     monkeypatch.setattr(jit, "cache_written", lambda source: False)
     result = invoke("count", "18", "--engine", "gpu")
@@ -260,14 +260,14 @@ def test_a_device_without_cudas_compiler_is_told_how_to_get_it(
     assert "'nqueens[gpu]'" in said[0] and "'nqueens[gpu-cu12]'" in said[0]
     assert "libNVVM cannot be found" in said[0] and "Traceback" not in result.stderr
     monkeypatch.setattr(jit, "cache_written", lambda source: True)
-    assert kernel.missing() is None
+    assert needs.missing() is None
 
 
 def test_auto_counts_on_the_cpu_without_a_device(monkeypatch: pytest.MonkeyPatch) -> None:
     large = Request("count", Board(18))
-    monkeypatch.setattr(kernel, "missing", lambda: "finds no CUDA device on this machine")
+    monkeypatch.setattr(needs, "missing", lambda: "finds no CUDA device on this machine")
     assert registry.for_count(large).name == "bitboard"
-    monkeypatch.setattr(kernel, "missing", lambda: None)
+    monkeypatch.setattr(needs, "missing", lambda: None)
     assert registry.for_count(large).name == gpu.NAME
     assert registry.for_count(Request("count", Board(18), symmetry=False)).name == gpu.NAME
     assert registry.for_count(Request("count", Board(18), remote=True)).name == "bitboard"
@@ -308,7 +308,7 @@ def test_a_checkpoint_keeps_the_launches_counted_and_resumes_exactly(tmp_path: P
 
 def stand_in_device(monkeypatch: pytest.MonkeyPatch, launcher: kernel.Launcher, name: str) -> None:
     """A device that is there, named ``name``, its kernel launched by ``launcher``."""
-    monkeypatch.setattr(kernel, "missing", lambda: None)
+    monkeypatch.setattr(needs, "missing", lambda: None)
     monkeypatch.setattr(kernel, "simulated", lambda: False)
     monkeypatch.setattr(kernel, "launcher", lambda: launcher)
     monkeypatch.setattr(kernel, "device_name", lambda: name)
@@ -417,7 +417,7 @@ def test_a_board_the_device_counts_in_minutes_needs_no_time_limit_there(
     or a cluster); on a GPU they take minutes, and need none. N = 23 takes hours on a GPU too."""
     with pytest.raises(nqueens.InputError, match="too many to go through without a limit"):
         nqueens.count(20, engine="bitboard")
-    monkeypatch.setattr(kernel, "missing", lambda: None)
+    monkeypatch.setattr(needs, "missing", lambda: None)
     monkeypatch.setattr(kernel, "simulated", lambda: True)
     with pytest.raises(nqueens.InputError, match="too many to go through without a limit"):
         nqueens.count(20, engine="gpu")  # on the simulator, a count of N = 20 takes days

@@ -25,7 +25,7 @@ from helpers import known_total, known_unique, searched
 import nqueens
 from nqueens.engines import gpu, jit
 from nqueens.engines.bitboard import edges
-from nqueens.engines.gpu import driver, kernel
+from nqueens.engines.gpu import driver, kernel, needs
 
 pytestmark = pytest.mark.skipif(
     edges.c_module() is None, reason="the package was built without its C module"
@@ -212,7 +212,7 @@ def fake_device(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Fak
     launch, which a count through the driver never needs, fails."""
     api = FakeDriver()
     monkeypatch.setattr(kernel, "simulated", lambda: False)
-    monkeypatch.setattr(kernel, "_driver_loaded", lambda: True)
+    monkeypatch.setattr(needs, "_driver_loaded", lambda: True)
     found = driver.Device(api)
     monkeypatch.setattr(kernel, "current_device", lambda: found)
     monkeypatch.setattr(jit, "cache_folder", lambda source: tmp_path)
@@ -246,7 +246,7 @@ def test_a_count_through_the_driver_passes_the_arrays_as_numba_does(
     count, read by a kernel that takes its arrays as numba lays them out, is exact, and every
     copy on the device is given back."""
     keep_machine_code(tmp_path)
-    assert kernel.missing() is None
+    assert needs.missing() is None
     stats = nqueens.count(10, engine="gpu", unique=True)
     assert (stats.solutions, stats.unique) == (known_total(10), known_unique(10))
     assert stats.backend == "A stand-in device" and stats.conflicts > 0
@@ -350,7 +350,7 @@ def test_a_count_under_a_time_limit_waits_for_the_machine_code_it_makes(
         time.sleep(1)
         return "the PTX"
 
-    monkeypatch.setattr(kernel, "load_compiler", lambda: None)  # as the gpu extra brings them
+    monkeypatch.setattr(needs, "load_compiler", lambda: None)  # as the gpu extra brings them
     monkeypatch.setattr(driver, "ptx", slow_compiler)
     monkeypatch.setattr(driver, "machine", lambda *arguments: MACHINE)
     monkeypatch.setattr(kernel, "by_numba", counting_ones)
@@ -426,12 +426,12 @@ def test_without_a_device_the_engine_says_so(monkeypatch: pytest.MonkeyPatch) ->
         return device
 
     monkeypatch.setattr(kernel, "simulated", lambda: False)
-    monkeypatch.setattr(kernel, "_driver_loaded", lambda: True)
+    monkeypatch.setattr(needs, "_driver_loaded", lambda: True)
     monkeypatch.setattr(kernel, "current_device", failing(driver.NoDevice("cuInit failed")))
-    assert kernel.missing() == "finds no CUDA device on this machine"
+    assert needs.missing() == "finds no CUDA device on this machine"
     broken = driver.DriverError("cuInit failed: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH")
     monkeypatch.setattr(kernel, "current_device", failing(broken))
-    assert kernel.missing() == (
+    assert needs.missing() == (
         "finds no usable CUDA device (DriverError: cuInit failed: "
         "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH)"
     )
@@ -442,7 +442,7 @@ def test_the_kernel_takes_the_parameters_the_driver_passes() -> None:
     """The PTX numba makes of the kernel takes as many 64-bit words as a launch through the
     driver passes; needs CUDA's compilers (the gpu extra), which CI has not."""
     try:
-        kernel.load_compiler()
+        needs.load_compiler()
     except Exception as error:
         pytest.skip(f"CUDA's compilers are not installed ({error})")
     from nqueens.engines.gpu import device

@@ -40,7 +40,7 @@ from nqueens.engines.base import (
     SubproblemInterrupted,
 )
 from nqueens.engines.bitboard import edges
-from nqueens.engines.gpu import kernel
+from nqueens.engines.gpu import kernel, needs
 
 NAME = "gpu"
 STAT_NAMES = ("pieces", "device microseconds")
@@ -129,7 +129,7 @@ class GpuEngine(Engine):
         plain = request.board.symmetric and request.symmetry
         if plain and request.n < edges.FROM_N:
             return f"the gpu engine counts plain boards from N = {edges.FROM_N}"
-        missing = None if request.remote else kernel.missing()
+        missing = None if request.remote else needs.missing()
         if missing is not None:
             return f"the gpu engine {missing}"
         if edges.c_module() is None:
