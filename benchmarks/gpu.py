@@ -18,7 +18,8 @@ above the table, with the date.
 presets, the pieces a launch, a cap on a thread's registers, the kernel that counts its
 placements), each count checked, so that a device's few minutes say which to ship. These go
 through numba's launch, which takes any kernel; where machine code is kept, the engine's own
-launches through CUDA's driver come first, and the same one launch at a time.
+launches through CUDA's driver come first: as shipped, one at a time, and with two and with
+four launches begun ahead of the one waited for.
 
 --compiler-report needs no device, only CUDA's compilers (the gpu extra): the registers, stack
 and spills of the kernel (and of each --kernel) as compiled for a compute capability (9.0:
@@ -71,6 +72,14 @@ VARIANTS: dict[str, dict[str, int]] = {
     "placements counted": {"placements": 1},
 }
 """Settings to weigh against the shipped ones: each changes one."""
+
+DRIVER: dict[str, dict[str, int]] = {
+    "through CUDA's driver": {},
+    "through CUDA's driver, one launch at a time": {"one at a time": 1},
+    "through CUDA's driver, two launches begun ahead": {"ahead": 2},
+    "through CUDA's driver, four launches begun ahead": {"ahead": 4},
+}
+"""How the engine's own launches go, where its machine code is kept, weighed likewise."""
 
 
 def counted(n: int, time_limit: float | None) -> tuple[float, dict[str, object]]:
@@ -199,7 +208,13 @@ def compare_variants(
 
     truth = int(COUNTS["total"][str(n)])
     warm_up = min(n, WARM_UP_N)
-    shipped = (kernel.PRESET, gpu.PIECES_PER_LAUNCH, kernel.compiled, device.THREADS_PER_BLOCK)
+    shipped = (
+        kernel.PRESET,
+        gpu.PIECES_PER_LAUNCH,
+        kernel.compiled,
+        device.THREADS_PER_BLOCK,
+        gpu.LAUNCHES_AHEAD,
+    )
     own = kernel.launcher()  # through CUDA's driver where machine code is kept
     # numba's launch, which takes another kernel as readily as the engine's (one launch at a
     # time: its copies wait for the launch before)
@@ -211,12 +226,8 @@ def compare_variants(
     print("| settings | seconds | on the device (s) | pieces |")
     print("|---|---|---|---|")
     tried: list[tuple[str, dict[str, int], Path | None]] = []
-    if own.beside:  # the engine's own launches: each begun while the one before counts
-        one_at_a_time = {"driver": 1, "one at a time": 1}
-        tried += [
-            ("through CUDA's driver", {"driver": 1}, None),
-            ("through CUDA's driver, one launch at a time", one_at_a_time, None),
-        ]
+    if own.beside:  # the engine's own launches: the next begun while one counts
+        tried += [(name, {"driver": 1, **setting}, None) for name, setting in DRIVER.items()]
     tried += [
         (name, setting, None) for name, setting in VARIANTS.items() if settings or not setting
     ]
@@ -230,6 +241,7 @@ def compare_variants(
         kernel.launcher = lambda chosen=launch: chosen
         kernel.PRESET = setting.get("preset", shipped[0])
         gpu.PIECES_PER_LAUNCH = setting.get("pieces", shipped[1])
+        gpu.LAUNCHES_AHEAD = setting.get("ahead", shipped[4])
         other_kernel = None
         if "registers" in setting:
             capping = kernel.cuda().jit(max_registers=setting["registers"])
@@ -250,7 +262,13 @@ def compare_variants(
             runs.append((time.perf_counter() - started, stats))
             if stats.status.partial:
                 break
-        kernel.PRESET, gpu.PIECES_PER_LAUNCH, kernel.compiled, device.THREADS_PER_BLOCK = shipped
+        (
+            kernel.PRESET,
+            gpu.PIECES_PER_LAUNCH,
+            kernel.compiled,
+            device.THREADS_PER_BLOCK,
+            gpu.LAUNCHES_AHEAD,
+        ) = shipped
         stats = runs[-1][1]
         complete = not stats.status.partial
         if complete and stats.solutions != truth:

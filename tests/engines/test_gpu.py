@@ -324,13 +324,13 @@ def failing_device(monkeypatch: pytest.MonkeyPatch) -> None:
     stand_in_device(monkeypatch, kernel.Launcher(fail, "a stand-in"), "a failing device")
 
 
-@pytest.mark.parametrize("beside", [False, True])
-def test_a_launch_is_begun_before_its_turn_only_where_it_runs_beside_the_one_before(
-    monkeypatch: pytest.MonkeyPatch, beside: bool
+@pytest.mark.parametrize(("beside", "ahead"), [(False, 1), (True, 1), (True, 2)])
+def test_launches_are_begun_before_their_turn_only_where_they_run_beside_the_one_before(
+    monkeypatch: pytest.MonkeyPatch, beside: bool, ahead: int
 ) -> None:
-    """Where launches run beside each other (through CUDA's driver), each span's launch is
-    begun before the span before it is waited for, and after that one was begun; where a
-    launch's copies would wait for the launch before (numba's launch), only at its turn."""
+    """Where launches run beside each other (through CUDA's driver), the next ``ahead`` spans'
+    launches are begun, in order, before a span's is waited for; where a launch's copies would
+    wait for the launch before (numba's launch), each only at its turn."""
     order: list[str] = []
 
     def begin(n: int, blocked: Any, gaps: Any, lines: Any) -> kernel.Finish:
@@ -346,15 +346,16 @@ def test_a_launch_is_begun_before_its_turn_only_where_it_runs_beside_the_one_bef
     launcher = kernel.Launcher(begin, "a stand-in", beside)
     stand_in_device(monkeypatch, launcher, "a stand-in device")
     monkeypatch.setattr(gpu, "PIECES_PER_LAUNCH", 1 << 16)  # many launches of N = 12
+    monkeypatch.setattr(gpu, "LAUNCHES_AHEAD", ahead)
     nqueens.count(12, engine="gpu")
     launches = len(gpu.ENGINE.subproblems(Request("count", Board(12)), None))
-    if beside:  # the first begun; then each launch's next begun before it is waited for
-        expected = ["begin 0"]
+    if beside:  # each launch begun once the one `ahead` before it is about to be waited for
+        expected = [f"begin {at}" for at in range(ahead)]
         for at in range(launches):
-            expected += [f"begin {at + 1}"] * (at + 1 < launches) + [f"finish {at}"]
+            expected += [f"begin {at + ahead}"] * (at + ahead < launches) + [f"finish {at}"]
     else:
         expected = [f"{step} {at}" for at in range(launches) for step in ("begin", "finish")]
-    assert launches > 2 and order == expected
+    assert launches > 3 and order == expected
 
 
 class SlowDevice:

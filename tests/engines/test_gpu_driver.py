@@ -452,19 +452,23 @@ def test_the_kernel_takes_the_parameters_the_driver_passes() -> None:
     assert machine.parameters == PARAMETERS and machine.cubin
 
 
-def test_the_next_launch_runs_beside_this_one_and_its_time_is_not_counted_twice(
-    monkeypatch: pytest.MonkeyPatch, fake_device: FakeDriver, tmp_path: Path
+@pytest.mark.parametrize("ahead", [gpu.LAUNCHES_AHEAD, 3])
+def test_the_next_launches_run_beside_this_one_and_their_time_is_not_counted_twice(
+    monkeypatch: pytest.MonkeyPatch, fake_device: FakeDriver, tmp_path: Path, ahead: int
 ) -> None:
-    """Through the driver each span's launch is begun, on a stream of its own, before the one
-    before it is waited for: the counts stay exact, every copy is given back, two streams
-    serve every launch, and a launch's device time starts when the one before it ended."""
+    """Through the driver the next ``ahead`` spans' launches are begun, each on a stream of its
+    own, before a span's launch is waited for: the counts stay exact, every copy is given back,
+    a stream for each launch in flight serves them all, and a launch's device time starts when
+    the one before it ended."""
     keep_machine_code(tmp_path)
     monkeypatch.setattr(gpu, "PIECES_PER_LAUNCH", 1 << 16)  # many launches of N = 10
+    monkeypatch.setattr(gpu, "LAUNCHES_AHEAD", ahead)
     fake_device.ready_after = 0.05
     started = time.perf_counter()
     stats = nqueens.count(10, engine="gpu", unique=True)
     seconds = time.perf_counter() - started
     assert (stats.solutions, stats.unique) == (known_total(10), known_unique(10))
-    assert len(fake_device.launches) > 2 and fake_device.most_at_once == 2
-    assert fake_device.streams == 2 and fake_device.memory == {} and not fake_device.events
-    assert 0.05 * len(fake_device.launches) / 2 < stats.branches / 1e6 < seconds
+    assert len(fake_device.launches) > ahead + 1 and fake_device.most_at_once == ahead + 1
+    assert fake_device.streams == ahead + 1 and fake_device.memory == {}
+    assert not fake_device.events
+    assert 0.05 * len(fake_device.launches) / (ahead + 1) < stats.branches / 1e6 < seconds

@@ -57,6 +57,12 @@ MINUTES_UP_TO = 22
 """The most free columns the device counts in minutes (N = 22 by the README's table): larger
 boards take hours, and a count of them needs a time limit, a checkpoint or a cluster."""
 
+LAUNCHES_AHEAD = 1
+"""Launches begun, through CUDA's driver, beyond the one a count waits for: each runs on a
+stream of its own, and its threads start as the launches before leave the device's
+multiprocessors. A count stopped by its time limit leaves them to run on until they end (or
+the process does)."""
+
 PIECES_PER_LAUNCH = 1 << 24
 """Pieces per launch, about: a launch ends with a tail in which most of the device's threads
 have no piece left, so fewer, larger launches waste less (``benchmarks/gpu.py --variants``);
@@ -171,20 +177,16 @@ class GpuEngine(Engine):
 
     def count_in_order(self, tasks: Sequence[Subproblem]) -> Iterator[Subcount]:
         """Where the device runs a launch beside the one before it (through CUDA's driver),
-        each span's launch is begun while the span before it counts: the host's work for it
-        (its arrays, its copies) and the end of the launch before, when most of the device's
-        threads have no piece left, are hidden behind the device's counting."""
-        ahead: _Begun | None = None
+        the launches of the next LAUNCHES_AHEAD spans are begun before a span's is waited for:
+        the host's work for them (their arrays, their copies) and the end of the launch before,
+        when most of the device's threads have no piece left, are hidden behind its counting."""
+        begun: dict[int, _Begun | None] = {}  # launches begun, by their span's place
         busy_until = 0.0  # when the last launch ended: the next one's device time starts then
         for at, task in enumerate(tasks):
-            begun = ahead if ahead is not None and ahead.task == task else None
-            following = tasks[at + 1] if at + 1 < len(tasks) else None
-            ahead = None
-            if _begins_ahead(following):
-                if begun is None and _begins_ahead(task):
-                    begun = _begin(task)  # this span's launch first, then the next's
-                ahead = _begin(following)
-            found, busy_until = self._counted(task, begun, busy_until)
+            for ahead, following in enumerate(tasks[at : at + 1 + LAUNCHES_AHEAD], start=at):
+                if ahead not in begun and _begins_ahead(following):
+                    begun[ahead] = _begin(following)
+            found, busy_until = self._counted(task, begun.pop(at, None), busy_until)
             yield found
 
     def _counted(
@@ -216,7 +218,7 @@ class _Begun:
     turns: list[int]
 
 
-def _begins_ahead(task: Subproblem | None) -> TypeGuard[GpuSubproblem]:
+def _begins_ahead(task: Subproblem) -> TypeGuard[GpuSubproblem]:
     """Whether ``task`` is a span for the device whose launch may be begun before its turn."""
     return (
         isinstance(task, GpuSubproblem)
