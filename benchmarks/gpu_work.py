@@ -13,9 +13,11 @@ counts on a device.
 --tails models how a launch ends: its threads take pieces in order until none is left, so the
 last ones still searching hold the launch up while the others have nothing to do. Each piece
 costs a thread a turn of its loop to take, and a turn a placement after its preset rows; the
-pieces are dealt, in the kernel's order, to whichever thread is free first. The model leaves
-out what a device does otherwise (a warp's lanes share their turns; threads left alone run
-faster), so its figures say which launches leave long tails, not seconds.
+pieces are dealt, in the kernel's order, to whichever thread of the launch is free first. A
+block of threads keeps its place on a multiprocessor until its last thread ends, and the next
+launch's blocks start only where one has ended. The model leaves out what a device does
+otherwise (a warp's lanes share their turns; threads left alone run faster), so its figures
+say which launches leave long tails, not seconds.
 
     python benchmarks/gpu_work.py --sizes 16-18      # 96 s on one core; N = 19, 12 minutes more
     python benchmarks/gpu_work.py --sizes 16-18 --tails  # and the launches' tails, modelled
@@ -31,16 +33,17 @@ from compare_seed import parse_sizes
 from gpu import COUNTS, VARIANTS
 from numba import njit
 
-from nqueens.engines.gpu import PIECES_PER_LAUNCH
+from nqueens.engines.gpu import LAUNCHES_AHEAD, PIECES_PER_LAUNCH
+from nqueens.engines.gpu.device import THREADS_PER_BLOCK
 
 PRESET = 3
 LAUNCH_SIZES = sorted(
     {PIECES_PER_LAUNCH, *(other["pieces"] for other in VARIANTS.values() if "pieces" in other)}
 )
 """The pieces a launch that --tails weighs: the engine's and gpu.py --variants' others."""
-THREADS = 132 * 8 * 64
-"""The threads an H100 runs at once: 132 multiprocessors, eight blocks of 64 threads each (the
-blocks' shared memory allows no more)."""
+BLOCKS = 132 * 8
+"""The blocks an H100 runs at once: 132 multiprocessors, eight blocks each (their shared memory
+allows no more)."""
 
 
 @njit(cache=True)
@@ -119,42 +122,119 @@ def _bits(word: int) -> int:
 
 
 @njit(cache=True)
-def _schedule(turns: numpy.ndarray, threads: int) -> int:
-    """The turns until the last of ``threads`` ends, each taking the next piece in order when
-    it has finished its own (as the kernel's threads take them from their shared counter)."""
-    ends = numpy.zeros(threads, numpy.int64)  # a heap of when each thread is free
-    for cost in turns:
-        free_at = ends[0] + cost
-        at = 0
-        while True:  # the root replaced, and sifted down
-            child = 2 * at + 1
-            if child >= threads:
-                break
-            if child + 1 < threads and ends[child + 1] < ends[child]:
-                child += 1
-            if ends[child] >= free_at:
-                break
-            ends[at] = ends[child]
-            at = child
-        ends[at] = free_at
-    return int(ends.max())
+def _push(heap_at: numpy.ndarray, heap_of: numpy.ndarray, size: int, at: int, thread: int) -> int:
+    """Put ``thread``, free at turn ``at``, on the heap of free threads; its new size."""
+    child = size
+    heap_at[child], heap_of[child] = at, thread
+    while child > 0:
+        parent = (child - 1) // 2
+        if heap_at[parent] <= heap_at[child]:
+            break
+        heap_at[parent], heap_at[child] = heap_at[child], heap_at[parent]
+        heap_of[parent], heap_of[child] = heap_of[child], heap_of[parent]
+        child = parent
+    return size + 1
 
 
-def tails(n: int, turns: list[numpy.ndarray], threads: int) -> list[str]:
+@njit(cache=True)
+def _pop(heap_at: numpy.ndarray, heap_of: numpy.ndarray, size: int) -> tuple[int, int, int]:
+    """The thread free first, when, and the heap's new size."""
+    at, thread = heap_at[0], heap_of[0]
+    size -= 1
+    heap_at[0], heap_of[0] = heap_at[size], heap_of[size]
+    parent = 0
+    while True:
+        child = 2 * parent + 1
+        if child >= size:
+            break
+        if child + 1 < size and heap_at[child + 1] < heap_at[child]:
+            child += 1
+        if heap_at[parent] <= heap_at[child]:
+            break
+        heap_at[parent], heap_at[child] = heap_at[child], heap_at[parent]
+        heap_of[parent], heap_of[child] = heap_of[child], heap_of[parent]
+        parent = child
+    return at, thread, size
+
+
+@njit(cache=True)
+def _schedule(
+    turns: numpy.ndarray, starts: numpy.ndarray, ends: numpy.ndarray, slots: int, ahead: int
+) -> int:
+    """The turns until a count's last launch ends: launch k holds pieces ``starts[k]`` to
+    ``ends[k] - 1`` and enough blocks of THREADS_PER_BLOCK threads to fill ``slots``; a block
+    starts where one has ended, the launch begun first before the others; its threads take the
+    next piece of their launch until none is left; and launch k is begun when launch
+    k - ahead - 1 has ended (the host waits for launches in order)."""
+    launches, per_block = len(starts), THREADS_PER_BLOCK
+    heap_at = numpy.zeros(slots * per_block, numpy.int64)
+    heap_of = numpy.zeros(slots * per_block, numpy.int64)
+    size = 0
+    taken = starts.copy()
+    waiting = numpy.zeros(launches, numpy.int64)  # blocks begun, not yet started
+    running = numpy.zeros(launches, numpy.int64)
+    begun = numpy.zeros(launches, numpy.bool_)
+    block_of = numpy.zeros(slots, numpy.int64)  # each slot's launch
+    busy = numpy.zeros(slots, numpy.int64)  # each slot's threads still searching
+    free = list(range(slots))
+    for launch in range(min(launches, ahead + 1)):
+        begun[launch] = True
+        waiting[launch] = min(slots, -(-(ends[launch] - starts[launch]) // per_block))
+    oldest = now = last = 0  # the first launch not begun, or with blocks waiting
+    while True:
+        while len(free) > 0:  # free slots take the blocks of the launch begun first
+            while oldest < launches and begun[oldest] and waiting[oldest] == 0:
+                oldest += 1
+            if oldest == launches or not begun[oldest]:
+                break
+            slot = free.pop()
+            waiting[oldest] -= 1
+            running[oldest] += 1
+            block_of[slot], busy[slot] = oldest, per_block
+            for lane in range(per_block):
+                size = _push(heap_at, heap_of, size, now, slot * per_block + lane)
+        if size == 0:
+            return last
+        now, thread, size = _pop(heap_at, heap_of, size)
+        slot = thread // per_block
+        launch = block_of[slot]
+        if taken[launch] < ends[launch]:
+            size = _push(heap_at, heap_of, size, now + turns[taken[launch]], thread)
+            taken[launch] += 1
+            continue
+        busy[slot] -= 1
+        if busy[slot] > 0:
+            continue
+        free.append(slot)  # the block has ended
+        running[launch] -= 1
+        if running[launch] == 0 and waiting[launch] == 0:
+            last = now  # the launch has ended: the host begins the one `ahead` after the next
+            later = launch + ahead + 1
+            if later < launches:
+                begun[later] = True
+                waiting[later] = min(slots, -(-(ends[later] - starts[later]) // per_block))
+
+
+def tails(n: int, turns: list[numpy.ndarray], slots: int) -> list[str]:
     """For each launch size, the turns a count of N takes as scheduled, against its turns
-    spread evenly over ``threads``: its launches one after another (each ends with its tail),
-    and each begun beside the one before (the tail of all but the last filled by the next)."""
+    spread evenly over the threads of ``slots`` blocks: its launches one after another (each
+    ends with its tail), and as the engine begins them (LAUNCHES_AHEAD of them beyond the one
+    it waits for, whose blocks start as the launch before leaves the multiprocessors)."""
     rows = []
-    everything = numpy.concatenate(turns)
-    even = everything.sum() / threads
-    beside = _schedule(everything, threads) / even
+    everything = numpy.concatenate(turns).astype(numpy.int64)
+    bounds = numpy.cumsum([0, *(len(piece_turns) for piece_turns in turns)])
+    even = everything.sum() / (slots * THREADS_PER_BLOCK)
     for size in LAUNCH_SIZES:
         each = max(1, size // n**PRESET)  # constellations a launch, as the engine cuts them
-        spans = range(0, len(turns), each)
-        alone = sum(_schedule(numpy.concatenate(turns[at : at + each]), threads) for at in spans)
+        starts = bounds[0 : len(turns) : each]
+        ends = numpy.append(starts[1:], bounds[-1])
+        alone, beside = (
+            _schedule(everything, starts, ends, slots, ahead) / even
+            for ahead in (0, LAUNCHES_AHEAD)
+        )
         rows.append(
-            f"| {n} | 2^{size.bit_length() - 1} | {len(spans)} | {even:,.0f} | "
-            f"{alone / even:.2f} | {beside:.2f} |"
+            f"| {n} | 2^{size.bit_length() - 1} | {len(starts)} | {even:,.0f} | "
+            f"{alone:.2f} | {beside:.2f} |"
         )
     return rows
 
@@ -165,7 +245,7 @@ def main() -> None:
     parser.add_argument(
         "--tails", action="store_true", help="and the model of the launches' schedules"
     )
-    parser.add_argument("--threads", type=int, default=THREADS, help="for --tails")
+    parser.add_argument("--blocks", type=int, default=BLOCKS, help="for --tails")
     options = parser.parse_args()
     from nqueens.engines.bitboard import edges
 
@@ -205,17 +285,18 @@ def main() -> None:
             f"{time.perf_counter() - started:.0f} |"
         )
         if options.tails:
-            scheduled += tails(n, turns, options.threads)
+            scheduled += tails(n, turns, options.blocks)
     print("\nEvery count of solutions checked against the published ones.")
     if scheduled:
         print(
-            f"\nThe model of a count's schedule on {options.threads:,} threads, each piece taking "
-            "a turn and a turn a placement after it, in the order the kernel takes them: its "
-            "turns until the last thread ends, over its turns spread evenly.\n"
+            f"\nThe model of a count's schedule on {options.blocks:,} blocks of "
+            f"{THREADS_PER_BLOCK} threads, each piece taking a turn and a turn a placement "
+            "after it, in the order the kernel takes them: its turns until its last launch "
+            "ends, over its turns spread evenly.\n"
         )
         print(
             "| N | pieces a launch | launches | turns a thread, spread evenly "
-            "| launches one after another | each begun beside the one before |"
+            "| launches one after another | as the engine begins them |"
         )
         print("|---|---|---|---|---|---|")
         print("\n".join(scheduled))
