@@ -210,10 +210,9 @@ class GpuEngine(Engine):
 
 @dataclass(frozen=True)
 class _Begun:
-    """A span's launch, begun: the span, its launch, and each of its constellations' solutions
-    that a half turn keeps."""
+    """A span's launch, begun, and each of its constellations' solutions that a half turn
+    keeps."""
 
-    task: GpuSubproblem
     finish: kernel.Finish
     turns: list[int]
 
@@ -233,7 +232,7 @@ def _begin(task: GpuSubproblem) -> _Begun | None:
     begun again, and if refused again, counted on the CPU, saying so)."""
     blocked, gaps, lines, turns = kernel.constellation_arrays(task.n, *task.span)
     try:
-        return _Begun(task, kernel.begin(task.n, blocked, gaps, lines), turns)
+        return _Begun(kernel.begin(task.n, blocked, gaps, lines), turns)
     except Exception:  # out of memory, a launch failure: told when its turn comes
         return None
 
