@@ -6,10 +6,10 @@
 # CUDA's driver, once its machine code is kept); puzzles and counts without symmetry checked
 # against the CPU and the published counts; the table of benchmarks/gpu.py for the README;
 # N = 22 alone; the settings weighed (gpu.py --variants, which takes other kernels too); where
-# a whole count spends its time (the compiler's report needs no device: gpu.py
-# --compiler-report). Each step gets what is left of BUDGET seconds, the most important first,
-# so that a slow kernel cannot spend the lease. The log and the profiles are written under $OUT
-# if set.
+# a whole count spends its time, and whether CUDA's driver could start beside the imports (the
+# compiler's report needs no device: gpu.py --compiler-report). Each step gets what is left of
+# BUDGET seconds, the most important first, so that a slow kernel cannot spend the lease. The
+# log and the profiles are written under $OUT if set.
 #
 #     bash benchmarks/gpu_device.sh                   # N = 16..21, then 22, in 560 s at most
 #     SIZES=16-20 LARGEST=21 BUDGET=300 bash benchmarks/gpu_device.sh
@@ -126,6 +126,26 @@ EOF
     echo "== the settings weighed"
     timeout "$(limit 150 20)" "$PYTHON" benchmarks/gpu.py --variants "$VARIANT_N" \
         --repeat "$VARIANT_REPEAT" --time-limit 20 || true
+    echo "== whether CUDA's driver could start beside the imports (each in a fresh process)"
+    for how in imports driver both; do
+        [ "${NUMBA_ENABLE_CUDASIM:-0}" != 0 ] && break  # the simulator has no driver to start
+        "$PYTHON" - "$how" <<'EOF' || true
+import sys, threading, time
+started, how = time.perf_counter(), sys.argv[1]
+def start():  # what the engine's first call does: the driver's start and the device's context
+    from cuda.bindings import driver
+    driver.cuInit(0)
+    driver.cuDevicePrimaryCtxRetain(driver.cuDeviceGet(0)[1])
+beside = threading.Thread(target=start) if how != "imports" else None
+if beside is not None:
+    beside.start()
+if how != "driver":
+    import numpy, nqueens.cli  # most of what a count imports
+if beside is not None:
+    beside.join()
+print(f"{how}: {time.perf_counter() - started:.3f} s")
+EOF
+    done
     echo "== a whole count of N = $VARIANT_N, where its time goes (imports, profile under \$OUT)"
     time "$PYTHON" -X importtime -m nqueens count "$VARIANT_N" --engine gpu --stats -t 60 \
         2> "$out/importtime.txt" || return 1
