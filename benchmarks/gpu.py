@@ -18,8 +18,8 @@ above the table, with the date.
 presets, the pieces a launch, a cap on a thread's registers, the kernel that counts its
 placements), each count checked, so that a device's few minutes say which to ship. These go
 through numba's launch, which takes any kernel; where machine code is kept, the engine's own
-launches through CUDA's driver come first: as shipped, one at a time, and with two and with
-four launches begun ahead of the one waited for.
+launches through CUDA's driver come first: as shipped, one at a time, with two and with four
+launches begun ahead of the one waited for, and with 2^26 pieces a launch.
 
 --compiler-report needs no device, only CUDA's compilers (the gpu extra): the registers, stack
 and spills of the kernel (and of each --kernel) as compiled for a compute capability (9.0:
@@ -78,6 +78,7 @@ DRIVER: dict[str, dict[str, int]] = {
     "through CUDA's driver, one launch at a time": {"one at a time": 1},
     "through CUDA's driver, two launches begun ahead": {"ahead": 2},
     "through CUDA's driver, four launches begun ahead": {"ahead": 4},
+    "through CUDA's driver, 2^26 pieces a launch": {"pieces": 1 << 26},
 }
 """How the engine's own launches go, where its machine code is kept, weighed likewise."""
 
