@@ -227,12 +227,17 @@ def _begins_ahead(task: Subproblem) -> TypeGuard[GpuSubproblem]:
     )
 
 
-def _begin(task: GpuSubproblem) -> _Begun | None:
-    """``task``'s launch, begun; None where the device refused it (when its turn comes, it is
-    begun again, and if refused again, counted on the CPU, saying so)."""
+def _begun(task: GpuSubproblem) -> _Begun:
+    """``task``'s launch, begun: its arrays built and handed to the device."""
     blocked, gaps, lines, turns = kernel.constellation_arrays(task.n, *task.span)
+    return _Begun(kernel.begin(task.n, blocked, gaps, lines), turns)
+
+
+def _begin(task: GpuSubproblem) -> _Begun | None:
+    """``task``'s launch, begun ahead of its turn; None where the device refused it (when its
+    turn comes, it is begun again, and if refused again, counted on the CPU, saying so)."""
     try:
-        return _Begun(kernel.begin(task.n, blocked, gaps, lines), turns)
+        return _begun(task)
     except Exception:  # out of memory, a launch failure: told when its turn comes
         return None
 
@@ -252,13 +257,9 @@ def _count_span(
     count, its device time from its launch's first copy, or from ``busy_until`` (when the launch
     before it ended) if that was later, and when it ended."""
     n, (start, end) = task.n, task.span
-    if begun is None:
-        blocked, gaps, lines, turns = kernel.constellation_arrays(n, start, end)
-    else:
-        turns = begun.turns
     try:
-        finish = begun.finish if begun is not None else kernel.begin(n, blocked, gaps, lines)
-        launched = finish(task.deadline)
+        begun = begun if begun is not None else _begun(task)
+        launched = begun.finish(task.deadline)
     except Exception as error:  # out of memory, a launch failure: this span goes to the CPU
         warnings.warn(
             f"the GPU failed ({type(error).__name__}: {error}); constellations {start} to "
@@ -271,7 +272,8 @@ def _count_span(
         return Subcount(0, 0, 0, 0, complete=False), busy_until
     solutions = classes = 0
     every = _constellations(n)
-    for at, count, kept in zip(range(start, end), launched.totals.tolist(), turns, strict=True):
+    counted = zip(range(start, end), launched.totals.tolist(), begun.turns, strict=True)
+    for at, count, kept in counted:
         keeping = every[at][4]  # Burnside: the symmetries keeping it, over its own solutions
         solutions += 8 // keeping * count
         classes += (count + kept) // keeping
