@@ -19,6 +19,7 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -154,10 +155,10 @@ class Device:
         first (the launch runs on, and keeps its stream and its copies)."""
         self.made_current()
         not_ready = self.api.CUresult.CUDA_ERROR_NOT_READY
-        while self.api.cuEventQuery(launched.event)[0] == not_ready:
-            if deadline is not None and time.time() >= deadline:
-                return False
-            time.sleep(poll_seconds)
+        if not waited(
+            lambda: self.api.cuEventQuery(launched.event)[0] != not_ready, deadline, poll_seconds
+        ):
+            return False
         try:
             self.call("cuEventSynchronize", launched.event)  # raises the launch's error, if any
         finally:
@@ -193,6 +194,17 @@ class Device:
         for pointer in launched.pointers:
             self.call("cuMemFreeAsync", pointer, launched.stream)
         self._streams.append(launched.stream)
+
+
+def waited(ready: Callable[[], bool], deadline: float | None, poll_seconds: float) -> bool:
+    """Ask ``ready()`` every ``poll_seconds`` until it says True (then True), or until
+    ``deadline`` (a time.time()) passes (then False): a launch waited for so is heard to end
+    within that, and a time limit or Ctrl-C while it runs."""
+    while not ready():
+        if deadline is not None and time.time() >= deadline:
+            return False
+        time.sleep(poll_seconds)
+    return True
 
 
 def arguments(numbers: tuple[int, ...], arrays: tuple[Any, ...], pointers: list[int]) -> list[int]:

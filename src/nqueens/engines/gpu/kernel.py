@@ -307,7 +307,7 @@ def by_numba(n: int, blocked: Any, gaps: Any, lines: Any) -> Finish:
         ended.record()
 
     def finish(deadline: float | None) -> Launch | None:
-        if ended is not None and not _finished(ended, deadline):
+        if ended is not None and not driver.waited(ended.query, deadline, POLL_SECONDS):
             return None
         placements = int(counters.copy_to_host()[1])
         return Launch(totals.copy_to_host(), pieces, placements, began, time.perf_counter())
@@ -333,13 +333,3 @@ def blocks_for(pieces: int, per_block: int, processors: int) -> int:
     """The blocks of a launch of ``pieces`` on a device of ``processors`` multiprocessors: enough
     to fill every one, and no more than the pieces need."""
     return min(processors * (THREADS_PER_PROCESSOR // per_block), -(-pieces // per_block))
-
-
-def _finished(ended: Any, deadline: float | None) -> bool:
-    """Wait for numba's event ``ended``: True once it is reached, False if ``deadline``
-    passes first."""
-    while not ended.query():
-        if deadline is not None and time.time() >= deadline:
-            return False
-        time.sleep(POLL_SECONDS)
-    return True
