@@ -24,6 +24,20 @@ def test_python_m_nqueens_counts() -> None:
     assert done.stderr == "", "solver log lines leaked to stderr"
 
 
+def test_the_command_line_starts_without_reading_package_metadata() -> None:
+    """importlib.metadata takes about as long to import as a small count: only a GPU count's
+    kept machine code and --version need it."""
+    probe = (
+        "import sys\n"
+        "before = set(sys.modules)\n"
+        "import nqueens.cli\n"
+        "print('importlib.metadata' in set(sys.modules) - before)\n"
+    )
+    done = run_python(probe)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "False\n"
+
+
 def test_first_leaves_stderr_to_the_timing_line() -> None:
     done = subprocess.run(
         [*COMMAND, "first", "30"], capture_output=True, text=True, env=process_env()

@@ -20,7 +20,6 @@ import os
 import tempfile
 import time
 from collections.abc import Callable
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -258,6 +257,8 @@ def machine(text: str, capability: tuple[int, int], threads: int, stack_lines: i
 def kept_path(folder: Path, capability: tuple[int, int]) -> Path:
     """Where the kernel's machine code is kept in ``folder``: a name that changes with its
     source (its sizes with it), numba's and numba-cuda's versions and the compute capability."""
+    from importlib.metadata import version  # here: every command would import it otherwise
+
     signed = hashlib.sha256(KERNEL_SOURCE.read_bytes())
     signed.update(repr((version("numba"), version("numba-cuda"), capability)).encode())
     major, minor = capability
