@@ -6,7 +6,7 @@
 # CUDA's driver, once its machine code is kept); puzzles and counts without symmetry checked
 # against the CPU and the published counts; the table of benchmarks/gpu.py for the README;
 # N = 22 alone; the settings weighed (gpu.py --variants, which takes other kernels too); where
-# a whole count spends its time, and whether CUDA's driver could start beside the imports (the
+# a whole count spends its time, and what starting CUDA's driver beside the imports saves (the
 # compiler's report needs no device: gpu.py --compiler-report). Each step gets what is left of
 # BUDGET seconds, the most important first, so that a slow kernel cannot spend the lease. The
 # log and the profiles are written under $OUT if set.
@@ -126,26 +126,35 @@ EOF
     echo "== the settings weighed"
     timeout "$(limit 150 20)" "$PYTHON" benchmarks/gpu.py --variants "$VARIANT_N" \
         --repeat "$VARIANT_REPEAT" --time-limit 20 || true
-    echo "== whether CUDA's driver could start beside the imports (each in a fresh process)"
-    for how in imports driver both; do
-        [ "${NUMBA_ENABLE_CUDASIM:-0}" != 0 ] && break  # the simulator has no driver to start
-        "$PYTHON" - "$how" <<'EOF' || true
-import sys, threading, time
-started, how = time.perf_counter(), sys.argv[1]
-def start():  # what the engine's first call does: the driver's start and the device's context
-    from cuda.bindings import driver
-    driver.cuInit(0)
-    driver.cuDevicePrimaryCtxRetain(driver.cuDeviceGet(0)[1])
-beside = threading.Thread(target=start) if how != "imports" else None
-if beside is not None:
-    beside.start()
-if how != "driver":
-    import numpy, nqueens.cli  # most of what a count imports
-if beside is not None:
-    beside.join()
-print(f"{how}: {time.perf_counter() - started:.3f} s")
+    echo "== CUDA's driver started beside the imports, or not: whole counts of N = $first"
+    timeout "$(limit 60 20)" "$PYTHON" - "$first" <<'EOF' || true
+import json, os, statistics, subprocess, sys, time
+n = sys.argv[1]
+rounds = 1 if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") != "0" else 7  # the simulator: a try
+published = json.load(open("tests/data/counts.json"))["total"][n]
+started = "from nqueens.core import clock, signals\nclock.start()\nsignals.install()\n"
+plainly = (  # the driver started when the count first asks for the device, nothing beside it
+    "import functools\nfrom nqueens.engines.gpu import driver, kernel\n"
+    "kernel.current_device = functools.cache(driver.Device)\n"
+)
+run = "from nqueens.cli import main\nmain()\n"
+ways = {  # the last two skip what nqueens.__main__ does before the command line: the early start
+    "as shipped (early, and beside numpy)": [sys.executable, "-m", "nqueens"],
+    "beside numpy only": [sys.executable, "-c", started + run],
+    "neither": [sys.executable, "-c", started + plainly + run],
+}
+seconds = {way: [] for way in ways}
+for _ in range(rounds):  # alternated, so that a slower minute of the machine falls on each
+    for way, command in ways.items():
+        began = time.perf_counter()
+        done = subprocess.run([*command, "count", n, "--engine", "gpu"], capture_output=True,
+                              text=True, check=True)
+        seconds[way].append(time.perf_counter() - began)
+        assert int(done.stdout) == int(published), (way, done.stdout, done.stderr)
+for way, each in seconds.items():
+    print(f"{way}: {statistics.median(each):.3f} s, median of {rounds} ({min(each):.3f} to "
+          f"{max(each):.3f})")
 EOF
-    done
     echo "== a whole count of N = $VARIANT_N, where its time goes (imports, profile under \$OUT)"
     time "$PYTHON" -X importtime -m nqueens count "$VARIANT_N" --engine gpu --stats -t 60 \
         2> "$out/importtime.txt" || return 1

@@ -276,6 +276,7 @@ def test_the_device_script_runs_its_checks_on_the_simulator(tmp_path: Path) -> N
     assert "checked against the published ones: N = 6, 7." in log and "Traceback" not in log
     assert f"{known_total(6)} - numba-cuda's simulator" in log  # how the second count launched
     assert "| 2 preset rows | " in log  # the settings weighed
+    assert "as shipped (early, and beside numpy): " in log  # the driver's start, each way
 
 
 @pytest.mark.slow  # every engine and command, a second or so each

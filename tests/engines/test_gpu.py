@@ -232,9 +232,9 @@ def test_a_driver_is_found_by_its_device_where_proc_does_not_show_it(
     """A sandbox (gVisor) passes /dev/nvidiactl on without the module's /proc entry."""
     module, device = tmp_path / "proc-version", tmp_path / "nvidiactl"
     monkeypatch.setattr(needs, "DRIVER_SIGNS", (str(module), str(device)))
-    assert not needs._driver_loaded()
+    assert not needs.driver_loaded()
     device.touch()
-    assert needs._driver_loaded()
+    assert needs.driver_loaded()
 
 
 def test_a_device_without_cudas_compiler_is_told_how_to_get_it(
@@ -248,7 +248,7 @@ def test_a_device_without_cudas_compiler_is_told_how_to_get_it(
         raise RuntimeError("libNVVM cannot be found.\nInstall the CUDA toolkit")
 
     monkeypatch.setattr(kernel, "simulated", lambda: False)
-    monkeypatch.setattr(needs, "_driver_loaded", lambda: True)
+    monkeypatch.setattr(needs, "driver_loaded", lambda: True)
     monkeypatch.setattr(kernel, "current_device", lambda: SimpleNamespace(capability=(9, 0)))
     monkeypatch.setattr(needs, "load_compiler", no_compiler)
     monkeypatch.setattr(kernel, "kept_path", lambda: None)  # no machine code kept

@@ -12,8 +12,10 @@ import ctypes
 import enum
 import functools
 import importlib.util
+import sys
 import threading
 import time
+import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -25,7 +27,7 @@ from helpers import known_total, known_unique, searched
 import nqueens
 from nqueens.engines import gpu, jit
 from nqueens.engines.bitboard import edges
-from nqueens.engines.gpu import driver, kernel, needs
+from nqueens.engines.gpu import driver, early, kernel, needs
 
 pytestmark = pytest.mark.skipif(
     edges.c_module() is None, reason="the package was built without its C module"
@@ -212,7 +214,7 @@ def fake_device(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Fak
     launch, which a count through the driver never needs, fails."""
     api = FakeDriver()
     monkeypatch.setattr(kernel, "simulated", lambda: False)
-    monkeypatch.setattr(needs, "_driver_loaded", lambda: True)
+    monkeypatch.setattr(needs, "driver_loaded", lambda: True)
     found = driver.Device(api)
     monkeypatch.setattr(kernel, "current_device", lambda: found)
     monkeypatch.setattr(jit, "cache_folder", lambda source: tmp_path)
@@ -415,6 +417,108 @@ def test_without_a_device_the_driver_says_so() -> None:
         driver.Device(NoDeviceAtAll())
 
 
+class SlowToStart(FakeDriver):
+    """A driver whose start lasts until the thread that asked for the device has done its own
+    work (at most 10 s): that work must run while the driver starts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.worked = threading.Event()
+        self.beside: bool | None = None  # whether the work was done while cuInit ran
+        self.started_in = 0  # the thread that started the driver
+        self.context_retained = threading.Event()
+
+    def cuInit(self, flags: int) -> tuple[Result]:
+        self.started_in = threading.get_ident()
+        self.beside = self.worked.wait(10)
+        return (Result.CUDA_SUCCESS,)
+
+    def cuDevicePrimaryCtxRetain(self, device: int) -> tuple[Result, str]:
+        self.context_retained.set()
+        return Result.CUDA_SUCCESS, "context"
+
+
+def test_the_driver_starts_while_the_count_imports_what_it_needs() -> None:
+    api = SlowToStart()
+    device = driver.started_beside(api.worked.set, api)
+    assert api.beside and api.started_in != threading.get_ident()
+    assert device.name == "A stand-in device" and device.capability == (9, 0)
+
+
+def test_a_driver_that_fails_to_start_fails_the_thread_that_asked() -> None:
+    class NoDeviceAtAll(SlowToStart):
+        def cuDeviceGetCount(self) -> tuple[Result, int]:
+            return Result.CUDA_SUCCESS, 0
+
+    api = NoDeviceAtAll()
+    with pytest.raises(driver.NoDevice, match="no CUDA device"):
+        driver.started_beside(api.worked.set, api)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ("count 20 --engine gpu", True),
+        ("--no-color count --engine=gpu --stats 20", True),
+        ("count 20 --engine gpu --cluster local:2", False),  # the workers' GPUs count
+        ("count 20 --engine gpu --cluster=tcp://host:8786", False),
+        ("count 20", False),  # auto decides once the board is read
+        ("count 20 --engine bitboard", False),
+        ("solve 8 --engine gpu", False),
+        ("count --board gpu 20", False),
+        ("", False),
+    ],
+)
+def test_only_a_count_that_names_the_gpu_starts_its_driver_early(
+    monkeypatch: pytest.MonkeyPatch, arguments: str, expected: bool
+) -> None:
+    monkeypatch.setattr(kernel, "simulated", lambda: False)
+    monkeypatch.setattr(needs, "driver_loaded", lambda: True)
+    assert early.wanted(arguments.split()) is expected
+
+
+def test_without_a_driver_or_on_the_simulator_nothing_starts_early(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    arguments = ["count", "20", "--engine", "gpu"]
+    monkeypatch.setattr(kernel, "simulated", lambda: False)
+    monkeypatch.setattr(needs, "driver_loaded", lambda: False)
+    assert not early.wanted(arguments)
+    monkeypatch.setattr(kernel, "simulated", lambda: True)
+    monkeypatch.setattr(needs, "driver_loaded", lambda: True)
+    assert not early.wanted(arguments)
+
+
+def test_a_count_on_the_gpu_starts_the_driver_on_a_thread_and_goes_on(
+    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The driver starts (its context too) on a thread of its own while this one goes on; a
+    driver that fails there is left for the count to meet, and says nothing."""
+    api = SlowToStart()
+    monkeypatch.setitem(sys.modules, "cuda.bindings", types.SimpleNamespace(driver=api))
+    monkeypatch.setattr(kernel, "simulated", lambda: False)
+    monkeypatch.setattr(needs, "driver_loaded", lambda: True)
+    early.start(["count", "20", "--engine", "gpu"])
+    api.worked.set()  # this thread went on while the driver started
+    assert api.context_retained.wait(10)
+    assert api.beside and api.started_in != threading.get_ident()
+
+    class Broken(SlowToStart):
+        def cuInit(self, flags: int) -> tuple[Result]:
+            super().cuInit(flags)
+            raise RuntimeError("a stand-in for a broken driver")
+
+    broken = Broken()
+    monkeypatch.setitem(sys.modules, "cuda.bindings", types.SimpleNamespace(driver=broken))
+    early.start(["count", "20", "--engine", "gpu"])
+    broken.worked.set()
+    for thread in threading.enumerate():
+        if thread.name == "CUDA's driver":
+            thread.join(10)
+    assert broken.beside and not broken.context_retained.is_set()
+    assert capfd.readouterr() == ("", "")
+
+
 def test_without_a_device_the_engine_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     """The driver's "no device" is the refusal's "finds no CUDA device"; another failure of
     the driver is named as the driver names it."""
@@ -426,7 +530,7 @@ def test_without_a_device_the_engine_says_so(monkeypatch: pytest.MonkeyPatch) ->
         return device
 
     monkeypatch.setattr(kernel, "simulated", lambda: False)
-    monkeypatch.setattr(needs, "_driver_loaded", lambda: True)
+    monkeypatch.setattr(needs, "driver_loaded", lambda: True)
     monkeypatch.setattr(kernel, "current_device", failing(driver.NoDevice("cuInit failed")))
     assert needs.missing() == "finds no CUDA device on this machine"
     broken = driver.DriverError("cuInit failed: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH")

@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -193,6 +194,32 @@ class Device:
         for pointer in launched.pointers:
             self.call("cuMemFreeAsync", pointer, launched.stream)
         self._streams.append(launched.stream)
+
+
+def started_beside(work: Callable[[], object], api: Any = None) -> Device:
+    """The machine's first CUDA device, started on a thread of its own while ``work`` runs on
+    this one: the driver's calls let go of Python's lock (cuda-bindings 12.9.1 and newer), so
+    that its start and ``work`` (an import, say, which holds the lock) overlap. The driver's
+    errors are raised here, once ``work`` is done."""
+    if api is None:
+        from cuda.bindings import driver  # an import holds Python's lock: not on the thread
+
+        api = driver
+    found: list[Device | Exception] = []
+
+    def start() -> None:
+        try:
+            found.append(Device(api))
+        except Exception as error:  # raised in the thread that asked for the device
+            found.append(error)
+
+    starting = threading.Thread(target=start, name="CUDA's driver", daemon=True)
+    starting.start()
+    work()
+    starting.join()
+    if isinstance(found[0], Exception):
+        raise found[0]
+    return found[0]
 
 
 def waited(ready: Callable[[], bool], deadline: float | None, poll_seconds: float) -> bool:

@@ -10,6 +10,7 @@ the same kernel runs on the CPU, as its simulator does, slowly.
 from __future__ import annotations
 
 import functools
+import importlib
 import os
 import time
 from collections.abc import Callable
@@ -109,8 +110,9 @@ def device_name() -> str:
 
 @functools.cache
 def current_device() -> driver.Device:
-    """The machine's first CUDA device, through CUDA's driver (cuda-bindings)."""
-    return driver.Device()
+    """The machine's first CUDA device, through CUDA's driver (cuda-bindings): started while
+    this thread imports numpy, which a count on it needs next."""
+    return driver.started_beside(functools.partial(importlib.import_module, "numpy"))
 
 
 def kept() -> driver.Machine | None:

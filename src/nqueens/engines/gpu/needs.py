@@ -21,7 +21,7 @@ def missing() -> str | None:
     imports numba only where the kernel must be compiled, to see that CUDA's compilers are
     there.
     """
-    if not kernel.simulated() and not _driver_loaded():
+    if not kernel.simulated() and not driver_loaded():
         return "finds no NVIDIA driver on this machine"
     if importlib.util.find_spec("numba_cuda") is None:
         return "needs numba-cuda: pip install 'nqueens[gpu]'"
@@ -61,7 +61,7 @@ DRIVER_SIGNS = ("/proc/driver/nvidia/version", "/dev/nvidiactl", "/dev/dxg")
 GPU device."""
 
 
-def _driver_loaded() -> bool:
+def driver_loaded() -> bool:
     """Whether an NVIDIA driver may be there: on Linux its files say so; other systems are
     asked through numba."""
     if sys.platform.startswith("linux"):
