@@ -14,6 +14,7 @@ with numba's own launch (:func:`nqueens.engines.gpu.kernel.launcher`).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -281,13 +282,20 @@ def machine(text: str, capability: tuple[int, int], threads: int, stack_lines: i
     return Machine(cubin, entry, parameters, threads, stack_lines)
 
 
+@functools.cache
+def compiled_by() -> tuple[str, str]:
+    """The versions of numba and numba-cuda, which kept machine code is named by: read from
+    what pip installed, without importing either."""
+    from importlib.metadata import version  # here: every command would import it otherwise
+
+    return version("numba"), version("numba-cuda")
+
+
 def kept_path(folder: Path, capability: tuple[int, int]) -> Path:
     """Where the kernel's machine code is kept in ``folder``: a name that changes with its
     source (its sizes with it), numba's and numba-cuda's versions and the compute capability."""
-    from importlib.metadata import version  # here: every command would import it otherwise
-
     signed = hashlib.sha256(KERNEL_SOURCE.read_bytes())
-    signed.update(repr((version("numba"), version("numba-cuda"), capability)).encode())
+    signed.update(repr((*compiled_by(), capability)).encode())
     major, minor = capability
     return folder / f"{KERNEL_SOURCE.stem}-sm{major}{minor}-{signed.hexdigest()[:20]}"
 

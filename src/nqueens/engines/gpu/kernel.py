@@ -9,6 +9,7 @@ the same kernel runs on the CPU, as its simulator does, slowly.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import os
@@ -111,8 +112,16 @@ def device_name() -> str:
 @functools.cache
 def current_device() -> driver.Device:
     """The machine's first CUDA device, through CUDA's driver (cuda-bindings): started while
-    this thread imports numpy, which a count on it needs next."""
-    return driver.started_beside(functools.partial(importlib.import_module, "numpy"))
+    this thread gets what a count on it needs next (:func:`needed_next`)."""
+    return driver.started_beside(needed_next)
+
+
+def needed_next() -> None:
+    """What a count needs once it has its device: numpy, and the versions its kept machine code
+    is named by (where they cannot be read, the count meets that when it looks for the code)."""
+    importlib.import_module("numpy")
+    with contextlib.suppress(Exception):
+        driver.compiled_by()
 
 
 def kept() -> driver.Machine | None:
