@@ -12,10 +12,8 @@ import ctypes
 import enum
 import functools
 import importlib.util
-import sys
 import threading
 import time
-import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -489,33 +487,72 @@ def test_without_a_driver_or_on_the_simulator_nothing_starts_early(
     assert not early.wanted(arguments)
 
 
-def test_a_count_on_the_gpu_starts_the_driver_on_a_thread_and_goes_on(
-    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
-) -> None:
-    """The driver starts (its context too) on a thread of its own while this one goes on; a
-    driver that fails there is left for the count to meet, and says nothing."""
-    api = SlowToStart()
-    monkeypatch.setitem(sys.modules, "cuda.bindings", types.SimpleNamespace(driver=api))
+class SlowLibrary:
+    """CUDA's driver library as ctypes calls it (statuses as ints, what it finds through
+    pointers), whose start lasts until the thread that started the process has gone on (at
+    most 10 s)."""
+
+    def __init__(self, status: int = 0) -> None:
+        self.status = status  # cuInit's
+        self.went_on = threading.Event()
+        self.beside: bool | None = None  # whether the process went on while cuInit ran
+        self.started_in = 0  # the thread that started the driver
+        self.context_retained = threading.Event()
+
+    def cuInit(self, flags: int) -> int:
+        self.started_in = threading.get_ident()
+        self.beside = self.went_on.wait(10)
+        return self.status
+
+    def cuDeviceGet(self, device: object, ordinal: int) -> int:
+        return 0
+
+    def cuDevicePrimaryCtxRetain(self, context: object, device: object) -> int:
+        self.context_retained.set()
+        return 0
+
+
+def started_early(monkeypatch: pytest.MonkeyPatch, loaded: Callable[[str], object]) -> None:
+    """Start a count on the GPU's driver early, its library as ``loaded`` loads it, and wait
+    for the thread that starts it to end."""
     monkeypatch.setattr(kernel, "simulated", lambda: False)
     monkeypatch.setattr(needs, "driver_loaded", lambda: True)
+    monkeypatch.setattr(ctypes, "CDLL", loaded)
     early.start(["count", "20", "--engine", "gpu"])
-    api.worked.set()  # this thread went on while the driver started
-    assert api.context_retained.wait(10)
-    assert api.beside and api.started_in != threading.get_ident()
-
-    class Broken(SlowToStart):
-        def cuInit(self, flags: int) -> tuple[Result]:
-            super().cuInit(flags)
-            raise RuntimeError("a stand-in for a broken driver")
-
-    broken = Broken()
-    monkeypatch.setitem(sys.modules, "cuda.bindings", types.SimpleNamespace(driver=broken))
-    early.start(["count", "20", "--engine", "gpu"])
-    broken.worked.set()
     for thread in threading.enumerate():
         if thread.name == "CUDA's driver":
             thread.join(10)
-    assert broken.beside and not broken.context_retained.is_set()
+
+
+def test_a_count_on_the_gpu_starts_the_driver_on_a_thread_and_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    library = SlowLibrary()
+
+    def loaded(name: str) -> SlowLibrary:
+        assert name == "libcuda.so.1"
+        library.went_on.set()  # this thread goes on while the library loads and starts
+        return library
+
+    started_early(monkeypatch, loaded)
+    assert library.beside and library.started_in != threading.get_ident()
+    assert library.context_retained.is_set()
+
+
+def test_a_driver_that_fails_to_start_early_is_left_to_the_count(
+    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """No context without a started driver, and nothing said: the count meets the failure
+    itself, and says it as it always has."""
+    library = SlowLibrary(status=100)  # CUDA_ERROR_NO_DEVICE
+    library.went_on.set()
+    started_early(monkeypatch, lambda name: library)
+    assert library.beside and not library.context_retained.is_set()
+
+    def not_there(name: str) -> None:
+        raise OSError(f"{name}: cannot open shared object file")
+
+    started_early(monkeypatch, not_there)
     assert capfd.readouterr() == ("", "")
 
 

@@ -1,20 +1,20 @@
 """CUDA's driver started while the command line is imported, where the command counts on the GPU.
 
-A count on the device waits for Python to import the command line, and then for CUDA's driver
-to start (its libraries loaded, the device's context made): each takes longer than the device
-takes to count N = 18. The driver's calls let go of Python's lock (cuda-bindings 12.9.1 and
-newer), so the driver can start on a thread of its own while the command line is imported;
-the count's own calls then find it started, or wait for it to be. Only a command line that
-names the engine starts it early: ``--engine auto`` decides once the board is read, and a
-count on the CPU should not pay for a driver it does not use.
-"""
+A count on the device waits for Python to import the command line and cuda-bindings, and then
+for CUDA's driver to start (its library loaded, the device's context made): each takes longer
+than the device takes to count N = 18. Here the driver starts on a thread of its own as the
+process starts, while those imports run: the thread calls the driver's library through ctypes,
+which lets go of Python's lock while it loads the library and in each call, and the count's own
+calls through cuda-bindings then find the library loaded and the driver started, or wait for it
+to be. Only a command line that names the engine starts it early: ``--engine auto`` decides
+once the board is read, and a count on the CPU should not pay for a driver it does not use."""
 
 from __future__ import annotations
 
+import ctypes
 import threading
 from collections.abc import Sequence
 from contextlib import suppress
-from typing import Any
 
 from nqueens.engines.gpu import kernel, needs
 
@@ -23,6 +23,10 @@ ENGINE_OPTION = "--engine"
 ENGINE = "gpu"
 REMOTE_OPTION = "--cluster"
 """A count on a cluster's workers: their GPUs count, not this machine's."""
+LIBRARY = "libcuda.so.1"
+"""CUDA's driver, by the name Linux loads it by (cuda-bindings too)."""
+SUCCESS = 0
+"""CUDA_SUCCESS."""
 
 
 def wanted(arguments: Sequence[str]) -> bool:
@@ -41,20 +45,16 @@ def wanted(arguments: Sequence[str]) -> bool:
 def start(arguments: Sequence[str]) -> None:
     """Start CUDA's driver and the device's context on a thread of its own if ``arguments``
     count on the GPU (:func:`wanted`); what fails is left for the count to meet and say."""
-    if not wanted(arguments):
-        return
-    try:
-        from cuda.bindings import driver  # an import holds Python's lock: not on the thread
-    except Exception:  # no gpu extra: the count says what is missing
-        return
-    threading.Thread(target=_started, args=(driver,), name="CUDA's driver", daemon=True).start()
+    if wanted(arguments):
+        threading.Thread(target=_started, name="CUDA's driver", daemon=True).start()
 
 
-def _started(api: Any) -> None:
-    """Start the driver and retain the first device's primary context, the one a count uses
-    (kept until the process ends, as the count's is)."""
-    with suppress(Exception):
-        api.cuInit(0)
-        status, device = api.cuDeviceGet(0)
-        if status == api.CUresult.CUDA_SUCCESS:
-            api.cuDevicePrimaryCtxRetain(device)
+def _started() -> None:
+    """Load the driver's library, start it and retain the first device's primary context, the
+    one a count uses (kept until the process ends, as the count's is): ctypes lets go of
+    Python's lock in each."""
+    with suppress(OSError, AttributeError):  # no such library, or not CUDA's
+        driver = ctypes.CDLL(LIBRARY)
+        device, context = ctypes.c_int(), ctypes.c_void_p()
+        if driver.cuInit(0) == SUCCESS and driver.cuDeviceGet(ctypes.byref(device), 0) == SUCCESS:
+            driver.cuDevicePrimaryCtxRetain(ctypes.byref(context), device)
