@@ -475,6 +475,18 @@ def test_only_a_count_that_names_the_gpu_starts_its_driver_early(
     assert early.wanted(arguments.split()) is expected
 
 
+def test_the_early_start_reads_the_command_line_as_the_command_line_is() -> None:
+    """What it looks for before the command line is imported is what the command line takes:
+    the command, its engine option (with the gpu engine among its choices), the cluster's."""
+    from nqueens.cli import cli
+
+    command = cli.commands[early.COMMAND]
+    options = {option: parameter for parameter in command.params for option in parameter.opts}
+    assert early.REMOTE_OPTION in options
+    engine_option = options[early.ENGINE_OPTION]
+    assert engine_option.type.convert(gpu.NAME, engine_option, None) == gpu.NAME
+
+
 def test_without_a_driver_or_on_the_simulator_nothing_starts_early(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

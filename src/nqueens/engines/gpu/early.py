@@ -16,11 +16,10 @@ import threading
 from collections.abc import Sequence
 from contextlib import suppress
 
-from nqueens.engines.gpu import kernel, needs
+from nqueens.engines.gpu import NAME, kernel, needs
 
 COMMAND = "count"
 ENGINE_OPTION = "--engine"
-ENGINE = "gpu"
 REMOTE_OPTION = "--cluster"
 """A count on a cluster's workers: their GPUs count, not this machine's."""
 LIBRARY = "libcuda.so.1"
@@ -35,8 +34,8 @@ def wanted(arguments: Sequence[str]) -> bool:
     ``count ... --engine gpu``, not on a cluster."""
     words = list(arguments)
     command = next((word for word in words if not word.startswith("-")), None)
-    named = [ENGINE_OPTION, ENGINE] in (words[at : at + 2] for at in range(len(words)))
-    named = named or f"{ENGINE_OPTION}={ENGINE}" in words
+    named = [ENGINE_OPTION, NAME] in (words[at : at + 2] for at in range(len(words)))
+    named = named or f"{ENGINE_OPTION}={NAME}" in words
     if command != COMMAND or not named or any(w.split("=")[0] == REMOTE_OPTION for w in words):
         return False
     return not kernel.simulated() and needs.driver_loaded()
