@@ -144,16 +144,20 @@ ways = {  # the last two skip what nqueens.__main__ does before the command line
     "neither": [sys.executable, "-c", started + plainly + run],
 }
 seconds = {way: [] for way in ways}
+exits = {way: [] for way in ways}  # from the count's line on stdout to the process's end
 for _ in range(rounds):  # alternated, so that a slower minute of the machine falls on each
     for way, command in ways.items():
         began = time.perf_counter()
-        done = subprocess.run([*command, "count", n, "--engine", "gpu"], capture_output=True,
-                              text=True, check=True)
+        with subprocess.Popen([*command, "count", n, "--engine", "gpu"], text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as process:
+            line = process.stdout.readline()
+            printed = time.perf_counter()
+            assert process.wait() == 0 and int(line) == int(published), (way, line)
         seconds[way].append(time.perf_counter() - began)
-        assert int(done.stdout) == int(published), (way, done.stdout, done.stderr)
+        exits[way].append(time.perf_counter() - printed)
 for way, each in seconds.items():
     print(f"{way}: {statistics.median(each):.3f} s, median of {rounds} ({min(each):.3f} to "
-          f"{max(each):.3f})")
+          f"{max(each):.3f}); its end {statistics.median(exits[way]):.3f} s after the count")
 EOF
     echo "== a whole count of N = $VARIANT_N, where its time goes (imports, profile under \$OUT)"
     time "$PYTHON" -X importtime -m nqueens count "$VARIANT_N" --engine gpu --stats -t 60 \
