@@ -7,12 +7,14 @@ against the published ones (tests/data/counts.json), and a wrong one stops the r
 reaches --time-limit is shown as a lower bound, and the larger sizes are left out. For each N:
 the time, the part of it spent counting (the count's own wall time: the rest is the process's
 start, its imports, finding the device, and its end), the pieces, the time the device took, the
-placements and placements a second on the device. The engine's kernel counts no placements (a
-counter costs it instructions): they are counted once more, untimed, in this process, by the
-same kernel with a counter (``device.count_placements``), that count checked too; a placement
-is a queen a thread places on a free line before the last, whose rows are counted by their bits,
-so that the figure is the search's, however a board is cut into pieces. The device is named
-above the table, with the date.
+placements and placements a second on the device. With --peer COMMAND, another GPU counter is
+timed beside it, whole processes too, each of its runs after one of the engine's: ``{n}`` in
+COMMAND becomes N, and its output must hold N's published count. The engine's kernel counts no
+placements (a counter costs it instructions): they are counted once more, untimed, in this
+process, by the same kernel with a counter (``device.count_placements``), that count checked
+too; a placement is a queen a thread places on a free line before the last, whose rows are
+counted by their bits, so that the figure is the search's, however a board is cut into pieces.
+The device is named above the table, with the date.
 
 --variants N times, in one process, the engine's settings against others (the rows a piece
 presets, the pieces a launch, a cap on a thread's registers, the kernel that counts its
@@ -30,6 +32,7 @@ to its top can be compiled so: the engine's has one).
 
     python benchmarks/gpu.py                                   # N = 16..22 on the GPU
     python benchmarks/gpu.py --sizes 18-20 --repeat 3 --time-limit 60
+    python benchmarks/gpu.py --sizes 18-21 --repeat 3 --peer './n_queens {n} 5'  # a peer beside
     python benchmarks/gpu.py --variants 19 --repeat 3          # which settings are fastest
     python benchmarks/gpu.py --variants 19 --kernel mine.py    # and a kernel of one's own
     python benchmarks/gpu.py --variants 20 --kernels-only --kernel mine.py
@@ -46,6 +49,7 @@ import importlib.util
 import json
 import os
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -107,17 +111,40 @@ def counted(n: int, time_limit: float | None) -> tuple[float, dict[str, object]]
     return seconds, record
 
 
-def timed_table(sizes: list[int], repeat: int, enough: float, time_limit: float | None) -> None:
+def peer_counted(command: str, n: int) -> float:
+    """One whole-process run of a peer's ``command`` on N (``{n}`` in it): its seconds, its
+    output checked to hold N's published count."""
+    published = str(COUNTS["total"][str(n)])
+    started = time.perf_counter()
+    arguments = shlex.split(command.replace("{n}", str(n)))
+    done = subprocess.run(arguments, capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    if done.returncode != 0 or not re.search(rf"(?<![\d,]){published}(?![\d,])", done.stdout):
+        said = (done.stdout + done.stderr).strip()[-300:]
+        status = done.returncode
+        raise SystemExit(f"N = {n}: the peer printed no {published} (exit {status}): {said}")
+    return seconds
+
+
+def timed_table(
+    sizes: list[int], repeat: int, enough: float, time_limit: float | None, peer: str | None
+) -> None:
     """Print the table of times, after a first count (N = 16 at most) that compiles the kernel
-    or loads it from numba's cache."""
+    or loads it from numba's cache; with a ``peer`` command, its times beside them."""
     counted(min(*sizes, WARM_UP_N), time_limit)
     rows = []
     device = ""
     for n in sizes:
         runs = [counted(n, time_limit)]
+        peers = [] if peer is None or not runs[0][1]["complete"] else [peer_counted(peer, n)]
         while len(runs) < repeat and runs[0][0] <= enough and runs[-1][1]["complete"]:
             runs.append(counted(n, time_limit))
+            peers += [] if peer is None else [peer_counted(peer, n)]
         seconds = statistics.median(run[0] for run in runs)
+        beside = ""
+        if peers:
+            peer_seconds = statistics.median(peers)
+            beside = f" {peer_seconds:.2f} | {seconds / peer_seconds:.2f} |"
         record = runs[-1][1]
         device = str(record["backend"])
         device_seconds = (
@@ -136,10 +163,14 @@ def timed_table(sizes: list[int], repeat: int, enough: float, time_limit: float 
         rows.append(
             f"| {n} | {solutions:,} | {seconds:.2f} | {counting:.2f} | {record['pieces']:,} | "
             f"{device_seconds:.2f} | {'stopped' if placed is None else f'{placed:,}'} | {rate} |"
+            + beside
         )
     print(f"Device: {device}; {datetime.date.today()}; medians of up to {repeat} runs.\n")
+    if peer is not None:
+        print(f"Peer: {peer}\n")
     columns = ["N", "solutions", "seconds", "counting (s)", "pieces", "on the device (s)"]
     columns += ["placements", "placements per second"]
+    columns += [] if peer is None else ["peer (s)", "nqueens / peer"]
     print("| " + " | ".join(columns) + " |")
     print("|---" * len(columns) + "|")
     print("\n".join(rows))
@@ -391,6 +422,11 @@ def main() -> None:
         metavar="FILE",
         help="with --variants or --compiler-report: this kernel too (a file like device.py)",
     )
+    parser.add_argument(
+        "--peer",
+        metavar="COMMAND",
+        help="time this GPU counter beside the engine, {n} in it the board's size",
+    )
     options = parser.parse_args()
     if options.compiler_report is not None:
         if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0"):
@@ -407,7 +443,7 @@ def main() -> None:
             settings=not options.kernels_only,
         )
         return
-    timed_table(options.sizes, options.repeat, options.enough, options.time_limit)
+    timed_table(options.sizes, options.repeat, options.enough, options.time_limit, options.peer)
 
 
 if __name__ == "__main__":

@@ -4,8 +4,8 @@
 # fetched there: its python3 must have numba-cuda, click and rich, or WHEELS must hold wheels of
 # what does not suit); the kernel's first compile, and how the next count launches it (through
 # CUDA's driver, once its machine code is kept); puzzles and counts without symmetry checked
-# against the CPU and the published counts; the table of benchmarks/gpu.py for the README;
-# N = 22 alone; the settings weighed (gpu.py --variants, which takes other kernels too); where
+# against the CPU and the published counts; the table of benchmarks/gpu.py for the README (a
+# GPU peer beside it, if PEER names one); N = 22 alone; the settings weighed (gpu.py --variants, which takes other kernels too); where
 # a whole count spends its time, and what starting CUDA's driver beside the imports saves (the
 # compiler's report needs no device: gpu.py --compiler-report). Each step gets what is left of
 # BUDGET seconds, the most important first, so that a slow kernel cannot spend the lease. The
@@ -15,6 +15,7 @@
 #     SIZES=16-20 LARGEST=21 BUDGET=300 bash benchmarks/gpu_device.sh
 #     SIZES=16-20 LARGEST= VARIANT_N=20 VARIANT_REPEAT=1 bash benchmarks/gpu_device.sh  # no 22
 #     WHEELS=.whl BUDGET=440 bash benchmarks/gpu_device.sh   # with numpy 2.4 wheels carried
+#     PEER='./n_queens {n} 5' bash benchmarks/gpu_device.sh   # a GPU peer timed beside
 #     NUMBA_ENABLE_CUDASIM=1 SIZES=6-7 LARGEST=8 VARIANT_N=7 bash benchmarks/gpu_device.sh
 set -u -o pipefail
 PYTHON=${PYTHON:-python3}
@@ -23,6 +24,7 @@ LARGEST=${LARGEST-22}     # timed once, last, with what is left; empty: not at a
 VARIANT_N=${VARIANT_N:-19}
 VARIANT_REPEAT=${VARIANT_REPEAT:-3}  # the counts of each setting, at VARIANT_N
 WHEELS=${WHEELS:-}        # a folder of wheels to put before the machine's own packages
+PEER=${PEER:-}            # a GPU counter's command to time beside the table's, {n} its N
 BUDGET=${BUDGET:-560}
 out=${OUT:-$(mktemp -d)}
 site=$(mktemp -d)  # the wheels' packages, kept out of $OUT, whose files come back
@@ -118,7 +120,8 @@ print(f"N = {n} without symmetry: {found.solutions:,}, as published, {seconds:.2
 EOF
 
     echo "== the table (benchmarks/gpu.py)"
-    "$PYTHON" benchmarks/gpu.py --sizes "$SIZES" --repeat 3 --time-limit "$(limit 120 240)"
+    "$PYTHON" benchmarks/gpu.py --sizes "$SIZES" --repeat 3 --time-limit "$(limit 120 240)" \
+        ${PEER:+--peer "$PEER"}
     if [ -n "$LARGEST" ]; then
         echo "== N = $LARGEST, once, stopped at what is left ($(limit 300 60) s)"
         "$PYTHON" benchmarks/gpu.py --sizes "$LARGEST" --time-limit "$(limit 300 60)"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -101,23 +102,44 @@ def placements_searched(n: int) -> int:
     return sum(placed for _, placed in every_constellation_searched(n))
 
 
+def peer_saying(count: int) -> str:
+    """A stand-in for a GPU peer's command: it says it counted ``count`` for N."""
+    return f"{sys.executable} -c \"print('{{n}} queens: {count:,} solutions')\""
+
+
 @pytest.mark.slow  # a second of numba-cuda's simulator
 def test_gpu_benchmark_checks_every_count_it_times() -> None:
+    """A peer is timed beside the engine, and its count is checked too."""
+    beside = ["--peer", peer_saying(known_total(6))]
     done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "gpu.py"), "--sizes", "6"],
+        [sys.executable, str(BENCHMARKS / "gpu.py"), "--sizes", "6", *beside],
         capture_output=True,
         text=True,
         env=process_env(NUMBA_ENABLE_CUDASIM="1"),
         check=True,
     )
-    ((n, solutions, seconds, counting, pieces, on_device, placements, rate),) = _tables(
-        done.stdout
-    )[0]
+    ((n, solutions, seconds, counting, pieces, on_device, placements, rate, peer, ratio),) = (
+        _tables(done.stdout)[0]
+    )
+    assert float(peer) > 0 and float(ratio) > 1  # the simulator, against a line printed
     assert 0 < float(counting) < float(seconds)
     assert (n, solutions) == ("6", f"{known_total(6)}") and int(pieces.replace(",", "")) >= 1
     assert int(placements) == placements_searched(6)
     assert float(rate.replace(",", "")) == pytest.approx(int(placements) / float(on_device), 0.1)
     assert "simulator" in done.stdout.splitlines()[0]
+
+
+@pytest.mark.slow  # a second of numba-cuda's simulator
+def test_gpu_benchmark_stops_at_a_peer_that_counts_wrong() -> None:
+    wrong = known_total(6) + 1
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "gpu.py"), "--sizes", "6", "--peer", peer_saying(wrong)],
+        capture_output=True,
+        text=True,
+        env=process_env(NUMBA_ENABLE_CUDASIM="1"),
+    )
+    assert done.returncode == 1 and "|" not in done.stdout
+    assert f"N = 6: the peer printed no {known_total(6)}" in done.stderr
 
 
 @pytest.mark.slow  # two seconds of numba-cuda's simulator
@@ -251,6 +273,14 @@ def test_gpu_benchmark_reads_the_kernels_resources_from_the_compiler() -> None:
     assert f"{registers} registers a thread" in readme and f"a {stack}-byte stack" in readme
 
 
+PUBLISHED_COUNT = (
+    "import json, sys; "
+    "print(json.load(open('tests/data/counts.json'))['total'][sys.argv[1]], 'solutions')"
+)
+"""A stand-in for a GPU peer that counts right, from the repository's root: the published count
+of the N it is given."""
+
+
 @pytest.mark.slow  # a few seconds of numba-cuda's simulator
 def test_the_device_script_runs_its_checks_on_the_simulator(tmp_path: Path) -> None:
     """benchmarks/gpu_device.sh, the one call a session with a GPU makes, runs through: on the
@@ -267,6 +297,7 @@ def test_the_device_script_runs_its_checks_on_the_simulator(tmp_path: Path) -> N
             VARIANT_N="7",
             OUT=str(tmp_path),
             PYTHON=sys.executable,
+            PEER=f"{sys.executable} -c {shlex.quote(PUBLISHED_COUNT)} {{n}}",
         ),
         timeout=300,
     )
@@ -277,6 +308,7 @@ def test_the_device_script_runs_its_checks_on_the_simulator(tmp_path: Path) -> N
     assert f"{known_total(6)} - numba-cuda's simulator" in log  # how the second count launched
     assert "| 2 preset rows | " in log  # the settings weighed
     assert "as shipped (early, and beside numpy): " in log  # the driver's start, each way
+    assert "| nqueens / peer |" in log  # the peer, timed beside the table
 
 
 @pytest.mark.slow  # every engine and command, a second or so each
