@@ -9,12 +9,13 @@ the time, the part of it spent counting (the count's own wall time: the rest is 
 start, its imports, finding the device, and its end), the pieces, the time the device took, the
 placements and placements a second on the device. With --peer COMMAND, another GPU counter is
 timed beside it, whole processes too, each of its runs after one of the engine's: ``{n}`` in
-COMMAND becomes N, and its output must hold N's published count. The engine's kernel counts no
-placements (a counter costs it instructions): they are counted once more, untimed, in this
-process, by the same kernel with a counter (``device.count_placements``), that count checked
-too; a placement is a queen a thread places on a free line before the last, whose rows are
-counted by their bits, so that the figure is the search's, however a board is cut into pieces.
-The device is named above the table, with the date.
+COMMAND becomes N, and its output must hold N's published count; a peer that fails is left out
+of the rest of the table, which says why. The engine's kernel counts no placements (a counter
+costs it instructions): they are counted once more, untimed, in this process, by the same kernel
+with a counter (``device.count_placements``), that count checked too; a placement is a queen a
+thread places on a free line before the last, whose rows are counted by their bits, so that the
+figure is the search's, however a board is cut into pieces. The device is named above the table,
+with the date.
 
 --variants N times, in one process, the engine's settings against others (the rows a piece
 presets, the pieces a launch, a cap on a thread's registers, the kernel that counts its
@@ -111,6 +112,10 @@ def counted(n: int, time_limit: float | None) -> tuple[float, dict[str, object]]
     return seconds, record
 
 
+class PeerFailed(Exception):
+    """The peer did not run, or did not print N's published count."""
+
+
 def peer_counted(command: str, n: int) -> float:
     """One whole-process run of a peer's ``command`` on N (``{n}`` in it): its seconds, its
     output checked to hold N's published count."""
@@ -122,7 +127,7 @@ def peer_counted(command: str, n: int) -> float:
     if done.returncode != 0 or not re.search(rf"(?<![\d,]){published}(?![\d,])", done.stdout):
         said = (done.stdout + done.stderr).strip()[-300:]
         status = done.returncode
-        raise SystemExit(f"N = {n}: the peer printed no {published} (exit {status}): {said}")
+        raise PeerFailed(f"N = {n}: the peer printed no {published} (exit {status}): {said}")
     return seconds
 
 
@@ -130,16 +135,22 @@ def timed_table(
     sizes: list[int], repeat: int, enough: float, time_limit: float | None, peer: str | None
 ) -> None:
     """Print the table of times, after a first count (N = 16 at most) that compiles the kernel
-    or loads it from numba's cache; with a ``peer`` command, its times beside them."""
+    or loads it from numba's cache; with a ``peer`` command, its times beside them, until it
+    fails (the table goes on without it, saying why)."""
     counted(min(*sizes, WARM_UP_N), time_limit)
     rows = []
     device = ""
+    beside_from, dropped = peer, ""
     for n in sizes:
-        runs = [counted(n, time_limit)]
-        peers = [] if peer is None or not runs[0][1]["complete"] else [peer_counted(peer, n)]
-        while len(runs) < repeat and runs[0][0] <= enough and runs[-1][1]["complete"]:
+        runs: list[tuple[float, dict[str, object]]] = []
+        peers: list[float] = []
+        while not runs or (len(runs) < repeat and runs[0][0] <= enough and runs[-1][1]["complete"]):
             runs.append(counted(n, time_limit))
-            peers += [] if peer is None else [peer_counted(peer, n)]
+            if beside_from is not None and runs[-1][1]["complete"]:
+                try:
+                    peers.append(peer_counted(beside_from, n))
+                except PeerFailed as failed:
+                    beside_from, dropped, peers = None, str(failed), []
         seconds = statistics.median(run[0] for run in runs)
         beside = ""
         if peers:
@@ -177,6 +188,8 @@ def timed_table(
     checked = ", ".join(row.split(" | ")[0].strip("| ") for row in rows if "stopped" not in row)
     if checked:
         print(f"\nEvery count and class count checked against the published ones: N = {checked}.")
+    if dropped:
+        print(f"\nThe peer was left out from there on: {dropped}")
 
 
 def placements(n: int, time_limit: float | None) -> int | None:
