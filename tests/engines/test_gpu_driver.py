@@ -424,16 +424,11 @@ class SlowToStart(FakeDriver):
         self.worked = threading.Event()
         self.beside: bool | None = None  # whether the work was done while cuInit ran
         self.started_in = 0  # the thread that started the driver
-        self.context_retained = threading.Event()
 
     def cuInit(self, flags: int) -> tuple[Result]:
         self.started_in = threading.get_ident()
         self.beside = self.worked.wait(10)
         return (Result.CUDA_SUCCESS,)
-
-    def cuDevicePrimaryCtxRetain(self, device: int) -> tuple[Result, str]:
-        self.context_retained.set()
-        return Result.CUDA_SUCCESS, "context"
 
 
 def test_the_driver_starts_while_the_count_imports_what_it_needs() -> None:
