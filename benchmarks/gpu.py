@@ -116,13 +116,18 @@ class PeerFailed(Exception):
     """The peer did not run, or did not print N's published count."""
 
 
-def peer_counted(command: str, n: int) -> float:
-    """One whole-process run of a peer's ``command`` on N (``{n}`` in it): its seconds, its
-    output checked to hold N's published count."""
+def peer_counted(command: str, n: int, time_limit: float | None) -> float:
+    """One whole-process run of a peer's ``command`` on N (``{n}`` in it), stopped after
+    ``time_limit`` seconds: its seconds, its output checked to hold N's published count."""
     published = str(COUNTS["total"][str(n)])
     started = time.perf_counter()
     arguments = shlex.split(command.replace("{n}", str(n)))
-    done = subprocess.run(arguments, capture_output=True, text=True)
+    try:
+        done = subprocess.run(arguments, capture_output=True, text=True, timeout=time_limit)
+    except subprocess.TimeoutExpired:
+        raise PeerFailed(f"N = {n}: the peer took over {time_limit} s") from None
+    except OSError as error:
+        raise PeerFailed(f"N = {n}: the peer did not start ({error})") from None
     seconds = time.perf_counter() - started
     if done.returncode != 0 or not re.search(rf"(?<![\d,]){published}(?![\d,])", done.stdout):
         said = (done.stdout + done.stderr).strip()[-300:]
@@ -148,7 +153,7 @@ def timed_table(
             runs.append(counted(n, time_limit))
             if beside_from is not None and runs[-1][1]["complete"]:
                 try:
-                    peers.append(peer_counted(beside_from, n))
+                    peers.append(peer_counted(beside_from, n, time_limit))
                 except PeerFailed as failed:
                     beside_from, dropped, peers = None, str(failed), []
         seconds = statistics.median(run[0] for run in runs)
