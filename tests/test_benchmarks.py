@@ -102,6 +102,17 @@ def placements_searched(n: int) -> int:
     return sum(placed for _, placed in every_constellation_searched(n))
 
 
+def on_the_simulator(*arguments: str | Path) -> subprocess.CompletedProcess[str]:
+    """benchmarks/gpu.py run on numba-cuda's simulator, which must succeed: its output."""
+    return subprocess.run(
+        [sys.executable, str(BENCHMARKS / "gpu.py"), *arguments],
+        capture_output=True,
+        text=True,
+        env=process_env(NUMBA_ENABLE_CUDASIM="1"),
+        check=True,
+    )
+
+
 def peer_saying(count: int) -> str:
     """A stand-in for a GPU peer's command: it says it counted ``count`` for N."""
     return f"{sys.executable} -c \"print('{{n}} queens: {count:,} solutions')\""
@@ -111,13 +122,7 @@ def peer_saying(count: int) -> str:
 def test_gpu_benchmark_checks_every_count_it_times() -> None:
     """A peer is timed beside the engine, and its count is checked too."""
     beside = ["--peer", peer_saying(known_total(6))]
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "gpu.py"), "--sizes", "6", *beside],
-        capture_output=True,
-        text=True,
-        env=process_env(NUMBA_ENABLE_CUDASIM="1"),
-        check=True,
-    )
+    done = on_the_simulator("--sizes", "6", *beside)
     ((n, solutions, seconds, counting, pieces, on_device, placements, rate, peer, ratio),) = (
         _tables(done.stdout)[0]
     )
@@ -134,13 +139,7 @@ def test_gpu_benchmark_leaves_out_a_peer_that_counts_wrong_and_goes_on() -> None
     """A peer that fails (here, a count one too many at N = 6) is left out from there on, and
     the table of the engine's own counts is still made: a device's minutes are not lost."""
     wrong = f'{sys.executable} -c "import sys; print({known_total(6) + 1} if {{n}} == 6 else 1)"'
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "gpu.py"), "--sizes", "6-7", "--peer", wrong],
-        capture_output=True,
-        text=True,
-        env=process_env(NUMBA_ENABLE_CUDASIM="1"),
-        check=True,
-    )
+    done = on_the_simulator("--sizes", "6-7", "--peer", wrong)
     rows = _tables(done.stdout)[0]
     assert [row[:2] for row in rows] == [["6", f"{known_total(6)}"], ["7", f"{known_total(7)}"]]
     assert all(len(row) == 8 for row in rows)  # no peer's cells
@@ -149,13 +148,7 @@ def test_gpu_benchmark_leaves_out_a_peer_that_counts_wrong_and_goes_on() -> None
 
 @pytest.mark.slow  # two seconds of numba-cuda's simulator
 def test_gpu_benchmark_shows_a_count_its_time_limit_stopped_and_goes_no_further() -> None:
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "gpu.py"), "--sizes", "12-13", "--time-limit", "1"],
-        capture_output=True,
-        text=True,
-        env=process_env(NUMBA_ENABLE_CUDASIM="1"),
-        check=True,
-    )
+    done = on_the_simulator("--sizes", "12-13", "--time-limit", "1")
     ((n, solutions, seconds, *_),) = _tables(done.stdout)[0]
     assert n == "12" and solutions.startswith("at least ") and "stopped" in seconds
     assert int(solutions.removeprefix("at least ").replace(",", "")) <= known_total(12)
@@ -167,13 +160,7 @@ def test_gpu_benchmark_weighs_settings_and_a_kernel_of_ones_own() -> None:
     """--variants counts with each setting, and with kernels from files (here the engine's
     own, as a file of one's own), each count checked against the published one, and names the
     fastest kernel."""
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "gpu.py"), "--variants", "7", "--kernel", ENGINE_KERNEL],
-        capture_output=True,
-        text=True,
-        env=process_env(NUMBA_ENABLE_CUDASIM="1"),
-        check=True,
-    )
+    done = on_the_simulator("--variants", "7", "--kernel", ENGINE_KERNEL)
     rows = _tables(done.stdout)[0]
     names = [row[0] for row in rows]
     assert names[0] == "as shipped" and names[-1] == f"kernel of {ENGINE_KERNEL}"
