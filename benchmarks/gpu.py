@@ -80,7 +80,7 @@ VARIANTS: dict[str, dict[str, int]] = {
 
 DRIVER: dict[str, dict[str, int]] = {
     "through CUDA's driver": {},
-    "through CUDA's driver, one launch at a time": {"one at a time": 1},
+    "through CUDA's driver, one launch at a time": {"ahead": 0},
     "through CUDA's driver, two launches begun ahead": {"ahead": 2},
     "through CUDA's driver, four launches begun ahead": {"ahead": 4},
     "through CUDA's driver, 2^26 pieces a launch": {"pieces": 1 << 26},
@@ -287,7 +287,6 @@ def compare_variants(
         if "registers" in setting and kernel.simulated():
             continue  # the simulator compiles nothing
         launch = own if "driver" in setting else numba_launch
-        launch = launch._replace(beside=launch.beside and "one at a time" not in setting)
         kernel.launcher = lambda chosen=launch: chosen
         kernel.PRESET = setting.get("preset", shipped[0])
         gpu.PIECES_PER_LAUNCH = setting.get("pieces", shipped[1])

@@ -324,7 +324,7 @@ def failing_device(monkeypatch: pytest.MonkeyPatch) -> None:
     stand_in_device(monkeypatch, kernel.Launcher(fail, "a stand-in"), "a failing device")
 
 
-@pytest.mark.parametrize(("beside", "ahead"), [(False, 1), (True, 1), (True, 2)])
+@pytest.mark.parametrize(("beside", "ahead"), [(False, 1), (True, 0), (True, 1), (True, 2)])
 def test_launches_are_begun_before_their_turn_only_where_they_run_beside_the_one_before(
     monkeypatch: pytest.MonkeyPatch, beside: bool, ahead: int
 ) -> None:
