@@ -152,6 +152,8 @@ def test_limits_hold_on_every_engine() -> None:
         (lambda: nqueens.count(8, engine="cp", workers=2), "searches in one process"),
         (lambda: nqueens.first(8, strategy="first-min"), "auto engine picks both"),
         (lambda: nqueens.count(8, engine="glpk"), "unknown engine"),
+        (lambda: nqueens.first(8, engine="gpu"), "the gpu engine does not find a first solution"),
+        (lambda: nqueens.solve(8, engine="gpu"), "the gpu engine does not list solutions;"),
         (lambda: nqueens.first(8, engine="mip", mip_solver="gurobi"), "unknown MIP solver"),
         (lambda: nqueens.first(8, engine="mip", mip_solvr="glpk"), "unknown option 'mip_solvr'"),
         (

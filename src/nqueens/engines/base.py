@@ -23,7 +23,8 @@ from nqueens.engines.streams import EngineStream, count_all, first_of
 SOLVE = "solve"
 COUNT = "count"
 FIRST = "first"
-
+DOING = {SOLVE: "list solutions", COUNT: "count", FIRST: "find a first solution"}
+"""What each command asks an engine to do, in the words a refusal uses."""
 
 MAX_SEED = 2**31 - 1
 """The largest random seed: CP-SAT takes a 32-bit one."""

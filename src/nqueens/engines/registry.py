@@ -12,7 +12,7 @@ from nqueens.core.memory import gigabytes, headroom
 from nqueens.core.results import InputError
 from nqueens.core.validation import shown
 from nqueens.engines import bitboard, cp, cpsat, gpu, local, mip, reduced
-from nqueens.engines.base import Engine, EngineOption, Request
+from nqueens.engines.base import DOING, Engine, EngineOption, Request
 
 _ENGINES: tuple[Engine, ...] = (
     cpsat.ENGINE,
@@ -74,7 +74,7 @@ def refusal(engine: Engine, request: Request) -> str | None:
     """Why ``engine`` cannot take ``request``, in a few words; None when it can. Engine options
     are named as ``{name}``, for the caller to spell."""
     if request.command not in engine.commands:
-        return f"the {engine.name} engine does not {request.command}"
+        return f"the {engine.name} engine does not {DOING[request.command]}"
     if request.unique and not engine.unique:
         return f"the {engine.name} engine does not know the board's symmetry (unique solutions)"
     if request.board.constrained and not engine.puzzles:
