@@ -11,6 +11,8 @@ import pytest
 from click.testing import Result
 from helpers import TERMINAL_ENV, invoke, known_total, strip_ansi
 
+from nqueens.engines.gpu import needs
+
 SMALL_PLAN = ["--sizes", "4-6", "--first-sizes", "8,20", "--time-limit", "5", "--quiet"]
 SMALL_PLAN += ["--mip-solvers", "scip,glpk"]
 ALL_COLUMNS = {
@@ -102,6 +104,18 @@ def test_bad_bench_plans_are_usage_errors(args: list[str], message: str) -> None
     result = bench(*args)
     assert result.exit_code == 2
     assert message in result.stderr
+
+
+def test_an_engine_that_cannot_run_here_is_left_out_aloud() -> None:
+    """Asked for the gpu engine without a device, bench printed nothing and exited 0."""
+    if needs.missing() is None:
+        pytest.skip("this machine has a CUDA device")
+    alone = bench("--sizes", "4", "--first-sizes", "8", "--engines", "gpu")
+    assert alone.exit_code == 2 and alone.stdout == ""
+    assert "'--engines': none can run here: the gpu engine finds no" in alone.stderr
+    shared = bench("--sizes", "4", "--first-sizes", "8", "--engines", "gpu,cp", "--quiet")
+    assert shared.exit_code == 0 and "cp first-min" in shared.stdout
+    assert shared.stderr.startswith("Left out gpu: the gpu engine finds no"), shared.stderr
 
 
 def test_bench_prepares_each_engine_whatever_the_largest_size() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -96,13 +97,10 @@ def columns(
     command = COUNT if table == ALL else FIRST_COMMAND
     chosen_strategies = list(strategies)
     result: list[Column] = []
+    absent = left_out(engines)
     for name in engines:
         engine = registry.engine_named(name)
-        if command not in engine.commands:
-            continue
-        # the bare search (no symmetry) on a board every engine takes: an engine that cannot
-        # run here (the gpu engine without a device) gets no column
-        if registry.refusal(engine, Request(command, Board(8), symmetry=False)) is not None:
+        if command not in engine.commands or name in absent:
             continue
         if name == MIP:
             result.extend(Column(name, None, solver) for solver in mip_solvers)
@@ -117,6 +115,22 @@ def columns(
     return result
 
 
+def left_out(engines: Iterable[str]) -> dict[str, str]:
+    """The engines that cannot run here (the gpu engine without a device), each with the reason:
+    they refuse the bare search (no symmetry) of a board that every engine takes."""
+    absent: dict[str, str] = {}
+    for name in engines:
+        engine = registry.engine_named(name)
+        reasons = [
+            registry.refusal(engine, Request(command, Board(8), symmetry=False))
+            for command in (COUNT, FIRST_COMMAND)
+            if command in engine.commands
+        ]
+        if reasons and all(reasons):
+            absent[name] = str(reasons[0])
+    return absent
+
+
 def _import_engines(engines: Iterable[str], mip_solvers: Iterable[str]) -> None:
     """Load every engine's solver first, so no cell's time includes an import or a compile.
 
@@ -124,11 +138,15 @@ def _import_engines(engines: Iterable[str], mip_solvers: Iterable[str]) -> None:
     table) belongs to that size's cells, and the largest size may be one the engine refuses.
     """
     for name in engines:
-        registry.engine_named(name).prepare(Request(COUNT, Board(8)))
-        if name != MIP:
+        engine = registry.engine_named(name)
+        engine.prepare(Request(COUNT, Board(8)))
+        if name == MIP:
+            for mip_solver in mip_solvers:
+                api.first(4, engine=name, mip_solver=mip_solver)
+        elif FIRST_COMMAND in engine.commands:
             api.first(4, engine=name)
-        for mip_solver in mip_solvers if name == MIP else []:
-            api.first(4, engine=name, mip_solver=mip_solver)
+        else:  # an engine that only counts (gpu)
+            _measure_all(4, Column(name, None), math.inf)
 
 
 def _measure_all(n: int, column: Column, time_limit: float) -> Stats:

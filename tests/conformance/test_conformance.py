@@ -15,6 +15,7 @@ walks the whole product, and the largest board every engine takes under a time l
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -22,7 +23,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import click
 import pytest
@@ -44,6 +45,7 @@ from nqueens.core.board import RULES, Board
 from nqueens.core.results import InputError
 from nqueens.engines import registry
 from nqueens.engines.base import Request
+from nqueens.engines.bitboard import edges
 
 DOCUMENTED_EXIT_CODES = {0, 1, 2, 3, 74}
 """What a command may end with when no signal stops it (the README's table of exit codes)."""
@@ -200,7 +202,15 @@ def run_case(arguments: list[str], files: dict[str, str], case: str) -> click.te
     return invoke(*filled)
 
 
-def assert_conforms(arguments: list[str], result: click.testing.Result) -> None:
+class Ran(NamedTuple):
+    """What a command ended with, from a process of its own."""
+
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+def assert_conforms(arguments: list[str], result: click.testing.Result | Ran) -> None:
     """What every run must be, whatever its input (see the module's docstring)."""
     code, stdout, stderr = result.exit_code, result.stdout, result.stderr
     assert code in DOCUMENTED_EXIT_CODES, f"exit {code}: {stderr}"
@@ -579,3 +589,47 @@ def test_every_engine_answers_as_the_counter_here(command: str, engine: str, cas
         result = nqueens.first(board, engine=engine, time_limit=limit)
         assert (result.solution is None) == (not expected)
         assert result.solution is None or result.solution.rows in expected
+
+
+SIMULATED_CASES = [
+    ["bench", "--sizes", "5,6", "--first-sizes", "8", "--engines", "gpu", "--format", "json"],
+    ["bench", "--sizes", "4", "--first-sizes", "8", "--engines", "gpu,bitboard"],
+    *([*BASE["count"], "--engine", "gpu", *extra] for extra in ENGINE_OPTIONS),
+]
+"""The gpu engine's walk: CI has no device, so the walk above meets only its refusal."""
+
+
+@pytest.mark.skipif(edges.c_module() is None, reason="the package was built without its C module")
+def test_the_gpu_engine_conforms_on_the_simulator() -> None:
+    """``bench`` once crashed wherever the gpu engine runs (it warmed up every engine with
+    ``first``, which the gpu engine does not do): only the simulator walks that path here."""
+    program = (
+        "import json, sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).parents[1])!r})\n"
+        "from helpers import invoke\n"
+        "ran = [invoke(*arguments) for arguments in json.loads(sys.argv[1])]\n"
+        "print(json.dumps([[r.exit_code, r.stdout, r.stderr] for r in ran]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program, json.dumps(SIMULATED_CASES)],
+        capture_output=True,
+        text=True,
+        env=process_env(NUMBA_ENABLE_CUDASIM="1"),
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    results = [Ran(*result) for result in json.loads(done.stdout)]
+    for arguments, result in zip(SIMULATED_CASES, results, strict=True):
+        assert_conforms(arguments, result)
+        rules = {word[2:] for word in arguments if word[2:] in RULES}
+        if arguments[0] == "count" and "0.001" not in arguments:
+            able = rules <= registry.ENGINES["gpu"].rules
+            assert result.exit_code == (0 if able else 2), result.stderr
+    alone, shared, *_ = results
+    assert shared.exit_code == 0 and "Traceback" not in shared.stderr, shared.stderr
+    rows = {words[0]: words[1:] for words in map(str.split, shared.stdout.splitlines()) if words}
+    assert float(rows["gpu"][0]) >= 0 and "bitboard" in rows
+    cells = json.loads(alone.stdout)
+    assert {(cell["n"], cell["table"]) for cell in cells} == {(5, "all"), (6, "all")}
+    assert all(cell["solutions"] == known_total(cell["n"]) for cell in cells), cells
+    assert alone.stderr.count("simulator") == 1, alone.stderr  # said once, not once a count

@@ -115,11 +115,18 @@ def bench(
     output = Output("text")
     from nqueens import bench as benchmark
 
+    absent = benchmark.left_out(engine_list)
     total = len(size_list) * len(
         benchmark.columns(engine_list, strategy_list, benchmark.ALL, mip_solvers)
     ) + len(first_size_list) * len(
         benchmark.columns(engine_list, strategy_list, benchmark.FIRST, mip_solvers)
     )
+    if total == 0:
+        raise click.BadParameter(
+            f"none can run here: {'; '.join(absent.values())}", param_hint="'--engines'"
+        )
+    for name, reason in absent.items():
+        output.message(f"Left out {name}: {reason}.")
     show_progress = not quiet and output.err.is_terminal
     if not quiet:
         longest = total * repeat * time_limit

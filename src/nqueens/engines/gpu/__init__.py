@@ -82,6 +82,17 @@ class SimulatorWarning(UserWarning):
     """The count runs on numba-cuda's simulator: the GPU kernel, on the CPU, slowly."""
 
 
+@cache
+def _say_simulated() -> None:
+    """Warn once a process, however many counts it runs (``nqueens bench`` runs dozens)."""
+    warnings.warn(
+        "counting on numba-cuda's simulator (NUMBA_ENABLE_CUDASIM=1): the GPU kernel, run on "
+        "the CPU, slowly",
+        SimulatorWarning,
+        stacklevel=4,
+    )
+
+
 class GpuFallbackWarning(UserWarning):
     """The device failed a launch; its constellations were counted on the CPU instead."""
 
@@ -153,12 +164,7 @@ class GpuEngine(Engine):
         if request.remote:  # the workers load the kernel
             return
         if kernel.simulated():
-            warnings.warn(
-                "counting on numba-cuda's simulator (NUMBA_ENABLE_CUDASIM=1): the GPU kernel, "
-                "run on the CPU, slowly",
-                SimulatorWarning,
-                stacklevel=2,
-            )
+            _say_simulated()
         kernel.launcher()
 
     def subproblems(self, request: Request, deadline: float | None) -> list[Subproblem]:
