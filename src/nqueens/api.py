@@ -240,6 +240,13 @@ def count(
     on_progress = validation.callback(on_progress, "on_progress")
     on_estimate = validation.callback(on_estimate, "on_estimate")
     chosen = _engine(engine, request)
+    if where is not None and where.local_workers is not None and chosen.resource is not None:
+        need = chosen.resource
+        raise InputError(
+            f"{where.address} starts its workers without a {need}: the {chosen.name} engine "
+            f"counts on this machine's {need} without a cluster, or on workers started with "
+            f"dask worker ADDRESS --resources {need}=1"
+        )
     check_bounded(request, resumable=resumable, engine=chosen)
     if not chosen.splits and resumable:
         raise InputError(

@@ -238,6 +238,17 @@ def test_a_gpu_count_on_a_cluster_without_a_gpu_says_how_to_offer_one(cluster: C
     assert "--resources GPU=1" in err and "Traceback" not in err and not out
 
 
+def test_a_gpu_count_on_local_workers_says_they_have_no_gpu_before_starting_them() -> None:
+    """local:K's workers never offer a GPU: the advice to start dask workers with one was the
+    only way out, and only after K processes had started."""
+    started = time.monotonic()
+    result = invoke("count", "8", "--engine", "gpu", "--cluster", "local:2")
+    assert result.exit_code == 2 and not result.stdout
+    assert "local:2 starts its workers without a GPU" in result.stderr, result.stderr
+    assert "this machine's GPU without a cluster" in result.stderr
+    assert time.monotonic() - started < 5
+
+
 @pytest.mark.parametrize(
     ("address", "message"),
     [
