@@ -145,6 +145,7 @@ def test_limits_hold_on_every_engine() -> None:
     [
         (lambda: nqueens.count(8, engine="cp", strategy="auto"), "report a solution twice"),
         (lambda: nqueens.count(8, engine="mip", strategy="first-min"), "no search strategy"),
+        (lambda: nqueens.first(8, engine="local", strategy="first-min"), "its own order"),
         (lambda: nqueens.count(11, engine="mip"), "2,680 solutions"),
         (lambda: nqueens.count(30, engine="mip", time_limit=1), "nobody has counted"),
         (lambda: nqueens.solve(8, engine="cp", unique=True), "engines that can: cp-sat, bitboard"),

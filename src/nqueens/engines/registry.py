@@ -83,7 +83,9 @@ def refusal(engine: Engine, request: Request) -> str | None:
         return f"the {engine.name} engine does not take the {rule} rule"
     if request.strategy is not None and request.strategy not in engine.strategies:
         if not engine.strategies:
-            return f"the {engine.name} engine has no search strategy: its solver branches itself"
+            return (
+                f"the {engine.name} engine has no search strategy to choose: it keeps its own order"
+            )
         return (
             f"the {engine.name} engine does not follow the {request.strategy} strategy "
             f"(it follows {', '.join(engine.strategies)})"
