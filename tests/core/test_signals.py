@@ -21,6 +21,7 @@ import pytest
 from helpers import assert_valid_board, known_total, process_env, run_python
 
 import nqueens
+from nqueens.engines.bitboard import edges
 
 COMMAND = [sys.executable, "-m", "nqueens"]
 HANDLERS_TIMEOUT = 30.0  # seconds for a process to set up its handlers, however loaded the machine
@@ -195,6 +196,74 @@ def test_a_signal_in_a_garbage_collectors_callback_is_not_lost() -> None:
     done = run_python(SIGNAL_IN_A_GC_CALLBACK, timeout=60)
     assert "lost" not in done.stdout and "Traceback" not in done.stderr, done.stderr
     assert done.returncode == 130 or "interrupted" in done.stdout
+
+
+SIGNAL_IN_A_COMPILER_MID_COUNT = """
+import os, signal, threading, time
+import nqueens
+from nqueens.core import signals
+from nqueens.core.results import SearchInterrupted
+signals.install()
+space = {}
+exec(compile(
+    "def compiling(seconds):\\n"
+    "    import time\\n"
+    "    end = time.monotonic() + seconds\\n"
+    "    while time.monotonic() < end:\\n"
+    "        pass\\n",
+    os.path.join(os.sep, "site-packages", "numba", "stand_in.py"),
+    "exec",
+), space)
+
+def progress(done, total, solutions):
+    if done == 2:
+        threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGINT)).start()
+        space["compiling"](0.5)
+        time.sleep(5)  # where it can land, once numba's code is left
+
+try:
+    nqueens.count(12, engine="bitboard", workers=1, on_progress=progress)
+    print("the signal was lost")
+except SearchInterrupted as stopped:
+    print("partial", stopped.stats.solutions > 0)
+"""
+
+
+def test_a_signal_in_numbas_compiler_mid_count_keeps_the_partial_count() -> None:
+    """A signal that lands in numba's code cannot raise there, and ended the process at once
+    as though nothing was lost: in the middle of a count, its partial result was. It now waits
+    until the count can hear it."""
+    done = run_python(SIGNAL_IN_A_COMPILER_MID_COUNT, timeout=60)
+    assert (done.returncode, done.stdout) == (0, "partial True\n"), done.stderr
+
+
+@pytest.mark.skipif(edges.c_module() is None, reason="the package was built without its C module")
+def test_a_stop_while_the_simulator_counts_keeps_the_partial_count() -> None:
+    """numba-cuda's simulator is plain Python in numba's folder, which the handler took for
+    numba's compiler: Ctrl-C ended a gpu count at once, and its partial result was lost."""
+    process = subprocess.Popen(
+        [*COMMAND, "count", "10", "--engine", "gpu", "--format", "json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=process_env(NUMBA_ENABLE_CUDASIM="1"),
+        start_new_session=True,
+    )
+    try:
+        assert process.stderr is not None
+        assert "simulator" in process.stderr.readline()  # said as the count begins
+        time.sleep(0.5)
+        os.killpg(process.pid, signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=END_TIMEOUT)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert process.returncode == 130, stderr
+    record = json.loads(stdout)
+    assert record["status"] == "interrupted" and record["solutions"] < known_total(10), record
+    assert "lower bound" in stderr and "Traceback" not in stderr, stderr
+    _assert_group_gone(process.pid)
 
 
 ORPHANED_WORKER = """

@@ -5,11 +5,11 @@ partial result on Ctrl-C keeps it on the others too, and exits with 128 plus the
 A signal that lands while a module is being imported, while numba compiles, or in a garbage
 collector's callback, cannot raise there: a KeyboardInterrupt raised inside a compiled
 extension's initialisation comes out as an ImportError, and one raised in a callback from LLVM
-or from the collector is lost. If the
-process holds nothing that would be lost (no worker process, nothing unwritten on stdout), it
-ends at once, as it does in most of start-up; otherwise the signal waits until that is over.
-Only the standard library is imported here, so this can be set up before anything
-heavy loads.
+or from the collector is lost (numba-cuda's simulator is plain Python, and can). If the
+process holds nothing that would be lost (no worker process, nothing unwritten on stdout, no
+partial count: see :func:`keeping`), it ends at once, as it does in most of start-up; otherwise
+the signal waits until that is over. Only the standard library is imported here, so this can be
+set up before anything heavy loads.
 """
 
 from __future__ import annotations
@@ -39,10 +39,12 @@ HANG_UP = _present("SIGHUP")
 _RETRY_SECONDS = 0.02  # how soon a signal held back during an import is looked at again
 _IMPORT_MACHINERY = ("<frozen importlib._bootstrap>", "<frozen importlib._bootstrap_external>")
 _COMPILERS = (f"{os.sep}numba{os.sep}", f"{os.sep}llvmlite{os.sep}")
+_SIMULATOR = f"{os.sep}numba{os.sep}cuda{os.sep}simulator{os.sep}"  # plain Python: no compiler
 _PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
 
 _received: int | None = None
 _installed = False
+_keeping = 0  # searches under way that hold a partial result
 
 
 def install() -> None:
@@ -92,7 +94,7 @@ def _end_now_if_idle(signum: int) -> None:
     """End the process at once with the signal's exit code, if that loses nothing: no worker
     process runs and stdout takes what it holds. Returns where it would lose something, and in
     any process but the command line's: a program that calls the API is never ended under it."""
-    if not _installed:
+    if not _installed or _keeping:
         return
     # Read from the module that defines it: while multiprocessing is still being imported (a
     # signal can land then), its package has no active_children yet, and no child exists.
@@ -116,12 +118,26 @@ def _unsafe(frame: FrameType | None) -> bool:
     collecting = {getattr(getattr(c, "__func__", c), "__code__", None) for c in gc.callbacks}
     while frame is not None:
         filename = frame.f_code.co_filename
-        if filename in _IMPORT_MACHINERY or any(part in filename for part in _COMPILERS):
+        if filename in _IMPORT_MACHINERY:
+            return True
+        if any(part in filename for part in _COMPILERS) and _SIMULATOR not in filename:
             return True
         if frame.f_code in collecting:
             return True
         frame = frame.f_back
     return False
+
+
+@contextmanager
+def keeping() -> Iterator[None]:
+    """While a search holds a partial result: a stop signal that lands where it cannot raise
+    then waits for a moment where it can, rather than ending the process and losing it."""
+    global _keeping
+    _keeping += 1
+    try:
+        yield
+    finally:
+        _keeping -= 1
 
 
 @contextmanager

@@ -14,6 +14,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from nqueens.core import signals
 from nqueens.core.clock import seconds_until
 from nqueens.core.results import SearchInterrupted, Stats, Status
 from nqueens.core.strategies import MAX_UNBOUNDED_ENUMERATION_N
@@ -223,6 +224,7 @@ class _Counting:
                 else:
                     results = process_pool(todo, workers, deadline, seconds_each)
                 stack.callback(results.close)
+                stack.enter_context(signals.keeping())
                 for place, subcount in results:
                     found.append(subcount)
                     solutions += subcount.solutions
