@@ -40,6 +40,7 @@ from nqueens.engines.bitboard import edges
 from nqueens.engines.gpu import kernel, needs
 
 SIMULATOR = process_env(NUMBA_ENABLE_CUDASIM="1")
+COUNT_ON_THE_SIMULATOR = [sys.executable, "-m", "nqueens", "count", "--format", "json"]
 
 pytestmark = pytest.mark.skipif(
     edges.c_module() is None, reason="the package was built without its C module"
@@ -276,6 +277,52 @@ def test_auto_counts_on_the_cpu_without_a_device(monkeypatch: pytest.MonkeyPatch
     few_free = Board(20, queens=((0, 0), (2, 1), (4, 2)))
     assert registry.for_count(Request("count", few_free)).name != gpu.NAME
     assert registry.for_count(Request("count", Board(18, rules={"torus"}))).name != gpu.NAME
+
+
+def test_auto_never_counts_on_the_simulator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With NUMBA_ENABLE_CUDASIM=1, auto took the simulator from N = 18: 'count 18 -t 2' ran
+    for minutes (one simulated piece of N = 18 takes seconds), where the CPU counts it in 2 s."""
+    monkeypatch.setenv("NUMBA_ENABLE_CUDASIM", "1")
+    assert registry.for_count(Request("count", Board(18))).name == "bitboard"
+    assert registry.for_count(Request("count", Board(20), symmetry=False)).name != gpu.NAME
+
+
+@pytest.mark.parametrize(
+    ("value", "simulated"),
+    [
+        ("1", True),
+        ("2", True),
+        (" 1 ", True),
+        ("0", False),
+        ("00", False),
+        ("", False),
+        ("yes", False),
+        ("true", False),
+    ],
+)
+def test_the_simulator_is_asked_for_as_numba_reads_it(
+    monkeypatch: pytest.MonkeyPatch, value: str, simulated: bool
+) -> None:
+    """NUMBA_ENABLE_CUDASIM=yes is 0 to numba, which then looks for a device: the engine took it
+    for the simulator, said so, and then failed every launch on a machine without a GPU."""
+    monkeypatch.setenv("NUMBA_ENABLE_CUDASIM", value)
+    assert kernel.simulated() is simulated
+
+
+def test_a_time_limit_is_kept_on_the_simulator_while_a_launch_runs() -> None:
+    """A simulated launch of N = 18 takes minutes: the limit of 1 s ended the count then."""
+    started = time.monotonic()
+    done = subprocess.run(
+        [*COUNT_ON_THE_SIMULATOR, "18", "--engine", "gpu", "--time-limit", "1"],
+        capture_output=True,
+        text=True,
+        env=SIMULATOR,
+        timeout=60,
+    )
+    assert done.returncode == 3, done.stderr
+    assert time.monotonic() - started < 20
+    record = json.loads(done.stdout)
+    assert record["status"] == "time-limit" and record["solutions"] < known_total(18)
 
 
 @pytest.mark.slow  # the simulator counts N = 12 in 3 s, 8 s or more on a busy machine

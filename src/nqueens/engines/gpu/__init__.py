@@ -133,8 +133,10 @@ class GpuEngine(Engine):
 
     def gains(self, request: Request) -> bool:
         # Whether a cluster's workers have a GPU is not known before it is reached: there, the
-        # gpu engine is asked for by name.
-        return not request.remote and reduced.free_columns(request) >= AUTO_FROM_N
+        # gpu engine is asked for by name. The simulator is slower than any engine on the CPU.
+        if request.remote or kernel.simulated():
+            return False
+        return reduced.free_columns(request) >= AUTO_FROM_N
 
     def counts_in_minutes(self, request: Request) -> bool:
         return not kernel.simulated() and reduced.free_columns(request) <= MINUTES_UP_TO

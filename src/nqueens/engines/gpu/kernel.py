@@ -13,6 +13,7 @@ import contextlib
 import functools
 import importlib
 import os
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -44,8 +45,12 @@ least."""
 
 
 def simulated() -> bool:
-    """Whether numba-cuda runs kernels on its simulator, on the CPU, rather than on a device."""
-    return os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
+    """Whether numba-cuda runs kernels on its simulator, on the CPU, rather than on a device:
+    NUMBA_ENABLE_CUDASIM read as numba reads it (a whole number; any other value is 0)."""
+    try:
+        return int(os.environ.get("NUMBA_ENABLE_CUDASIM", "0")) != 0
+    except ValueError:
+        return False
 
 
 @functools.cache
@@ -286,8 +291,8 @@ def by_driver(machine: driver.Machine, n: int, blocked: Any, gaps: Any, lines: A
 
 def by_numba(n: int, blocked: Any, gaps: Any, lines: Any) -> Finish:
     """:func:`begin`, launched by numba (which compiles the kernel, or loads it from its
-    cache), on a device or on numba-cuda's simulator (which has counted once it returns), in
-    numba's default stream: after the launch before it."""
+    cache), on a device, in numba's default stream (after the launch before it), or on
+    numba-cuda's simulator, on a thread (:func:`on_a_thread`)."""
     import numpy
 
     from nqueens.engines.gpu import device
@@ -304,7 +309,8 @@ def by_numba(n: int, blocked: Any, gaps: Any, lines: Any) -> Finish:
         per_block = device.THREADS_PER_BLOCK
         processors = target.get_current_device().MULTIPROCESSOR_COUNT
         blocks = blocks_for(pieces, per_block, processors)
-    kernel[blocks, per_block](
+    launch = functools.partial(
+        kernel[blocks, per_block],
         n,
         preset(),
         target.to_device(blocked),
@@ -313,17 +319,53 @@ def by_numba(n: int, blocked: Any, gaps: Any, lines: Any) -> Finish:
         totals,
         counters,
     )
-    ended = None if simulated() else target.event(timing=False)
-    if ended is not None:
-        ended.record()
+    if simulated():
+        ended = on_a_thread(launch)
+    else:
+        launch()
+        event = target.event(timing=False)
+        event.record()
+        ended = event.query
 
     def finish(deadline: float | None) -> Launch | None:
-        if ended is not None and not driver.waited(ended.query, deadline, POLL_SECONDS):
+        if not driver.waited(ended, deadline, POLL_SECONDS):
             return None
         placements = int(counters.copy_to_host()[1])
         return Launch(totals.copy_to_host(), pieces, placements, began, time.perf_counter())
 
     return finish
+
+
+_SIMULATOR = threading.Lock()
+"""Held by the simulated launch that runs: they run one after the other, as a device's stream
+runs its launches."""
+
+
+def on_a_thread(launch: Callable[[], None]) -> Callable[[], bool]:
+    """Run a simulated launch on a thread, after those begun before it, and return whether it
+    has ended (raising its error then): a simulated launch takes seconds a piece on a large
+    board, and the count hears its time limit and Ctrl-C meanwhile. One given up on runs on,
+    as it would on a device, until it ends or the process does."""
+    ended = threading.Event()
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        with _SIMULATOR:
+            try:
+                launch()
+            except BaseException as error:  # handed to the thread that waits for it
+                failed.append(error)
+            finally:
+                ended.set()
+
+    threading.Thread(target=run, name="numba-cuda's simulator", daemon=True).start()
+
+    def done() -> bool:
+        if failed:
+            raise failed[0]
+        return ended.is_set()
+
+    return done
 
 
 def _pieces(n: int, lines: Any, stack_lines: int) -> int:
