@@ -366,7 +366,7 @@ def failing_device(monkeypatch: pytest.MonkeyPatch) -> None:
     """A device that is there but fails every launch, as one out of memory would."""
 
     def fail(*arguments: object) -> kernel.Finish:
-        raise RuntimeError("CUDA_ERROR_OUT_OF_MEMORY (a stand-in)")
+        raise RuntimeError("Error at launch:\n\nCUDA_ERROR_OUT_OF_MEMORY (a stand-in)\n:")
 
     stand_in_device(monkeypatch, kernel.Launcher(fail, "a stand-in"), "a failing device")
 
@@ -490,9 +490,12 @@ def test_a_failed_launch_is_counted_on_the_cpu_exactly_and_said_once_per_launch(
     assert (stats.solutions, stats.unique) == (known_total(12), known_unique(12))
     assert len(warned) == len(gpu.ENGINE.subproblems(Request("count", Board(12)), None))
     queens, blocked = {(1, 0)}, {(4, 4), (2, 6)}
-    with pytest.warns(gpu.GpuFallbackWarning):
+    with pytest.warns(gpu.GpuFallbackWarning) as warned_too:
         puzzle = nqueens.count(9, engine="gpu", queens=sorted(queens), blocked=sorted(blocked))
     assert puzzle.solutions == count_completions(9, queens, blocked)
+    # one line each, as the command line shows a warning, though numba's errors span several
+    said = [str(warning.message) for warning in [*warned, *warned_too]]
+    assert all("\n" not in text and "Error at launch: CUDA_ERROR" in text for text in said)
 
 
 def test_a_worker_without_a_gpu_counts_every_piece_exactly_on_its_cpu() -> None:

@@ -40,7 +40,7 @@ from nqueens.engines.base import (
     SubproblemInterrupted,
 )
 from nqueens.engines.bitboard import edges
-from nqueens.engines.gpu import kernel, needs
+from nqueens.engines.gpu import driver, kernel, needs
 
 NAME = "gpu"
 STAT_NAMES = ("pieces", "device microseconds")
@@ -270,7 +270,7 @@ def _count_span(
         launched = begun.finish(task.deadline)
     except Exception as error:  # out of memory, a launch failure: this span goes to the CPU
         warnings.warn(
-            f"the GPU failed ({type(error).__name__}: {error}); constellations {start} to "
+            f"the GPU failed ({driver.described(error)}); constellations {start} to "
             f"{end - 1} are counted on the CPU",
             GpuFallbackWarning,
             stacklevel=2,
@@ -354,7 +354,7 @@ def _count_pieces(task: GpuPieces) -> Subcount:
         launched = kernel.count(n, blocked, gaps, lines, task.deadline)
     except Exception as error:  # out of memory, a launch failure: these pieces go to the CPU
         warnings.warn(
-            f"the GPU failed ({type(error).__name__}: {error}); {len(task.pieces)} pieces are "
+            f"the GPU failed ({driver.described(error)}); {len(task.pieces)} pieces are "
             "counted on the CPU",
             GpuFallbackWarning,
             stacklevel=2,

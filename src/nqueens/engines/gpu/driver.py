@@ -43,6 +43,12 @@ class NoDevice(DriverError):
     """The driver finds no CUDA device."""
 
 
+def described(error: BaseException) -> str:
+    """An error's kind and message in one line, as a message or warning shows it: numba's and
+    the driver's messages span several."""
+    return " ".join(f"{type(error).__name__}: {error}".split())
+
+
 class Launched(NamedTuple):
     """A launch begun: its stream, the event that ends it, and its copies on the device."""
 

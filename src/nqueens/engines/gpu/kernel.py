@@ -197,7 +197,7 @@ def _made() -> driver.Machine | str:
         through_driver = by_driver(machine, CHECK_N, *arrays)(None)
         through_numba = by_numba(CHECK_N, *arrays)(None)
     except Exception as error:  # no compiler, a driver's or numba's error: numba's launch
-        return f"machine code not made ({type(error).__name__}: {error})"
+        return f"machine code not made ({driver.described(error)})"
     assert through_driver is not None and through_numba is not None  # waited for, no deadline
     if not numpy.array_equal(through_driver.totals, through_numba.totals):
         return f"machine code counted N = {CHECK_N} otherwise than numba's launch"

@@ -32,7 +32,7 @@ def missing() -> str | None:
     except driver.NoDevice:
         return "finds no CUDA device on this machine"
     except Exception as error:  # a broken driver says so in its own way
-        return f"finds no usable CUDA device ({type(error).__name__}: {error})"
+        return f"finds no usable CUDA device ({driver.described(error)})"
     if kernel.kept() is not None or jit.cache_written(driver.KERNEL_SOURCE):
         return None  # compiled before: no compiler needed
     try:
