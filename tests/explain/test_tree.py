@@ -133,6 +133,9 @@ def test_the_page_shows_each_tree_s_title_once(tmp_path: Path) -> None:
         (["--tree", "tree.png"], "should end in .svg"),
         (["--compare"], "--compare draws two trees on one page"),
         (["--compare", "--tree", "tree.svg"], "--compare draws two trees on one page"),
+        # each was silently ignored: the tree is saved instead of the steps drawn
+        (["--tree", "tree.svg", "--svg", "step.svg"], "instead of drawing each step, as --svg"),
+        (["--tree", "tree.html", "--step"], "as --step would: give one or the other"),
     ],
 )
 def test_bad_tree_options_exit_2(arguments: list[str], message: str) -> None:

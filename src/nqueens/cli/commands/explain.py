@@ -104,6 +104,12 @@ def explain(
 
     if compare and (tree_path is None or not tree_path.endswith(".html")):
         raise click.UsageError("--compare draws two trees on one page: give --tree FILE.html")
+    drawing = [name for name, given in (("--svg", svg_path), ("--step", step)) if given]
+    if tree_path is not None and drawing:
+        raise click.UsageError(
+            f"--tree saves the whole search instead of drawing each step, as "
+            f"{' and '.join(drawing)} would: give one or the other"
+        )
     output = Output("text", ascii_only=ascii_only)
     strategies = [FIRST_MIN, FIRST_FAIL_MID] if compare else [strategy]
     try:
