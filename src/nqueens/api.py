@@ -219,6 +219,13 @@ def count(
             validation.text(cluster, "cluster"),
             validation.seconds(connect_timeout, "the connect timeout"),
         )
+    if where is not None and workers is not None:
+        raise InputError(
+            "{workers} shares a count among this machine's processes; on a cluster, its own "
+            "workers count (local:K starts K of them)",
+            argument="workers",
+            names=("workers",),
+        )
     resumable = checkpoint is not None or cluster is not None
     request = _request(
         COUNT,

@@ -273,6 +273,25 @@ def test_a_malformed_cluster_address_exits_2_at_once(address: str, message: str)
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["-j", "2", "--cluster", "local:1"], "--workers K shares a count among this machine's"),
+        (["--connect-timeout", "5"], "--connect-timeout is how long --cluster waits"),
+    ],
+)
+def test_a_cluster_option_that_would_change_nothing_exits_2(
+    arguments: list[str], message: str
+) -> None:
+    """Each was silently ignored: -j with a cluster, whose workers count, and a connect timeout
+    with no cluster to connect to."""
+    result = invoke("count", "8", *arguments)
+    assert result.exit_code == 2 and not result.stdout
+    assert message in result.stderr, result.stderr
+    with pytest.raises(nqueens.InputError, match=r"workers= shares a count"):
+        nqueens.count(8, workers=1, cluster="local:1")
+
+
 def test_without_dask_a_cluster_count_says_how_to_install_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

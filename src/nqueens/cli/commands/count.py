@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from nqueens import api
 from nqueens.cli import render
@@ -114,6 +115,9 @@ def count(
       nqueens count 14 --stats             with the time and the search's figures
       nqueens count 19 --checkpoint n19.ckpt   minutes of work, resumable
     """
+    given = ctx.get_parameter_source("connect_timeout") is not ParameterSource.DEFAULT
+    if given and cluster is None:
+        raise click.UsageError("--connect-timeout is how long --cluster waits: give --cluster")
     output = Output(output_format)
     n = board.n
     known_total = KNOWN_TOTALS.get(n) if board.plain else None
