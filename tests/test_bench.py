@@ -98,6 +98,9 @@ def test_bench_text_tables_show_the_seed_and_cells_over_the_limit() -> None:
         (["--repeat", "0"], "--repeat"),
         (["--repeat", "99999999999999999999"], "more than 1,000"),
         (["--format", "xml"], "--format"),
+        # measured nothing, silently
+        (["--engines", "cp", "--mip-solvers", "glpk"], "add mip to --engines"),
+        (["--engines", "mip,local", "--strategies", "first-min"], "none of them is in --engines"),
     ],
 )
 def test_bad_bench_plans_are_usage_errors(args: list[str], message: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import click
+from click.core import ParameterSource
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -24,6 +25,7 @@ from nqueens.cli.params import BoardSizes, Names, Seconds, WholeNumber
 from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
 from nqueens.engines.mip import BACKENDS
+from nqueens.engines.mip import NAME as MIP
 
 
 @click.command(cls=QueensCommand, epilog=EXIT_CODES_HELP)
@@ -88,7 +90,9 @@ from nqueens.engines.mip import BACKENDS
     "one row per cell.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no estimate of the time.")
+@click.pass_context
 def bench(
+    ctx: click.Context,
     sizes: list[int],
     first_sizes: list[int],
     engines: list[str],
@@ -112,6 +116,7 @@ def bench(
       nqueens bench --format csv > bench.csv
     """
     size_list, first_size_list, engine_list, strategy_list = sizes, first_sizes, engines, strategies
+    _check_choices_apply(ctx, engine_list)
     output = Output("text")
     from nqueens import bench as benchmark
 
@@ -176,3 +181,21 @@ def bench(
         width = output.out.width if on_terminal else None
         for table in benchmark.tables(cells, time_limit=time_limit, width=width):
             console.print(table)
+
+
+def _check_choices_apply(ctx: click.Context, engines: list[str]) -> None:
+    """A usage error for --mip-solvers or --strategies given where no engine measured uses
+    them: they would be silently dropped."""
+
+    def given(name: str) -> bool:
+        return ctx.get_parameter_source(name) is not ParameterSource.DEFAULT
+
+    if given("mip_solvers") and MIP not in engines:
+        raise click.UsageError(
+            "--mip-solvers chooses the mip engine's solvers: add mip to --engines"
+        )
+    if given("strategies") and not any(registry.engine_named(e).strategies for e in engines):
+        raise click.UsageError(
+            f"--strategies orders the search of {registry.describe('strategies')}, and none of "
+            "them is in --engines"
+        )
