@@ -19,6 +19,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from types import FrameType
@@ -45,6 +46,7 @@ _PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
 _received: int | None = None
 _installed = False
 _keeping = 0  # searches under way that hold a partial result
+_handled = 0  # stop signals the main thread's handler has run for
 
 
 def install() -> None:
@@ -70,9 +72,15 @@ def exit_code() -> int:
     return 128 + received()
 
 
-def _stop(signum: int, frame: FrameType | None) -> None:
-    global _received
+def _heard(signum: int) -> None:
+    """Note a stop signal that a handler of this module ran for."""
+    global _received, _handled
     _received = signum
+    _handled += 1
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    _heard(signum)
     if _unsafe(frame):
         _end_now_if_idle(signum)
         timer = threading.Timer(_RETRY_SECONDS, _retry, args=(signum,))
@@ -83,11 +91,17 @@ def _stop(signum: int, frame: FrameType | None) -> None:
 
 
 def _retry(signum: int) -> None:
-    """Send the signal again, to the main thread itself: a simulated one (interrupt_main) would
-    not wake it from a blocking call, and it could then wait forever."""
-    main = threading.main_thread().ident
-    if _installed and main is not None:
-        signal.pthread_kill(main, signum)
+    """Send the signal again, to the main thread itself, until its handler has run: a simulated
+    one (interrupt_main) would not wake it from a blocking call, and it could then wait forever;
+    and one that lands just before a blocking call (a sleep, a wait for a worker) is heard only
+    when the call returns, unless another interrupts it."""
+    main = threading.main_thread()
+    handled = _handled
+    while _installed and _handled == handled:
+        if main.ident is None or not main.is_alive():
+            return
+        signal.pthread_kill(main.ident, signum)
+        time.sleep(_RETRY_SECONDS)
 
 
 def _end_now_if_idle(signum: int) -> None:
@@ -149,8 +163,7 @@ def redirected(stop: Callable[[], None]) -> Iterator[None]:
     """
 
     def handler(signum: int, frame: FrameType | None) -> None:
-        global _received
-        _received = signum
+        _heard(signum)
         stop()
 
     with _handled_by(handler):
@@ -170,8 +183,7 @@ def held(*, end_now_if_idle: bool = False) -> Iterator[list[int]]:
     arrived: list[int] = []
 
     def handler(signum: int, frame: FrameType | None) -> None:
-        global _received
-        _received = signum
+        _heard(signum)
         if end_now_if_idle:
             _end_now_if_idle(signum)
         arrived.append(signum)
