@@ -599,6 +599,7 @@ SIMULATED_CASES = [
 """The gpu engine's walk: CI has no device, so the walk above meets only its refusal."""
 
 
+@pytest.mark.slow  # 3 s; bench with a stand-in device is in tests/engines/test_gpu.py
 @pytest.mark.skipif(edges.c_module() is None, reason="the package was built without its C module")
 def test_the_gpu_engine_conforms_on_the_simulator() -> None:
     """``bench`` once crashed wherever the gpu engine runs (it warmed up every engine with

@@ -446,6 +446,16 @@ def numba_launches(monkeypatch: pytest.MonkeyPatch, device: SlowDevice, name: st
     stand_in_device(monkeypatch, kernel.Launcher(kernel.by_numba, "numba"), name)
 
 
+def test_bench_times_the_engine_where_a_device_is_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    """bench warmed every engine up with a first solution, which this engine does not find: it
+    crashed on its own defaults wherever a device was there."""
+    numba_launches(monkeypatch, SlowDevice(seconds=0), "a device")
+    result = invoke("bench", "--sizes", "4", "--first-sizes", "8", "--engines", "gpu,cp", "-q")
+    assert result.exit_code == 0, result.stderr
+    rows = {words[0]: words[1:] for words in map(str.split, result.stdout.splitlines()) if words}
+    assert float(rows["gpu"][0]) >= 0 and "Left out" not in result.stderr
+
+
 def test_a_time_limit_is_kept_while_a_long_launch_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     """A launch on a large board takes seconds: the count stops at its limit all the same,
     with what it has (nothing from the launch given up on), not when the launch ends."""
