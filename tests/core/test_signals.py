@@ -29,17 +29,31 @@ END_TIMEOUT = 60.0
 
 
 def _start(
-    arguments: list[str], before_exec: Callable[[], None] | None = None
+    arguments: list[str],
+    before_exec: Callable[[], None] | None = None,
+    env: dict[str, str] | None = None,
 ) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [*COMMAND, *arguments],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=process_env(),
+        env=env or process_env(),
         start_new_session=True,  # its own process group, to look for leftovers afterwards
         preexec_fn=before_exec,
     )
+
+
+def _ended_after(process: subprocess.Popen[str], act: Callable[[], None]) -> tuple[str, str]:
+    """Do ``act`` to a running process, then wait for its end and what it wrote; its group is
+    killed if either fails."""
+    try:
+        act()
+        return process.communicate(timeout=END_TIMEOUT)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
 
 
 def _wait_for_handlers(process: subprocess.Popen[str]) -> None:
@@ -72,18 +86,16 @@ def _assert_group_gone(group: int) -> None:
 def _interrupt(arguments: list[str], signum: signal.Signals, delay: float) -> tuple[str, str]:
     """Run a command, send it ``signum`` ``delay`` seconds after its handlers are in place."""
     process = _start(arguments)
-    try:
+
+    def stop() -> None:
         _wait_for_handlers(process)
         time.sleep(delay)
         if signum == signal.SIGTERM:
             process.send_signal(signum)  # as ``kill`` does: the parent alone
         else:
             os.killpg(process.pid, signum)  # as a terminal does: the whole foreground group
-        stdout, stderr = process.communicate(timeout=END_TIMEOUT)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
+
+    stdout, stderr = _ended_after(process, stop)
     assert process.returncode == 128 + signum, stderr
     assert "Traceback" not in stderr and "Error" not in stderr, stderr
     _assert_group_gone(process.pid)
@@ -255,24 +267,16 @@ def test_a_signal_in_numbas_compiler_mid_count_keeps_the_partial_count() -> None
 def test_a_stop_while_the_simulator_counts_keeps_the_partial_count() -> None:
     """numba-cuda's simulator is plain Python in numba's folder, which the handler took for
     numba's compiler: Ctrl-C ended a gpu count at once, and its partial result was lost."""
-    process = subprocess.Popen(
-        [*COMMAND, "count", "10", "--engine", "gpu", "--format", "json"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=process_env(NUMBA_ENABLE_CUDASIM="1"),
-        start_new_session=True,
-    )
-    try:
+    arguments = ["count", "10", "--engine", "gpu", "--format", "json"]
+    process = _start(arguments, env=process_env(NUMBA_ENABLE_CUDASIM="1"))
+
+    def stop_as_it_counts() -> None:
         assert process.stderr is not None
         assert "simulator" in process.stderr.readline()  # said as the count begins
         time.sleep(0.5)
         os.killpg(process.pid, signal.SIGINT)
-        stdout, stderr = process.communicate(timeout=END_TIMEOUT)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
+
+    stdout, stderr = _ended_after(process, stop_as_it_counts)
     assert process.returncode == 130, stderr
     record = json.loads(stdout)
     assert record["status"] == "interrupted" and record["solutions"] < known_total(10), record
@@ -398,14 +402,12 @@ def test_a_hang_up_ignored_by_nohup_stays_ignored() -> None:
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
     counting = _start(["count", "14", "--workers", "1"], before_exec=as_nohup_starts_it)
-    try:
+
+    def hang_up() -> None:
         _wait_for_handlers(counting)
         os.killpg(counting.pid, signal.SIGHUP)  # as a terminal's hang-up reaches its group
-        out, err = counting.communicate(timeout=END_TIMEOUT)
-    finally:
-        if counting.poll() is None:
-            os.killpg(counting.pid, signal.SIGKILL)
-            counting.communicate()
+
+    out, err = _ended_after(counting, hang_up)
     assert counting.returncode == 0, err
     assert int(out) == known_total(14)
     _assert_group_gone(counting.pid)
