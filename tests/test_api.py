@@ -166,6 +166,8 @@ def test_solve_streams_without_holding_every_solution() -> None:
         (lambda: nqueens.count(8, workers=-1), "workers"),
         (lambda: nqueens.count(21), "314,666,222,712 solutions"),
         (lambda: nqueens.solve(40), "nobody has counted"),
+        (lambda: nqueens.count(8, checkpoint=123), "the checkpoint must be a path"),  # type: ignore[arg-type]
+        (lambda: nqueens.count(8, checkpoint=b"n8.ckpt"), "checkpoint must be a path"),  # type: ignore[arg-type]
     ],
 )
 def test_refused_input_says_why(call: Callable[[], object], message: str) -> None:

@@ -11,7 +11,6 @@ import os
 import time
 from collections.abc import Iterable
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from nqueens.core import validation
@@ -211,6 +210,7 @@ def count(
     is the time it expects. Other keywords are the engine's own options, such as
     ``mip_solver="glpk"`` for the mip engine.
     """
+    saved_to = None if checkpoint is None else validation.path(checkpoint, "the checkpoint")
     where = None
     if cluster is not None:
         from nqueens.run.cluster import check_address
@@ -278,7 +278,7 @@ def count(
         workers=workers or default_workers(),
         on_progress=on_progress,
         on_estimate=on_estimate,
-        checkpoint=Path(checkpoint) if checkpoint is not None else None,
+        checkpoint=saved_to,
         cluster=where,
     )
 

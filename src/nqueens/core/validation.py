@@ -7,7 +7,9 @@ check names the argument and what it got, and keeps huge numbers short in its me
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from nqueens.core.results import InputError, Square
@@ -97,6 +99,15 @@ def text(value: object, what: str) -> str:
     if not isinstance(value, str):
         raise InputError(f"{what} must be a string, not {shown(value)}")
     return value
+
+
+def path(value: object, what: str) -> Path:
+    """``value`` as a path, if it is a string or an ``os.PathLike`` of one."""
+    if isinstance(value, str) or (
+        isinstance(value, os.PathLike) and isinstance(os.fspath(value), str)
+    ):
+        return Path(value)
+    raise InputError(f"{what} must be a path (a string or a pathlib.Path), not {shown(value)}")
 
 
 def callback(value: object, name: str) -> Callable[..., Any] | None:
