@@ -285,6 +285,13 @@ def test_bad_squares_exit_2_naming_them(command: str, args: list[str], message: 
     assert result.stdout == ""
 
 
+def test_squares_beyond_a_thousand_are_named_as_they_are_given() -> None:
+    """Grouped by thousands, 'queens 1,1,000 and 1,1,001' read as three coordinates each."""
+    result = invoke("count", "1200", "--queen", "1,1000", "--queen", "1,1001", "-t", "1")
+    assert result.exit_code == 2
+    assert "queens 1,1000 and 1,1001 share a row" in result.stderr, result.stderr
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

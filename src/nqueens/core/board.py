@@ -24,8 +24,9 @@ from nqueens.core.validation import read_whole, shown, squares, tuples_of, whole
 
 
 def square_name(square: Square) -> str:
-    """``(2, 3)`` -> ``"3,4"``: the 1-based ROW,COL a person reads."""
-    return f"{shown(square[0] + 1)},{shown(square[1] + 1)}"
+    """``(2, 3)`` -> ``"3,4"``: the 1-based ROW,COL a person reads (and ``--queen`` takes), its
+    numbers not grouped by thousands, whose commas would read as more coordinates."""
+    return ",".join(str(at + 1) if at.bit_length() <= 64 else shown(at + 1) for at in square)
 
 
 def parse_square(text: str) -> Square:
