@@ -13,6 +13,7 @@ size that is not a whole number) is an InputError, never "valid".
 from __future__ import annotations
 
 import json
+import operator
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -68,7 +69,13 @@ def check(
     }
     if SUPERQUEENS in rules:
         conflicts[KNIGHT] = _knight_pairs(queens, n, rules)
-    return _report(number, n, conflicts, problems, lambda: queens, rules)
+
+    def named_among() -> list[Square]:
+        if SUPERQUEENS in rules:  # a knight's move apart, any two queens may be a pair
+            return sorted(queens)
+        return _on_crowded_lines(sorted(queens), n, rules)
+
+    return _report(number, n, conflicts, problems, named_among, rules)
 
 
 def check_rows(number: int, rows: list[int], rules: frozenset[str] = frozenset()) -> BoardCheck:
@@ -83,7 +90,7 @@ def check_rows(number: int, rows: list[int], rules: frozenset[str] = frozenset()
         "diagonal": _pairs(map(int.__sub__, rows, range(n)))
         + _pairs(map(int.__add__, rows, range(n))),
     }
-    return _report(number, n, conflicts, [], lambda: [(row, col) for col, row in enumerate(rows)])
+    return _report(number, n, conflicts, [], lambda: _rows_on_crowded_lines(rows))
 
 
 KNIGHT = "knight's move"
@@ -106,13 +113,13 @@ def _report(
     n: int,
     conflicts: dict[str, int],
     problems: list[str],
-    queens: Callable[[], list[Square]],
+    named_among: Callable[[], list[Square]],
     rules: frozenset[str] = frozenset(),
 ) -> BoardCheck:
     """The check of a board whose conflicts are counted: the first pairs named, when there are
-    any (``queens`` builds the squares only then)."""
+    any, among the queens ``named_among`` gives, in order (built only then)."""
     if any(conflicts.values()):
-        named = _first_pairs(sorted(queens()), n, rules)
+        named = _first_pairs(named_among(), n, rules)
         problems = [*problems, *named]
         rest = sum(conflicts.values()) - len(named)
         if rest > 0:
@@ -150,6 +157,36 @@ def _first_pairs(queens: list[Square], n: int, rules: frozenset[str]) -> list[st
         if len(named) >= NAMED_PAIRS:
             return named[:NAMED_PAIRS]
     return named
+
+
+def _on_crowded_lines(queens: list[Square], n: int, rules: frozenset[str]) -> list[Square]:
+    """The queens, in their order, that share a row, a column or a diagonal with another: the
+    only ones a pair can name. Following every line of every queen of a board of millions took
+    gigabytes."""
+    rows = [row for row, _ in queens]
+    columns = [col for _, col in queens]
+    falling, rising = list(map(operator.sub, rows, columns)), list(map(operator.add, rows, columns))
+    if TORUS in rules:
+        falling, rising = [line % n for line in falling], [line % n for line in rising]
+    return [queens[at] for at in sorted(_crowded_at(rows, columns, falling, rising))]
+
+
+def _rows_on_crowded_lines(rows: list[int]) -> list[Square]:
+    """:func:`_on_crowded_lines` of a board given as the row of each column's queen, sorted."""
+    falling = list(map(operator.sub, rows, range(len(rows))))
+    rising = list(map(operator.add, rows, range(len(rows))))
+    return sorted((rows[col], col) for col in _crowded_at(rows, falling, rising))
+
+
+def _crowded_at(*lines: list[int]) -> set[int]:
+    """Where, in lists of the line each queen is on (one list per kind of line), a queen shares
+    a line with another."""
+    found: set[int] = set()
+    for on in lines:
+        crowded = {line for line, queens in Counter(on).items() if queens > 1}
+        if crowded:
+            found.update(at for at, line in enumerate(on) if line in crowded)
+    return found
 
 
 def _pair(
