@@ -168,6 +168,7 @@ def test_solve_streams_without_holding_every_solution() -> None:
         (lambda: nqueens.solve(40), "nobody has counted"),
         (lambda: nqueens.count(8, checkpoint=123), "the checkpoint must be a path"),  # type: ignore[arg-type]
         (lambda: nqueens.count(8, checkpoint=b"n8.ckpt"), "checkpoint must be a path"),  # type: ignore[arg-type]
+        (lambda: nqueens.count(8, checkpoint=""), "the checkpoint must name a file, not ''"),
     ],
 )
 def test_refused_input_says_why(call: Callable[[], object], message: str) -> None:

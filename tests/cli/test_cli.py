@@ -559,6 +559,29 @@ def test_svg_files_are_named_as_the_help_says_and_said_where(tmp_path: Path) -> 
     assert f"Saved the search tree in {tmp_path}/t.svg." in tree.stderr
 
 
+@pytest.mark.parametrize("name", ["-", "", " "])
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["first", "6", "--svg"],
+        ["solve", "4", "--svg"],
+        ["explain", "4", "--svg"],
+        ["explain", "4", "--tree"],
+        ["count", "8", "--checkpoint"],
+    ],
+)
+def test_a_file_without_a_name_is_refused_and_nothing_is_written(
+    arguments: list[str], name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """'--svg -' wrote '-.svg' (solve: '--1.svg', a name a shell takes for an option), and
+    '--checkpoint -' a checkpoint called '-': - stands for stdin or stdout elsewhere."""
+    monkeypatch.chdir(tmp_path)
+    result = invoke(*arguments, name)
+    assert result.exit_code == 2 and not result.stdout
+    assert "give a file name" in result.stderr or "should end in .svg" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_bench_says_how_long_it_may_take_before_it_starts() -> None:
     result = invoke("bench", "--sizes", "4", "--first-sizes", "8", "--engines", "bitboard")
     assert result.exit_code == 0, result.stderr

@@ -94,8 +94,8 @@ STRING_VALUES: dict[str, list[str]] = {
     "queen_squares": ["1,1", "0,0", "9,9", "a,b", "1", f"{HUGE},1", "1,1,1", ""],
     "block_squares": ["1,1", "0,0", "9,9", "a,b", f"1,{HUGE}", ""],
     "excluded_diagonals": ["1,1/", "1,1\\", "1,1", "0,0/", "9,9/", f"{HUGE},1/", "x"],
-    "svg_path": ["{new}.svg", "{new}", "{directory}", "/dev/full", "{missing}"],
-    "tree_path": ["{new}.svg", "{new}", "{directory}", "/dev/full", "{missing}"],
+    "svg_path": ["{new}.svg", "{new}", "{directory}", "/dev/full", "{missing}", "-", ""],
+    "tree_path": ["{new}.svg", "{new}", "{directory}", "/dev/full", "{missing}", "-", ""],
     "cluster": ["nonsense", "local:0", "local:x", f"local:{HUGE}", "inproc://x", "h:99999", ""],
 }
 """Hostile values of the options whose type is a plain string, by parameter name."""
@@ -132,7 +132,7 @@ def hostile_values(param: click.Parameter) -> list[str] | None:
     if isinstance(kind, (params.TextFile, params.TextLines)):
         return FILE_VALUES
     if isinstance(kind, click.Path):
-        return ["{new}", "{directory}", "{binary}", "/dev/null", "/dev/full", "{missing}"]
+        return ["{new}", "{directory}", "{binary}", "/dev/null", "/dev/full", "{missing}", "-"]
     if isinstance(kind, params.BoardSizes):
         return ["4", "0", "4-3", "x", "10001", "1-3", ""]
     if isinstance(kind, params.Names):

@@ -234,12 +234,28 @@ def tree_target(ctx: click.Context, param: click.Parameter, value: str | None) -
     return svg_target(ctx, param, value)
 
 
+def file_named(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Refuse a file name that is empty, or ``-``, which names stdin and stdout elsewhere: what
+    is saved here goes to a file of its own (stdout carries the data)."""
+    if value == "-":
+        raise click.BadParameter(
+            "- stands for stdin or stdout, and this is saved to a file of its own: give a file "
+            "name",
+            ctx,
+            param,
+        )
+    if value is not None and not value.strip():
+        raise click.BadParameter("give a file name", ctx, param)
+    return value
+
+
 def svg_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """An --svg path, given .svg where it has no suffix and names no existing file (so that
     every command names its pictures alike); refused before any search starts when its folder
     does not exist."""
     if value is None:
         return None
+    file_named(ctx, param, value)
     if not Path(value).suffix and not Path(value).exists():
         value += ".svg"
     if not Path(value).resolve().parent.is_dir():

@@ -103,11 +103,13 @@ def text(value: object, what: str) -> str:
 
 def path(value: object, what: str) -> Path:
     """``value`` as a path, if it is a string or an ``os.PathLike`` of one."""
-    if isinstance(value, str) or (
-        isinstance(value, os.PathLike) and isinstance(os.fspath(value), str)
-    ):
-        return Path(value)
-    raise InputError(f"{what} must be a path (a string or a pathlib.Path), not {shown(value)}")
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if not isinstance(value, str):
+        raise InputError(f"{what} must be a path (a string or a pathlib.Path), not {shown(value)}")
+    if not value.strip():
+        raise InputError(f"{what} must name a file, not {shown(value)}")
+    return Path(value)
 
 
 def callback(value: object, name: str) -> Callable[..., Any] | None:

@@ -14,6 +14,7 @@ from nqueens.cli.options import (
     QueensCommand,
     common_options,
     engine_options,
+    file_named,
     usage_errors,
 )
 from nqueens.cli.output import (
@@ -60,6 +61,7 @@ from nqueens.run.cluster import CONNECT_SECONDS, ClusterLost, ClusterUnreachable
 @click.option(
     "--checkpoint",
     "checkpoint_path",
+    callback=file_named,
     metavar="FILE",
     type=click.Path(dir_okay=False),
     help="Save progress in FILE as the count goes; run the same command again to go on where "
