@@ -16,6 +16,7 @@ def main() -> None:
     """Start the command's clock, set up signal handling (and CUDA's driver, for a count on the
     GPU), then run the command line."""
     clock.start()
+    _fill_closed_standard_streams()
     try:
         signals.install()
         from nqueens.engines.gpu import early
@@ -28,6 +29,19 @@ def main() -> None:
         with suppress(OSError):  # stderr closed: the exit code still says it
             os.write(2, b"Interrupted.\n")
         os._exit(signals.exit_code())
+
+
+def _fill_closed_standard_streams() -> None:
+    """Open the null device on stdin, stdout or stderr where the process was started with it
+    closed (``2>&-``), so that no file this process opens takes its number: a checkpoint that
+    got number 2 would take in whatever a solver, or a message of the last resort, writes to
+    stderr. Python has already seen them closed (``sys.stderr`` is None), and the command line
+    goes by that."""
+    for number in (0, 1, 2):
+        try:
+            os.fstat(number)
+        except OSError:  # the lowest free number, this one, as those below are open
+            os.open(os.devnull, os.O_RDWR)
 
 
 if __name__ == "__main__":

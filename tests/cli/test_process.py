@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import invoke, process_env, run_python
+from helpers import assert_valid_board, invoke, process_env, run_python
 
 COMMAND = [sys.executable, "-m", "nqueens"]
 
@@ -162,6 +162,62 @@ def test_a_closed_stdout_is_said_and_exit_74_unless_the_usage_is_bad(
         assert done.stderr.strip() == (
             "Error: the output could not be written: standard output is closed."
         )
+
+
+@pytest.mark.parametrize(
+    ("arguments", "code"),
+    [("first 6 --style compact", 0), ("count 18 -t 0.3", 3), ("count 0", 2), ("verify -", 2)],
+)
+def test_a_closed_stderr_keeps_the_data_and_the_exit_code(arguments: str, code: int) -> None:
+    """Started with stderr closed, every command ended with exit 1: flushing a stderr that
+    Python had set to None failed as the process ended."""
+    done = subprocess.run(
+        ["bash", "-c", f'"{sys.executable}" -m nqueens {arguments} 2>&- </dev/null'],
+        capture_output=True,
+        text=True,
+        env=process_env(),
+        timeout=60,
+    )
+    assert done.returncode == code, done.stdout
+    assert "Traceback" not in done.stdout
+    if code == 0:
+        assert_valid_board([int(row) - 1 for row in done.stdout.split()], 6)
+
+
+CHECKPOINT_BESIDE_A_CLOSED_STDERR = """
+import os, subprocess, sys, time
+path = sys.argv[1]
+counting = subprocess.Popen(
+    [sys.executable, "-m", "nqueens", "count", "19", "-j", "1", "--checkpoint", path],
+    stdout=subprocess.DEVNULL, preexec_fn=lambda: os.close(2),
+)
+folder = f"/proc/{counting.pid}/fd"
+
+def opened():
+    found = {}
+    for number in os.listdir(folder):
+        try:
+            found[number] = os.readlink(f"{folder}/{number}")
+        except OSError:  # closed meanwhile
+            pass
+    return found
+
+try:
+    while path not in opened().values():
+        time.sleep(0.01)  # until the count holds its checkpoint open
+    print(opened().get("2", "nothing"))
+finally:
+    counting.kill()
+    counting.wait()
+"""
+
+
+def test_a_file_opened_beside_a_closed_stderr_never_takes_its_place(tmp_path: Path) -> None:
+    """A checkpoint opened by a process started with stderr closed could take its number, 2,
+    and with it whatever a solver or a last message writes to stderr."""
+    path = tmp_path / "n19.ckpt"
+    done = run_python(CHECKPOINT_BESIDE_A_CLOSED_STDERR.replace("sys.argv[1]", repr(str(path))))
+    assert done.stdout.strip() == os.devnull, done.stderr
 
 
 def test_a_search_that_cannot_fit_in_memory_is_refused_at_once() -> None:

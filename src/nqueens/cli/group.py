@@ -129,6 +129,8 @@ def main() -> None:
     warnings.showwarning = _show_warning
     if sys.stdout is None:  # started with stdout closed (``>&-``)
         sys.stdout = _ClosedStdout()
+    if sys.stderr is None:  # started with stderr closed (``2>&-``)
+        sys.stderr = _ClosedStderr()
     try:
         code = cli.main(prog_name="nqueens", standalone_mode=False)
     except click.ClickException as error:
@@ -172,6 +174,17 @@ class _ClosedStdout(io.TextIOBase):
 
     def write(self, text: str) -> int:
         raise OSError(errno.EBADF, "standard output is closed")
+
+
+class _ClosedStderr(io.TextIOBase):
+    """The stderr of a process started without one: messages go nowhere, and the exit code
+    still says what happened (it was 1, from flushing a stderr that was None)."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        return len(text)
 
 
 def _output_lost(error: OSError | ValueError) -> int:
