@@ -142,6 +142,17 @@ def test_bad_usage_stays_exit_2_when_stderr_is_full() -> None:
     assert (done.returncode, done.stdout) == (2, "")
 
 
+def _in_a_shell(command_line: str) -> subprocess.CompletedProcess[str]:
+    """``nqueens`` with ``command_line``, redirections included, run by bash."""
+    return subprocess.run(
+        ["bash", "-c", f'"{sys.executable}" -m nqueens {command_line}'],
+        capture_output=True,
+        text=True,
+        env=process_env(),
+        timeout=60,
+    )
+
+
 @pytest.mark.parametrize(
     ("arguments", "code"),
     [("count 8", 74), ("solve 6 --format json", 74), ("count -1", 2), ("solve 8 --nonsense", 2)],
@@ -149,13 +160,7 @@ def test_bad_usage_stays_exit_2_when_stderr_is_full() -> None:
 def test_a_closed_stdout_is_said_and_exit_74_unless_the_usage_is_bad(
     arguments: str, code: int
 ) -> None:
-    done = subprocess.run(
-        ["bash", "-c", f'"{sys.executable}" -m nqueens {arguments} >&-'],
-        capture_output=True,
-        text=True,
-        env=process_env(),
-        timeout=60,
-    )
+    done = _in_a_shell(f"{arguments} >&-")
     assert done.returncode == code, done.stderr
     assert "Traceback" not in done.stderr
     if code == 74:
@@ -171,13 +176,7 @@ def test_a_closed_stdout_is_said_and_exit_74_unless_the_usage_is_bad(
 def test_a_closed_stderr_keeps_the_data_and_the_exit_code(arguments: str, code: int) -> None:
     """Started with stderr closed, every command ended with exit 1: flushing a stderr that
     Python had set to None failed as the process ended."""
-    done = subprocess.run(
-        ["bash", "-c", f'"{sys.executable}" -m nqueens {arguments} 2>&- </dev/null'],
-        capture_output=True,
-        text=True,
-        env=process_env(),
-        timeout=60,
-    )
+    done = _in_a_shell(f"{arguments} 2>&- </dev/null")
     assert done.returncode == code, done.stdout
     assert "Traceback" not in done.stdout
     if code == 0:
