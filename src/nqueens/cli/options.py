@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import click
+from click.core import ParameterSource
 
 from nqueens.cli import render, report
 from nqueens.cli.output import COLOR_KEY
@@ -232,6 +233,12 @@ def tree_target(ctx: click.Context, param: click.Parameter, value: str | None) -
             f"{value} should end in .svg (a picture) or .html (a page)", ctx, param
         )
     return svg_target(ctx, param, value)
+
+
+def given(ctx: click.Context, name: str) -> bool:
+    """Whether the parameter ``name`` was given (on the command line or in the environment),
+    rather than left at its default."""
+    return ctx.get_parameter_source(name) is not ParameterSource.DEFAULT
 
 
 def file_named(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import click
-from click.core import ParameterSource
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -16,7 +15,7 @@ from rich.progress import (
 )
 
 from nqueens.cli import render
-from nqueens.cli.options import QueensCommand
+from nqueens.cli.options import QueensCommand, given
 from nqueens.cli.output import (
     EXIT_CODES_HELP,
     Output,
@@ -186,15 +185,11 @@ def bench(
 def _check_choices_apply(ctx: click.Context, engines: list[str]) -> None:
     """A usage error for --mip-solvers or --strategies given where no engine measured uses
     them: they would be silently dropped."""
-
-    def given(name: str) -> bool:
-        return ctx.get_parameter_source(name) is not ParameterSource.DEFAULT
-
-    if given("mip_solvers") and MIP not in engines:
+    if given(ctx, "mip_solvers") and MIP not in engines:
         raise click.UsageError(
             "--mip-solvers chooses the mip engine's solvers: add mip to --engines"
         )
-    if given("strategies") and not any(registry.engine_named(e).strategies for e in engines):
+    if given(ctx, "strategies") and not any(registry.engine_named(e).strategies for e in engines):
         raise click.UsageError(
             f"--strategies orders the search of {registry.describe('strategies')}, and none of "
             "them is in --engines"

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import click
-from click.core import ParameterSource
 
 from nqueens import api
 from nqueens.cli import render
@@ -15,6 +14,7 @@ from nqueens.cli.options import (
     common_options,
     engine_options,
     file_named,
+    given,
     usage_errors,
 )
 from nqueens.cli.output import (
@@ -117,8 +117,7 @@ def count(
       nqueens count 14 --stats             with the time and the search's figures
       nqueens count 19 --checkpoint n19.ckpt   minutes of work, resumable
     """
-    given = ctx.get_parameter_source("connect_timeout") is not ParameterSource.DEFAULT
-    if given and cluster is None:
+    if given(ctx, "connect_timeout") and cluster is None:
         raise click.UsageError("--connect-timeout is how long --cluster waits: give --cluster")
     output = Output(output_format)
     n = board.n
