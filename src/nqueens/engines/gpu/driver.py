@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Generic, NamedTuple, TypeVar, cast
 
 KERNEL_SOURCE = Path(__file__).with_name("device.py")
 NAME_LENGTH = 256
@@ -33,6 +33,9 @@ NON_BLOCKING = 1
 them."""
 NO_TIMING = 2
 """CU_EVENT_DISABLE_TIMING: an event that only says when a launch ends, the cheapest to ask."""
+
+
+T = TypeVar("T")
 
 
 class DriverError(RuntimeError):
@@ -212,21 +215,44 @@ def started_beside(work: Callable[[], object], api: Any = None) -> Device:
         from cuda.bindings import driver  # an import holds Python's lock: not on the thread
 
         api = driver
-    found: list[Device | Exception] = []
-
-    def start() -> None:
-        try:
-            found.append(Device(api))
-        except Exception as error:  # raised in the thread that asked for the device
-            found.append(error)
-
-    starting = threading.Thread(target=start, name="CUDA's driver", daemon=True)
-    starting.start()
+    starting = Beside(lambda: Device(api), "CUDA's driver")
     work()
-    starting.join()
-    if isinstance(found[0], Exception):
-        raise found[0]
-    return found[0]
+    return starting.value()
+
+
+class Beside(Generic[T]):
+    """A call run on a daemon thread of its own, beside the thread that made it; its value, or
+    its error, goes to the thread that asks. A daemon, as a launch given up on runs on until
+    the process ends."""
+
+    def __init__(self, call: Callable[[], T], name: str) -> None:
+        self._done = threading.Event()
+        self._value: T | None = None
+        self._error: BaseException | None = None
+
+        def run() -> None:
+            try:
+                self._value = call()
+            except BaseException as error:  # handed to the thread that asks
+                self._error = error
+            finally:
+                self._done.set()
+
+        threading.Thread(target=run, name=name, daemon=True).start()
+
+    def ended(self) -> bool:
+        """Whether the call has returned; its error is raised once it has."""
+        if not self._done.is_set():
+            return False
+        if self._error is not None:
+            raise self._error
+        return True
+
+    def value(self) -> T:
+        """The call's value, once it has returned; its error is raised."""
+        self._done.wait()
+        self.ended()
+        return cast("T", self._value)
 
 
 def waited(ready: Callable[[], bool], deadline: float | None, poll_seconds: float) -> bool:

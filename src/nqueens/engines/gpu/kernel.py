@@ -346,26 +346,12 @@ def on_a_thread(launch: Callable[[], None]) -> Callable[[], bool]:
     has ended (raising its error then): a simulated launch takes seconds a piece on a large
     board, and the count hears its time limit and Ctrl-C meanwhile. One given up on runs on,
     as it would on a device, until it ends or the process does."""
-    ended = threading.Event()
-    failed: list[BaseException] = []
 
-    def run() -> None:
+    def in_turn() -> None:
         with _SIMULATOR:
-            try:
-                launch()
-            except BaseException as error:  # handed to the thread that waits for it
-                failed.append(error)
-            finally:
-                ended.set()
+            launch()
 
-    threading.Thread(target=run, name="numba-cuda's simulator", daemon=True).start()
-
-    def done() -> bool:
-        if failed:
-            raise failed[0]
-        return ended.is_set()
-
-    return done
+    return driver.Beside(in_turn, "numba-cuda's simulator").ended
 
 
 def _pieces(n: int, lines: Any, stack_lines: int) -> int:
