@@ -61,11 +61,12 @@ def check(
     if len(queens) != n:
         problems.append(f"{len(queens)} queens on a {n} x {n} board, which needs {n}")
     wrap = _wrap(n, rules)
+    tallies = [_tallied(on) for on in _lines(queens, wrap)]
+    crowded = [taken for _, taken in tallies]
     conflicts = {
-        "row": _pairs(row for row, _ in queens),
-        "column": _pairs(col for _, col in queens),
-        "diagonal": _pairs(wrap(row - col) for row, col in queens)
-        + _pairs(wrap(row + col) for row, col in queens),
+        "row": _pairs(crowded[0]),
+        "column": _pairs(crowded[1]),
+        "diagonal": _pairs(crowded[2]) + _pairs(crowded[3]),
     }
     if SUPERQUEENS in rules:
         conflicts[KNIGHT] = _knight_pairs(queens, n, rules)
@@ -73,7 +74,7 @@ def check(
     def named_among() -> list[Square]:
         if SUPERQUEENS in rules:  # a knight's move apart, any two queens may be a pair
             return sorted(queens)
-        return _on_crowded_lines(sorted(queens), n, rules)
+        return sorted(queens[at] for at in _crowded_at(tallies))
 
     return _report(number, n, conflicts, problems, named_among, rules)
 
@@ -84,13 +85,18 @@ def check_rows(number: int, rows: list[int], rules: frozenset[str] = frozenset()
     n = len(rows)
     if rules:
         return check(number, n, [(row, col) for col, row in enumerate(rows)], rules)
+    tallies = [_tallied(on) for on in _lines_of_rows(rows)]
+    crowded = [taken for _, taken in tallies]
     conflicts = {
-        "row": _pairs(rows),
+        "row": _pairs(crowded[0]),
         "column": 0,
-        "diagonal": _pairs(map(int.__sub__, rows, range(n)))
-        + _pairs(map(int.__add__, rows, range(n))),
+        "diagonal": _pairs(crowded[1]) + _pairs(crowded[2]),
     }
-    return _report(number, n, conflicts, [], lambda: _rows_on_crowded_lines(rows))
+
+    def named_among() -> list[Square]:
+        return sorted((rows[col], col) for col in _crowded_at(tallies))
+
+    return _report(number, n, conflicts, [], named_among)
 
 
 KNIGHT = "knight's move"
@@ -127,12 +133,45 @@ def _report(
     return BoardCheck(number, n, conflicts, problems)
 
 
-def _pairs(lines: Iterable[int]) -> int:
-    """Attacking pairs among queens given by the line each is on."""
-    on = list(lines)
-    if len(set(on)) == len(on):  # the common case, a solution's, at the speed of a set
-        return 0
-    return sum(k * (k - 1) // 2 for k in Counter(on).values() if k > 1)
+def _lines(queens: list[Square], wrap: Callable[[int], int]) -> Iterator[list[int]]:
+    """The line each queen is on: its row, its column, then its two diagonals, a list at a
+    time."""
+    yield [row for row, _ in queens]
+    yield [col for _, col in queens]
+    yield [wrap(row - col) for row, col in queens]
+    yield [wrap(row + col) for row, col in queens]
+
+
+def _lines_of_rows(rows: list[int]) -> Iterator[list[int]]:
+    """:func:`_lines` of a board given as each column's row, its columns left out (one queen
+    each)."""
+    yield rows
+    yield list(map(operator.sub, rows, range(len(rows))))
+    yield list(map(operator.add, rows, range(len(rows))))
+
+
+def _tallied(on: list[int]) -> tuple[list[int], dict[int, int]]:
+    """Given the line each queen is on, the lines that hold more than one queen, each with how
+    many, and the list itself where there are any: the common case, a solution's, keeps none,
+    and a board of millions holds one list at a time."""
+    if len(set(on)) == len(on):  # at the speed of a set
+        return [], {}
+    return on, {line: queens for line, queens in Counter(on).items() if queens > 1}
+
+
+def _pairs(crowded: dict[int, int]) -> int:
+    """Attacking pairs among queens on ``crowded`` lines (:func:`_tallied`)."""
+    return sum(queens * (queens - 1) // 2 for queens in crowded.values())
+
+
+def _crowded_at(tallies: list[tuple[list[int], dict[int, int]]]) -> set[int]:
+    """Where, in the lists of :func:`_tallied`, a queen shares a line with another: the only
+    queens a pair can name. Following every line of every queen of a board of millions took
+    gigabytes."""
+    found: set[int] = set()
+    for on, crowded in tallies:
+        found.update(at for at, line in enumerate(on) if line in crowded)
+    return found
 
 
 def _first_pairs(queens: list[Square], n: int, rules: frozenset[str]) -> list[str]:
@@ -157,36 +196,6 @@ def _first_pairs(queens: list[Square], n: int, rules: frozenset[str]) -> list[st
         if len(named) >= NAMED_PAIRS:
             return named[:NAMED_PAIRS]
     return named
-
-
-def _on_crowded_lines(queens: list[Square], n: int, rules: frozenset[str]) -> list[Square]:
-    """The queens, in their order, that share a row, a column or a diagonal with another: the
-    only ones a pair can name. Following every line of every queen of a board of millions took
-    gigabytes."""
-    rows = [row for row, _ in queens]
-    columns = [col for _, col in queens]
-    falling, rising = list(map(operator.sub, rows, columns)), list(map(operator.add, rows, columns))
-    if TORUS in rules:
-        falling, rising = [line % n for line in falling], [line % n for line in rising]
-    return [queens[at] for at in sorted(_crowded_at(rows, columns, falling, rising))]
-
-
-def _rows_on_crowded_lines(rows: list[int]) -> list[Square]:
-    """:func:`_on_crowded_lines` of a board given as the row of each column's queen, sorted."""
-    falling = list(map(operator.sub, rows, range(len(rows))))
-    rising = list(map(operator.add, rows, range(len(rows))))
-    return sorted((rows[col], col) for col in _crowded_at(rows, falling, rising))
-
-
-def _crowded_at(*lines: list[int]) -> set[int]:
-    """Where, in lists of the line each queen is on (one list per kind of line), a queen shares
-    a line with another."""
-    found: set[int] = set()
-    for on in lines:
-        crowded = {line for line, queens in Counter(on).items() if queens > 1}
-        if crowded:
-            found.update(at for at, line in enumerate(on) if line in crowded)
-    return found
 
 
 def _pair(
