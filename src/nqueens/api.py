@@ -19,8 +19,8 @@ from nqueens.core.results import FirstResult, InputError, Square, Stats
 from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
 from nqueens.engines.base import COUNT, FIRST, MAX_SEED, SOLVE, Engine, Request
-from nqueens.engines.streams import EngineStream
-from nqueens.run.plan import check_bounded, first_plan
+from nqueens.engines.streams import EngineStream, count_all, first_of
+from nqueens.run.plan import answered_at_once, check_bounded, first_plan
 
 if TYPE_CHECKING:
     from nqueens.run.counting import EstimateCallback, ProgressCallback
@@ -116,14 +116,18 @@ def _request(
 
 def _engine(name: str, request: Request) -> Engine:
     """The engine called ``name`` (``auto``: the engine whose options were given, or else the
-    fastest that can count), checked against the request."""
+    fastest that can count, or solve's default), checked against the request."""
     if name != registry.AUTO_ENGINE and not (isinstance(name, str) and name in registry.ENGINES):
         choices = ", ".join([*registry.ENGINES, registry.AUTO_ENGINE])
         raise InputError(f"unknown engine {validation.shown(name)}; choose from {choices}")
     if name != registry.AUTO_ENGINE:
         engine = registry.engine_named(name)
     else:
-        engine = registry.option_owner(request) or registry.for_count(request)
+        engine = registry.option_owner(request) or (
+            registry.for_count(request)
+            if request.command == COUNT
+            else registry.engine_named(registry.SOLVE_DEFAULT)
+        )
     registry.check(engine, request)
     return engine
 
@@ -134,7 +138,7 @@ def solve(
     limit: int | None = None,
     time_limit: float | None = None,
     unique: bool = False,
-    engine: str = registry.SOLVE_DEFAULT,
+    engine: str = registry.AUTO_ENGINE,
     strategy: str | None = None,
     queens: Iterable[Square] = (),
     blocked: Iterable[Square] = (),
@@ -149,6 +153,9 @@ def solve(
     empty (0-based ``(row, col)``; ``("sum", row + col)`` or ``("difference", row - col)``).
     The stream's ``stats`` tell how the search ended once it is exhausted or closed. Other
     keywords are the engine's own options, such as ``mip_solver="glpk"`` for the mip engine.
+
+    ``engine="auto"`` runs CP-SAT, except where a theorem answers without a search (a torus
+    whose N is divisible by 2 or 3 has no solution): ``stats.engine`` is then ``"theorem"``.
     """
     request = _request(
         SOLVE,
@@ -161,7 +168,12 @@ def solve(
         time_limit=time_limit,
         limit=limit,
         unique=unique,
+        bounded=False,
     )
+    answered = answered_at_once(request, engine)
+    if answered is not None:
+        return answered
+    check_bounded(request, resumable=False)
     chosen = _engine(engine, request)
     return chosen.solve(replace(request, strategy=chosen.strategy_for(request)))
 
@@ -187,7 +199,9 @@ def count(
 ) -> Stats:
     """Count the solutions for an n x n board exactly; ``stats.solutions`` is the count.
 
-    ``engine="auto"`` takes the fastest exact engine that can (``stats.engine`` names it). Engines
+    ``engine="auto"`` takes the fastest exact engine that can (``stats.engine`` names it), or none
+    where a theorem answers (a torus whose N is divisible by 2 or 3 has no solution; the engine is
+    then ``"theorem"``, and the count needs no workers, checkpoint or cluster). Engines
     that know the board's symmetry use it (``symmetry=False`` turns that off) and report the
     number of classes in ``stats.unique``; ``unique`` asks for it and refuses engines that cannot.
     Splitting engines share the search among ``workers`` processes (default and 0: every core; 1
@@ -246,6 +260,9 @@ def count(
         workers = validation.whole_number(workers, "the number of workers", minimum=0)
     on_progress = validation.callback(on_progress, "on_progress")
     on_estimate = validation.callback(on_estimate, "on_estimate")
+    answered = answered_at_once(request, engine)
+    if answered is not None:
+        return count_all(answered)
     chosen = _engine(engine, request)
     if where is not None and where.local_workers is not None and chosen.resource is not None:
         need = chosen.resource
@@ -304,7 +321,9 @@ def first(
 
     ``engine="auto"`` runs the engines and strategies measured fastest to a first solution
     (see :mod:`nqueens.run.plan`); ``stats.engine`` and ``stats.strategy`` say which one
-    decided, and ``stats.wall_time`` covers every attempt. Other keywords are the engine's own
+    decided, and ``stats.wall_time`` covers every attempt. On a torus a theorem answers without
+    a search (``stats.engine`` is ``"theorem"``): none exists where N is divisible by 2 or 3,
+    and a line of queens solves most of the others. Other keywords are the engine's own
     options, such as ``mip_solver="glpk"`` for the mip engine.
     """
     request = _request(
@@ -323,6 +342,9 @@ def first(
         return chosen.first(replace(request, strategy=chosen.strategy_for(request)))
     if strategy is not None:
         raise InputError("a strategy needs an engine: the auto engine picks both")
+    answered = answered_at_once(request, engine)
+    if answered is not None:
+        return first_of(answered)
     time_limit = request.time_limit  # validated: None for no limit, inf and 1e308 included
     started = time.monotonic()
     plan = first_plan(request.board)

@@ -15,6 +15,7 @@ import pytest
 from helpers import attacks, invoke, solutions
 
 import nqueens
+from nqueens.core import theorems
 from nqueens.engines import registry
 
 TORUS_COUNTS = {1: 1, 2: 0, 3: 0, 4: 0, 5: 10, 6: 0, 7: 28, 8: 0, 9: 0, 10: 0, 11: 88, 13: 4524}
@@ -309,3 +310,78 @@ def test_messages_name_the_rule_beside_the_size() -> None:
     assert "10 solutions for N = 5 (torus) in" in solved.stderr
     stopped = invoke("first", "30", "--torus", "--engine", "cp", "-t", "0.1")
     assert "No solution found for N = 30 (torus) within the time limit" in stopped.stderr
+
+
+TORUS_RULE_SETS = [("torus",), ("torus", "superqueens")]
+
+
+@pytest.mark.parametrize("rule_set", TORUS_RULE_SETS, ids="+".join)
+def test_the_theorems_agree_with_the_counter_here(rule_set: tuple[str, ...]) -> None:
+    for n in range(1, 12):
+        board = nqueens.Board(n, rules=rule_set)
+        found = solutions(n, rule_set)
+        if theorems.without_solution(board) is not None:
+            assert not found, n
+        elif rule_set == ("torus",):
+            assert found, n  # the theorem decides every torus: no solution, or a line of queens
+            assert theorems.line_of_queens(board) in found or n == 1, n
+        line = theorems.line_of_queens(board)
+        assert line is None or line in found, n
+
+
+@pytest.mark.parametrize("rule_set", TORUS_RULE_SETS, ids="+".join)
+def test_a_line_of_queens_solves_large_tori_by_the_checker_here(rule_set: tuple[str, ...]) -> None:
+    for n in (13, 25, 49, 77, 121, 143):
+        rows = theorems.line_of_queens(nqueens.Board(n, rules=rule_set))
+        assert rows is not None and sorted(rows) == list(range(n)), n
+        assert checked(rows, rule_set), n
+    smallest = 11 if "superqueens" in rule_set else 5
+    for n in range(smallest, 2_000):
+        if n % 2 and n % 3:  # every torus the theorem leaves open has its line
+            assert theorems.line_of_queens(nqueens.Board(n, rules=rule_set)) is not None, n
+
+
+def test_a_torus_that_two_or_three_divides_has_no_solution_at_once() -> None:
+    """Without a limit a search went through the whole board: ``first 30 --torus`` ran for more
+    than a minute, ``solve 16 --torus`` for 8 minutes; with one, count only said "at least 0"."""
+    first = invoke("first", "30", "--torus", "-t", "10", "--format", "json")
+    assert first.exit_code == 1, first.stderr
+    status = json.loads(first.stdout.splitlines()[-1])
+    assert (status["status"], status["engine"]) == ("no-solution", "theorem")
+    assert "N = 30 (torus): N is divisible by 2" in first.stderr and "Pólya" in first.stderr
+    count = invoke("count", "27", "--torus", "--unique", "-t", "10", "--format", "json")
+    assert count.exit_code == 0, count.stderr
+    record = json.loads(count.stdout)
+    assert (record["solutions"], record["unique"], record["complete"]) == (0, 0, True)
+    assert record["engine"] == "theorem"
+    unlimited = invoke("count", "24", "--torus", "--superqueens")
+    assert (unlimited.exit_code, unlimited.stdout) == (0, "0\n"), unlimited.stderr
+    solved = invoke("solve", "16", "--torus", "-t", "10")
+    assert (solved.exit_code, solved.stdout) == (1, ""), solved.stderr
+    given = invoke("first", "30", "--torus", "--queen", "1,1", "-t", "10")
+    assert given.exit_code == 1 and "N is divisible by 2" in given.stderr
+
+
+@pytest.mark.parametrize("rule_set", TORUS_RULE_SETS, ids="+".join)
+def test_first_on_a_torus_that_has_solutions_is_a_line_at_once(rule_set: tuple[str, ...]) -> None:
+    """``first 49 --torus`` found nothing in a minute."""
+    flags = [f"--{rule}" for rule in rule_set]
+    result = invoke("first", "49", *flags, "-t", "10", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    found, status = (json.loads(line) for line in result.stdout.splitlines())
+    assert status["engine"] == "theorem" and checked(tuple(found["rows"]), rule_set)
+
+
+def test_an_engine_named_searches_what_a_theorem_answers() -> None:
+    """So that the engines can be compared, and checked, on these boards too."""
+    board = nqueens.Board(6, rules=["torus"])
+    for engine in takers(("torus",), "count"):
+        stats = nqueens.count(board, engine=engine)
+        assert (stats.engine, stats.solutions) == (engine, 0)
+    assert nqueens.count(board, strategy="first-min").engine != "theorem"
+    assert nqueens.first(board, engine="cp-sat").stats.engine == "cp-sat"
+    stream = nqueens.solve(board, engine="mip")
+    assert list(stream) == [] and stream.stats.engine == "mip"
+    refused = invoke("count", "30", "--torus", "--engine", "bitboard")
+    assert refused.exit_code == 2
+    assert "The auto engine (the default) answers at once: N is divisible by 2" in refused.stderr

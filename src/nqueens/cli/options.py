@@ -19,6 +19,7 @@ from click.core import ParameterSource
 from nqueens.cli import render, report
 from nqueens.cli.output import COLOR_KEY
 from nqueens.cli.params import Seconds, option_flag
+from nqueens.core import theorems
 from nqueens.core.results import InputError
 from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
@@ -153,6 +154,10 @@ def common_options(function: F) -> F:
     return function
 
 
+AT_ONCE = f", or no search at all where a theorem answers ({theorems.IN_SHORT})"
+"""What auto does before any engine, in each command's help."""
+
+
 def engine_options(default_engine: str, auto_help: str = "") -> Callable[[F], F]:
     """--engine, --strategy and every engine's own options (--mip-solver), with the command's
     default engine (and what auto means for the command, when it has auto). The engines' own
@@ -193,7 +198,7 @@ def engine_options(default_engine: str, auto_help: str = "") -> Callable[[F], F]
             default=default_engine,
             show_default=True,
             metavar="NAME",
-            help=described + (f"; auto: {auto_help}." if auto_help else "."),
+            help=described + (f"; auto: {auto_help}{AT_ONCE}." if auto_help else "."),
         )(function)
 
     return decorate

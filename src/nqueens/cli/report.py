@@ -8,6 +8,7 @@ import click
 from nqueens.cli import render
 from nqueens.cli.params import option_flag
 from nqueens.cli.svg import MAX_SVG_N
+from nqueens.core import theorems
 from nqueens.core.board import Board, BoardError
 from nqueens.core.results import InputError
 
@@ -59,7 +60,11 @@ def check_drawable(n: int, style: str, svg_path: str | None) -> None:
 
 
 def none_exists(board: Board) -> str:
-    """Why there is nothing to show: the board has no solution, or the givens no completion."""
+    """Why there is nothing to show: the board has no solution (and the theorem that says so,
+    where one does), or the givens no completion."""
+    reason = theorems.without_solution(board)
+    if reason is not None:
+        return f"No solution exists for {board.title}: {reason}."
     if board.constrained:
         given = [
             what

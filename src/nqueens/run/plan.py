@@ -20,18 +20,26 @@ Measured with ``nqueens bench`` and ``benchmarks/completion.py`` (the figures ar
 - Excluded Diagonals (the paper's instances, n up to 22): first-fail for a third of a second,
   then the reduced engine's exact bitmask search, which decides the hard ones near the phase
   transition in about a second, where the paper's own solver takes up to tens of seconds.
+
+Before any of these, a theorem may answer (:mod:`nqueens.core.theorems`): a torus whose N is
+divisible by 2 or 3 has no solution, which a search proves only by going through the whole board,
+and a torus that has solutions has one on a line, where the searches above get lost from a few
+dozen columns on.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
+from nqueens.core import theorems
 from nqueens.core.board import Board
 from nqueens.core.known_counts import how_many
-from nqueens.core.results import InputError
+from nqueens.core.results import InputError, Solution, Stats, Status
 from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, MAX_UNBOUNDED_ENUMERATION_N
 from nqueens.engines import bitboard, cp, cpsat, local, reduced, registry
-from nqueens.engines.base import FIRST, Engine, Request
+from nqueens.engines.base import COUNT, FIRST, Engine, Request
+from nqueens.engines.streams import EngineStream
 
 FIRST_TRY_SECONDS = 1.0
 """How long the fast search gets on a puzzle before CP-SAT takes over."""
@@ -63,6 +71,50 @@ class Attempt:
     engine: str
     strategy: str | None
     seconds: float | None = None
+
+
+class Answered(EngineStream):
+    """The solutions a theorem gives, at once: none, or a line of queens."""
+
+    def __init__(self, request: Request, solutions: tuple[Solution, ...], started: float) -> None:
+        self._request = request
+        self._waiting = list(solutions)
+        self._limit = request.limit
+        self._started = started
+
+    def _next_solution(self) -> Solution | None:
+        if self._waiting:
+            return self._waiting.pop(0)
+        self._end(Status.COMPLETE)
+        return None
+
+    def _end(self, status: Status) -> None:
+        request = self._request
+        classes = (request.unique or request.command == COUNT) and request.board.symmetric
+        self._stats = Stats(
+            n=request.n,
+            solutions=self._delivered,
+            conflicts=0,
+            branches=0,
+            wall_time=time.monotonic() - self._started,
+            status=status,
+            engine=theorems.THEOREM,
+            counter_names=theorems.COUNTERS,
+            unique=self._delivered if classes else None,
+        )
+
+
+def answered_at_once(request: Request, engine: str) -> Answered | None:
+    """What a theorem answers of ``request`` without a search, where nqueens picks the search
+    (``engine`` is auto, and no strategy or engine's option is given): no solution at all, or,
+    for ``first``, a line of queens. None where no theorem answers."""
+    if engine != registry.AUTO_ENGINE or request.strategy is not None or request.options:
+        return None
+    started = time.monotonic()
+    if theorems.without_solution(request.board):
+        return Answered(request, (), started)
+    rows = theorems.line_of_queens(request.board) if request.command == FIRST else None
+    return None if rows is None else Answered(request, (Solution(rows),), started)
 
 
 def first_plan(board: Board) -> list[Attempt]:
@@ -116,9 +168,11 @@ def check_bounded(request: Request, *, resumable: bool, engine: Engine | None = 
         size = f"{board.title} has {free} columns to fill"
     else:
         size = how_many(board.n)
+    reason = theorems.without_solution(board)
+    known = f" The auto engine (the default) answers at once: {reason}." if reason else ""
     raise InputError(
         f"{size}, too many to go through without a limit. Give a time limit ({{time_limit}}) "
         "for a partial count, a lower bound, a solution limit (solve's {limit}), or count with "
-        "{checkpoint} or {cluster} so the work can be resumed or shared.",
+        f"{{checkpoint}} or {{cluster}} so the work can be resumed or shared.{known}",
         names=("time_limit", "limit", "checkpoint", "cluster"),
     )

@@ -42,7 +42,7 @@ from nqueens.engines import registry
     help="Only one of each set of solutions that are turns or mirror images of each other.",
 )
 @takes_board
-@engine_options(registry.SOLVE_DEFAULT)
+@engine_options(registry.AUTO_ENGINE, registry.SOLVE_DEFAULT)
 @board_options
 @common_options
 @click.pass_context

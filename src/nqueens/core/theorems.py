@@ -1,0 +1,78 @@
+"""What is known of a board without a search: Pólya's theorems on the torus (1918).
+
+A torus has a solution exactly when N is divisible by neither 2 nor 3. When it has, queens on a
+wrapped line, ``row = slope * col mod N``, solve it for any slope that shares no factor with N
+and whose neighbours ``slope - 1`` and ``slope + 1`` share none either (so that rows and both
+kinds of wrapped diagonals all differ); a slope of 2 always does. Given squares only add
+constraints, so a board that has no solution has none under them either.
+
+These answers are for the searches nqueens picks itself (``auto``): an engine named by the user
+searches as asked, so that engines can be compared and checked on these boards too.
+"""
+
+from __future__ import annotations
+
+import math
+
+from nqueens.core.board import SUPERQUEENS, TORUS, Board
+
+THEOREM = "theorem"
+"""How statistics name an answer that no search gave (``Stats.engine``)."""
+
+IN_SHORT = "a torus whose N is divisible by 2 or 3 has no solution"
+"""The best known of them, for help."""
+
+COUNTERS = ("searches", "nodes")
+"""The two statistics of such an answer: both 0."""
+
+_LARGEST_SLOPE_TRIED = 64
+"""Slopes tried for a line of queens: a slope of 2 solves every torus that has a solution, and
+one of 3 every superqueens torus from N = 11 on; the few boards no small slope solves are small,
+and a search answers them at once."""
+
+
+def without_solution(board: Board) -> str | None:
+    """Why ``board`` has no solution, in words, where a theorem says so; None otherwise."""
+    if TORUS not in board.rules:
+        return None
+    factor = next((factor for factor in (2, 3) if board.n % factor == 0), None)
+    if factor is None:
+        return None
+    return (
+        f"N is divisible by {factor}, and a torus has solutions only when N is divisible by "
+        "neither 2 nor 3 (Pólya's theorem)"
+    )
+
+
+def line_of_queens(board: Board) -> tuple[int, ...] | None:
+    """A solution of a torus with nothing given, its queens on one wrapped line; None where the
+    board is not such a torus, or no line of a small slope solves it."""
+    n = board.n
+    if TORUS not in board.rules or board.constrained or without_solution(board):
+        return None
+    for slope in range(2, min(n, _LARGEST_SLOPE_TRIED)):
+        if _solves(slope, n, knight=SUPERQUEENS in board.rules):
+            return _line(slope, n)
+    return None
+
+
+def _line(slope: int, n: int) -> tuple[int, ...]:
+    """``slope * col mod n`` for every column, built a run of rows ``slope`` apart at a time
+    rather than a product per column: boards of millions are ``first``'s."""
+    rows: list[int] = []
+    start = 0
+    while len(rows) < n:
+        run = range(start, n, slope)
+        rows.extend(run)
+        start = run[-1] + slope - n
+    return tuple(rows)
+
+
+def _solves(slope: int, n: int, *, knight: bool) -> bool:
+    """Whether queens at ``row = slope * col mod n`` never share a row or a wrapped diagonal (and,
+    with ``knight``, are never a wrapped knight's move apart: two rows between neighbouring
+    columns, or one row between columns two apart)."""
+    if any(math.gcd(value, n) != 1 for value in (slope - 1, slope, slope + 1)):
+        return False
+    one_apart, two_apart = slope % n, 2 * slope % n
+    return not knight or (one_apart not in (2, n - 2) and two_apart not in (1, n - 1))
