@@ -13,6 +13,7 @@ searches as asked, so that engines can be compared and checked on these boards t
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 from nqueens.core.board import SUPERQUEENS, TORUS, Board
 
@@ -25,10 +26,9 @@ IN_SHORT = "a torus whose N is divisible by 2 or 3 has no solution"
 COUNTERS = ("searches", "nodes")
 """The two statistics of such an answer: both 0."""
 
-_LARGEST_SLOPE_TRIED = 64
-"""Slopes tried for a line of queens: a slope of 2 solves every torus that has a solution, and
-one of 3 every superqueens torus from N = 11 on; the few boards no small slope solves are small,
-and a search answers them at once."""
+_MOST_SQUARES_CHECKED = 1_000_000
+"""How many given squares the lines tried may check in all before a search takes over: a line
+that keeps the given queens and avoids the blocked squares is usually among the first tried."""
 
 
 def without_solution(board: Board) -> str | None:
@@ -45,24 +45,48 @@ def without_solution(board: Board) -> str | None:
 
 
 def line_of_queens(board: Board) -> tuple[int, ...] | None:
-    """A solution of a torus with nothing given, its queens on one wrapped line; None where the
-    board is not such a torus, or no line of a small slope solves it."""
+    """A solution of a torus whose queens lie on one wrapped line, ``row = slope * col + offset
+    mod N``, keeping the given queens and leaving the blocked squares empty; None where the board
+    is not a torus, has excluded diagonals, or no line tried solves it.
+
+    A line moved anywhere on a torus is still a solution, so the lines tried pass through the
+    first given queen, or start on every row where none is given."""
     n = board.n
-    if TORUS not in board.rules or board.constrained or without_solution(board):
+    if TORUS not in board.rules or board.excluded or without_solution(board):
         return None
-    for slope in range(2, min(n, _LARGEST_SLOPE_TRIED)):
-        if _solves(slope, n, knight=SUPERQUEENS in board.rules):
-            return _line(slope, n)
+    knight = SUPERQUEENS in board.rules
+    lines_checked = _MOST_SQUARES_CHECKED // (1 + len(board.queens) + len(board.blocked))
+    slopes = (slope for slope in range(2, n) if _solves(slope, n, knight=knight))
+    for slope in slopes:
+        if board.queens:
+            row, col = board.queens[0]
+            offsets: Iterable[int] = ((row - slope * col) % n,)
+        else:
+            offsets = range(n)
+        for offset in offsets:
+            if lines_checked == 0:
+                return None
+            lines_checked -= 1
+            if _keeps(board, slope, offset):
+                return _line(slope, offset, n)
     return None
 
 
-def _line(slope: int, n: int) -> tuple[int, ...]:
-    """``slope * col mod n`` for every column, built a run of rows ``slope`` apart at a time
-    rather than a product per column: boards of millions are ``first``'s."""
+def _keeps(board: Board, slope: int, offset: int) -> bool:
+    """Whether the line keeps every given queen and leaves every blocked square empty."""
+    n = board.n
+    return all((slope * col + offset) % n == row for row, col in board.queens) and all(
+        (slope * col + offset) % n != row for row, col in board.blocked
+    )
+
+
+def _line(slope: int, offset: int, n: int) -> tuple[int, ...]:
+    """``(slope * col + offset) mod n`` for every column, built a run of rows ``slope`` apart at
+    a time rather than a product per column: boards of millions are ``first``'s."""
     rows: list[int] = []
-    start = 0
+    start = offset
     while len(rows) < n:
-        run = range(start, n, slope)
+        run = range(start, min(n, start + slope * (n - len(rows))), slope)
         rows.extend(run)
         start = run[-1] + slope - n
     return tuple(rows)
