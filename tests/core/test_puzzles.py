@@ -27,6 +27,8 @@ from helpers import (
 
 import nqueens
 from nqueens import InputError
+from nqueens.engines import registry
+from nqueens.engines.base import COUNT, FIRST, SOLVE, Request
 
 EXAMPLES = ROOT / "examples"
 
@@ -517,3 +519,33 @@ def test_a_board_file_with_a_byte_order_mark_and_tabs_is_read(tmp_path: Path) ->
     result = invoke("first", "--board", str(path), "--style", "compact")
     assert result.exit_code == 0, result.stderr
     assert result.stdout.split() == ["3", "1", "4", "2"]  # the one completion with 1,2 kept
+
+
+FULL_BOARDS = [(1, (0,)), (5, (0, 2, 4, 1, 3)), (6, (1, 3, 5, 0, 2, 4))]
+"""Boards whose every queen is given: nothing is left to search."""
+
+
+@pytest.mark.parametrize(("n", "rows"), FULL_BOARDS)
+def test_every_engine_takes_a_board_whose_every_queen_is_given(
+    n: int, rows: tuple[int, ...]
+) -> None:
+    """Left no free column, the reduced engine listed a row past the end of its list (solve and
+    first ended in a traceback, where count said 1), and local search moved a given queen to
+    a row of its own and searched until the time limit."""
+    assert_valid_board(rows, n)
+    board = nqueens.Board(n, queens=[(row, col) for col, row in enumerate(rows)])
+    ran = set()
+    for name, engine in registry.ENGINES.items():
+        for command in (COUNT, SOLVE, FIRST):
+            if registry.refusal(engine, Request(command, board, time_limit=30)) is not None:
+                continue
+            ran.add(name)
+            if command == COUNT:
+                assert nqueens.count(board, engine=name, time_limit=30).solutions == 1, name
+            elif command == SOLVE:
+                listed = nqueens.solve(board, engine=name, time_limit=30)
+                assert [solution.rows for solution in listed] == [rows], name
+            else:
+                found = nqueens.first(board, engine=name, time_limit=30).solution
+                assert found is not None and found.rows == rows, name
+    assert {"cp-sat", "cp", "mip", "bitboard", "reduced"} | ({"local"} if n >= 4 else set()) <= ran

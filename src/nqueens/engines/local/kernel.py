@@ -75,7 +75,7 @@ def search(
     if state[PHASE] == SETUP:
         numpy.random.seed(seed)
         state[FREE] = _free_lines(n, rows, fixed, free_columns, free_rows)
-        state[POSITION] = state[FREE] - 1
+        state[POSITION] = max(state[FREE] - 1, 0)  # 0 free columns: every queen is given
         state[PHASE] = SHUFFLE
     free = state[FREE]
     steps = 0

@@ -274,7 +274,7 @@ class Search:
         """The ``index``-th solution listed, on the full board."""
         reduction = self.reduction
         rows = list(reduction.given)
-        for column, free_row in enumerate(self.out[index]):
+        for column, free_row in enumerate(self.out[index][: self.m]):  # none: a full board
             rows[reduction.columns[column]] = reduction.rows[int(free_row)]
         return Solution(rows=tuple(rows))
 
