@@ -414,6 +414,9 @@ def test_an_engine_named_searches_what_a_theorem_answers() -> None:
     assert nqueens.first(board, engine="cp-sat").stats.engine == "cp-sat"
     stream = nqueens.solve(board, engine="mip")
     assert list(stream) == [] and stream.stats.engine == "mip"
-    refused = invoke("count", "30", "--torus", "--engine", "bitboard")
-    assert refused.exit_code == 2
-    assert "The auto engine (the default) answers at once: N is divisible by 2" in refused.stderr
+    hint = "nqueens answers at once: N is divisible by 2"
+    for chosen in (["--engine", "bitboard"], ["--strategy", "first-min"]):
+        refused = invoke("count", "30", "--torus", *chosen)
+        assert refused.exit_code == 2
+        assert "Left to pick its own search (no --engine NAME, --strategy NAME" in refused.stderr
+        assert hint in refused.stderr

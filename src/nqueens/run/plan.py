@@ -169,10 +169,15 @@ def check_bounded(request: Request, *, resumable: bool, engine: Engine | None = 
     else:
         size = how_many(board.n)
     reason = theorems.without_solution(board)
-    known = f" The auto engine (the default) answers at once: {reason}." if reason else ""
+    known = (
+        " Left to pick its own search (no {engine}, {strategy} or engine option), nqueens "
+        f"answers at once: {reason}."
+        if reason
+        else ""
+    )
     raise InputError(
         f"{size}, too many to go through without a limit. Give a time limit ({{time_limit}}) "
         "for a partial count, a lower bound, a solution limit (solve's {limit}), or count with "
         f"{{checkpoint}} or {{cluster}} so the work can be resumed or shared.{known}",
-        names=("time_limit", "limit", "checkpoint", "cluster"),
+        names=("time_limit", "limit", "checkpoint", "cluster", "engine", "strategy"),
     )
