@@ -362,6 +362,21 @@ def test_a_torus_that_two_or_three_divides_has_no_solution_at_once() -> None:
     assert given.exit_code == 1 and "N is divisible by 2" in given.stderr
 
 
+def test_a_count_a_theorem_answers_says_what_it_did_not_need(tmp_path: Path) -> None:
+    """A checkpoint asked for and not written, or workers not started, said on stderr, not
+    dropped silently; stdout keeps the count alone."""
+    saved = tmp_path / "count.ckpt"
+    answered = invoke("count", "24", "--torus", "--checkpoint", str(saved), "-j", "2")
+    assert (answered.exit_code, answered.stdout) == (0, "0\n"), answered.stderr
+    assert "nothing was written or started for --checkpoint and --workers" in answered.stderr
+    assert not saved.exists()
+    remote = invoke("count", "24", "--torus", "--cluster", "local:2", "--format", "json")
+    assert remote.exit_code == 0 and json.loads(remote.stdout)["solutions"] == 0
+    assert "started for --cluster." in remote.stderr
+    plain = invoke("count", "24", "--torus")
+    assert (plain.exit_code, plain.stdout, plain.stderr) == (0, "0\n", "")
+
+
 @pytest.mark.parametrize("rule_set", TORUS_RULE_SETS, ids="+".join)
 def test_a_line_of_queens_keeps_the_given_squares(rule_set: tuple[str, ...]) -> None:
     import random

@@ -30,6 +30,7 @@ from nqueens.core import clock
 from nqueens.core.board import Board
 from nqueens.core.known_counts import KNOWN_TOTALS
 from nqueens.core.results import SearchInterrupted
+from nqueens.core.theorems import THEOREM
 from nqueens.engines import registry
 from nqueens.run.checkpoint import CheckpointUnwritable
 from nqueens.run.cluster import CONNECT_SECONDS, ClusterLost, ClusterUnreachable
@@ -168,6 +169,20 @@ def count(
         click.echo(stats.solutions)
         if unique:
             click.echo(stats.unique)
+    unused = [
+        option
+        for option, value in (
+            ("--checkpoint", checkpoint_path),
+            ("--cluster", cluster),
+            ("--workers", workers),
+        )
+        if value is not None
+    ]
+    if stats.engine == THEOREM and unused:
+        output.message(
+            f"Note: a theorem answers this count without a search, so nothing was written or "
+            f"started for {' and '.join(unused)}."
+        )
     if stats.status.partial:  # the count on the terminal already says "at least"
         output.message(render.ending(stats) if output.rich else render.summary(stats, board))
     if show_stats and output.format == "text":
