@@ -106,6 +106,7 @@ def test_the_simulated_kernel_counts_every_board_exactly(
             assert pieces >= 1 and "simulator" in device
 
 
+@pytest.mark.slow  # the benchmarks' twin of the kernel: the engine's own counts are above
 def test_the_kernel_counting_placements_counts_each_queen_of_the_search_once() -> None:
     """device.count_placements counts each queen placed on a free line before the last once,
     whatever the rows a piece presets (so that placements a second do not change with how a
