@@ -382,7 +382,7 @@ def test_a_line_of_queens_keeps_the_given_squares(rule_set: tuple[str, ...]) -> 
     import random
 
     choose = random.Random(79)
-    lines = 0
+    lines = with_excluded = 0
     for _ in range(300):
         n = choose.choice([5, 7, 11])
         found = sorted(solutions(n, rule_set))
@@ -391,14 +391,30 @@ def test_a_line_of_queens_keeps_the_given_squares(rule_set: tuple[str, ...]) -> 
         kept = choose.choice(found)
         queens = [(kept[col], col) for col in choose.sample(range(n), choose.randint(0, 2))]
         blocked = [(row, col) for row, col in choose.sample(SQUARES[n], 3) if kept[col] != row]
-        board = nqueens.Board(n, queens=queens, blocked=blocked, rules=rule_set)
+        diagonals = [("sum", value) for value in range(2 * n - 1)]
+        diagonals += [("difference", value) for value in range(1 - n, n)]
+        excluded = [
+            (kind, value)
+            for kind, value in choose.sample(diagonals, choose.choice([0, 0, 1, 3]))
+            if all(row + (col if kind == "sum" else -col) != value for col, row in enumerate(kept))
+        ]
+        board = nqueens.Board(n, queens=queens, blocked=blocked, excluded=excluded, rules=rule_set)
         rows = theorems.line_of_queens(board)
         if rows is not None:
             lines += 1
+            with_excluded += bool(excluded)
             assert rows in found
             assert all(rows[col] == row for row, col in queens)
             assert all(rows[col] != row for row, col in blocked)
-    assert lines > 100
+            assert all(
+                row + col not in {v for k, v in excluded if k == "sum"}
+                for col, row in enumerate(rows)
+            )
+            assert all(
+                row - col not in {v for k, v in excluded if k == "difference"}
+                for col, row in enumerate(rows)
+            )
+    assert lines > 100 and with_excluded > 30
 
 
 SQUARES = {n: [(row, col) for row in range(n) for col in range(n)] for n in (5, 7, 11)}
@@ -406,17 +422,19 @@ SQUARES = {n: [(row, col) for row in range(n) for col in range(n)] for n in (5, 
 
 @pytest.mark.parametrize("rule_set", TORUS_RULE_SETS, ids="+".join)
 def test_first_on_a_torus_that_has_solutions_is_a_line_at_once(rule_set: tuple[str, ...]) -> None:
-    """``first 49 --torus`` found nothing in a minute, with one queen given in 30 s."""
+    """``first 49 --torus`` found nothing in a minute, with one queen given in 30 s, with one
+    excluded diagonal (one square, in a corner) in 20 s."""
     flags = [f"--{rule}" for rule in rule_set]
     result = invoke("first", "49", *flags, "-t", "10", "--format", "json")
     assert result.exit_code == 0, result.stderr
     found, status = (json.loads(line) for line in result.stdout.splitlines())
     assert status["engine"] == "theorem" and checked(tuple(found["rows"]), rule_set)
-    given = ["--queen", "1,1", "--queen", "2,4", "--block", "4,2"]
+    given = ["--queen", "1,1", "--queen", "2,4", "--block", "4,2", "--exclude-diagonal", "4,4/"]
     result = invoke("first", "49", *flags, *given, "-t", "10", "--format", "json")
     assert result.exit_code == 0, result.stderr  # a search found nothing in 30 s
     rows = tuple(json.loads(result.stdout.splitlines()[0])["rows"])
     assert checked(rows, rule_set) and rows[0] == 0 and rows[3] == 1 and rows[1] != 3
+    assert all(row + col != 6 for col, row in enumerate(rows))
 
 
 def test_an_engine_named_searches_what_a_theorem_answers() -> None:

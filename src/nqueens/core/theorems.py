@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from nqueens.core.board import SUPERQUEENS, TORUS, Board
+from nqueens.core.board import SUM, SUPERQUEENS, TORUS, Board, Diagonal
 
 THEOREM = "theorem"
 """How statistics name an answer that no search gave (``Stats.engine``)."""
@@ -27,8 +27,9 @@ COUNTERS = ("searches", "nodes")
 """The two statistics of such an answer: both 0."""
 
 _MOST_SQUARES_CHECKED = 1_000_000
-"""How many given squares the lines tried may check in all before a search takes over: a line
-that keeps the given queens and avoids the blocked squares is usually among the first tried."""
+"""How many given squares and excluded diagonals the lines tried may check in all before a search
+takes over: a line that keeps the given queens and avoids the blocked squares and excluded
+diagonals is usually among the first tried."""
 
 
 def without_solution(board: Board) -> str | None:
@@ -46,16 +47,17 @@ def without_solution(board: Board) -> str | None:
 
 def line_of_queens(board: Board) -> tuple[int, ...] | None:
     """A solution of a torus whose queens lie on one wrapped line, ``row = slope * col + offset
-    mod N``, keeping the given queens and leaving the blocked squares empty; None where the board
-    is not a torus, has excluded diagonals, or no line tried solves it.
+    mod N``, keeping the given queens and leaving the blocked squares and excluded diagonals
+    empty; None where the board is not a torus or no line tried solves it.
 
     A line moved anywhere on a torus is still a solution, so the lines tried pass through the
     first given queen, or start on every row where none is given."""
     n = board.n
-    if TORUS not in board.rules or board.excluded or without_solution(board):
+    if TORUS not in board.rules or without_solution(board):
         return None
     knight = SUPERQUEENS in board.rules
-    lines_checked = _MOST_SQUARES_CHECKED // (1 + len(board.queens) + len(board.blocked))
+    given = len(board.queens) + len(board.blocked) + len(board.excluded)
+    lines_checked = _MOST_SQUARES_CHECKED // (1 + given)
     slopes = (slope for slope in range(2, n) if _solves(slope, n, knight=knight))
     for slope in slopes:
         if board.queens:
@@ -73,11 +75,26 @@ def line_of_queens(board: Board) -> tuple[int, ...] | None:
 
 
 def _keeps(board: Board, slope: int, offset: int) -> bool:
-    """Whether the line keeps every given queen and leaves every blocked square empty."""
+    """Whether the line keeps every given queen and leaves every blocked square and excluded
+    diagonal empty."""
     n = board.n
-    return all((slope * col + offset) % n == row for row, col in board.queens) and all(
-        (slope * col + offset) % n != row for row, col in board.blocked
+    return (
+        all((slope * col + offset) % n == row for row, col in board.queens)
+        and all((slope * col + offset) % n != row for row, col in board.blocked)
+        and not any(_meets(diagonal, slope, offset, n) for diagonal in board.excluded)
     )
+
+
+def _meets(diagonal: Diagonal, slope: int, offset: int, n: int) -> bool:
+    """Whether the line puts a queen on ``diagonal``, the board's own, not wrapped.
+
+    Along the diagonal ``row + sign * col`` stays its value, so the line meets it, wrapped, in
+    the one column where ``(slope + sign) * col = value - offset mod n`` (``slope + sign``
+    shares no factor with ``n``); the queen in that column is on the diagonal itself, or on its
+    continuation past the board's edge."""
+    sign = 1 if diagonal.kind == SUM else -1
+    col = (diagonal.value - offset) * pow(slope + sign, -1, n) % n
+    return (slope * col + offset) % n + sign * col == diagonal.value
 
 
 def _line(slope: int, offset: int, n: int) -> tuple[int, ...]:
