@@ -65,6 +65,9 @@ def none_exists(board: Board) -> str:
     reason = theorems.without_solution(board)
     if reason is not None:
         return f"No solution exists for {board.title}: {reason}."
+    closed = theorems.without_completion(board)
+    if closed is not None:
+        return f"No completion exists for {board.title}: {closed}."
     if board.constrained:
         given = [
             what

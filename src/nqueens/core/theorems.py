@@ -4,7 +4,9 @@ A torus has a solution exactly when N is divisible by neither 2 nor 3. When it h
 wrapped line, ``row = slope * col mod N``, solve it for any slope that shares no factor with N
 and whose neighbours ``slope - 1`` and ``slope + 1`` share none either (so that rows and both
 kinds of wrapped diagonals all differ); a slope of 2 always does. Given squares only add
-constraints, so a board that has no solution has none under them either.
+constraints, so a board that has no solution has none under them either; and since N queens on
+the N wrapped diagonals of a direction take one each, given squares that close a whole wrapped
+diagonal leave none.
 
 These answers are for the searches nqueens picks itself (``auto``): an engine named by the user
 searches as asked, so that engines can be compared and checked on these boards too.
@@ -13,9 +15,10 @@ searches as asked, so that engines can be compared and checked on these boards t
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable
 
-from nqueens.core.board import SUM, SUPERQUEENS, TORUS, Board, Diagonal
+from nqueens.core.board import DIFFERENCE, SUM, SUPERQUEENS, TORUS, Board, Diagonal
 
 THEOREM = "theorem"
 """How statistics name an answer that no search gave (``Stats.engine``)."""
@@ -45,6 +48,47 @@ def without_solution(board: Board) -> str | None:
     )
 
 
+def without_completion(board: Board) -> str | None:
+    """Why the given squares of a torus leave no solution, in words, where they close a whole
+    wrapped diagonal: its N squares blocked or on excluded diagonals. None otherwise.
+
+    N queens on the N wrapped diagonals of a direction, at most one on each, take one on each,
+    so a closed one leaves none. A wrapped diagonal is two of the board's own diagonals, the
+    parts either side of the edge, which a file of excluded diagonals often closes both."""
+    n = board.n
+    if TORUS not in board.rules:
+        return None
+    for kind, sign, direction in ((SUM, 1, "rising"), (DIFFERENCE, -1, "falling")):
+        excluded = {diagonal.value for diagonal in board.excluded if diagonal.kind == kind}
+        closed = Counter({value % n: 0 for value in excluded})
+        for value in excluded:  # the board's diagonal's squares
+            closed[value % n] += n - abs(value - (n - 1)) if kind == SUM else n - abs(value)
+        for row, col in board.blocked:
+            if row + sign * col not in excluded:
+                closed[(row + sign * col) % n] += 1
+        if n in closed.values():
+            given = " and ".join(
+                what
+                for what, present in (
+                    ("blocked squares", board.blocked),
+                    ("excluded diagonals", board.excluded),
+                )
+                if present
+            )
+            return (
+                f"the {given} leave no square free on a whole wrapped diagonal {direction} to "
+                "the right, and on a torus each of the N wrapped diagonals that way holds one "
+                "of the N queens"
+            )
+    return None
+
+
+def unsolvable(board: Board) -> str | None:
+    """Why ``board`` has no solution, or its given squares no completion, where a theorem says
+    so; None otherwise."""
+    return without_solution(board) or without_completion(board)
+
+
 def line_of_queens(board: Board) -> tuple[int, ...] | None:
     """A solution of a torus whose queens lie on one wrapped line, ``row = slope * col + offset
     mod N``, keeping the given queens and leaving the blocked squares and excluded diagonals
@@ -53,7 +97,7 @@ def line_of_queens(board: Board) -> tuple[int, ...] | None:
     A line moved anywhere on a torus is still a solution, so the lines tried pass through the
     first given queen, or start on every row where none is given."""
     n = board.n
-    if TORUS not in board.rules or without_solution(board):
+    if TORUS not in board.rules or unsolvable(board):
         return None
     knight = SUPERQUEENS in board.rules
     given = len(board.queens) + len(board.blocked) + len(board.excluded)

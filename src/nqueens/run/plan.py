@@ -111,7 +111,7 @@ def answered_at_once(request: Request, engine: str) -> Answered | None:
     if engine != registry.AUTO_ENGINE or request.strategy is not None or request.options:
         return None
     started = time.monotonic()
-    if theorems.without_solution(request.board):
+    if theorems.unsolvable(request.board):
         return Answered(request, (), started)
     rows = theorems.line_of_queens(request.board) if request.command == FIRST else None
     return None if rows is None else Answered(request, (Solution(rows),), started)
@@ -168,7 +168,7 @@ def check_bounded(request: Request, *, resumable: bool, engine: Engine | None = 
         size = f"{board.title} has {free} columns to fill"
     else:
         size = how_many(board.n)
-    reason = theorems.without_solution(board)
+    reason = theorems.unsolvable(board)
     known = (
         " Left to pick its own search (no {engine}, {strategy} or engine option), nqueens "
         f"answers at once: {reason}."
