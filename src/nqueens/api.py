@@ -155,7 +155,8 @@ def solve(
     keywords are the engine's own options, such as ``mip_solver="glpk"`` for the mip engine.
 
     ``engine="auto"`` runs CP-SAT, except where a theorem answers without a search (a torus
-    whose N is divisible by 2 or 3 has no solution): ``stats.engine`` is then ``"theorem"``.
+    whose N is divisible by 2 or 3 has no solution, nor given squares that close a whole row or
+    column): ``stats.engine`` is then ``"theorem"``.
     """
     request = _request(
         SOLVE,
@@ -200,8 +201,9 @@ def count(
     """Count the solutions for an n x n board exactly; ``stats.solutions`` is the count.
 
     ``engine="auto"`` takes the fastest exact engine that can (``stats.engine`` names it), or none
-    where a theorem answers (a torus whose N is divisible by 2 or 3 has no solution; the engine is
-    then ``"theorem"``, and the count needs no workers, checkpoint or cluster). Engines
+    where a theorem answers (a torus whose N is divisible by 2 or 3 has no solution, nor given
+    squares that close a whole row or column; the engine is then ``"theorem"``, and the count
+    needs no workers, checkpoint or cluster). Engines
     that know the board's symmetry use it (``symmetry=False`` turns that off) and report the
     number of classes in ``stats.unique``; ``unique`` asks for it and refuses engines that cannot.
     Splitting engines share the search among ``workers`` processes (default and 0: every core; 1
@@ -321,10 +323,11 @@ def first(
 
     ``engine="auto"`` runs the engines and strategies measured fastest to a first solution
     (see :mod:`nqueens.run.plan`); ``stats.engine`` and ``stats.strategy`` say which one
-    decided, and ``stats.wall_time`` covers every attempt. On a torus a theorem answers without
-    a search (``stats.engine`` is ``"theorem"``): none exists where N is divisible by 2 or 3,
-    and a line of queens solves most of the others. Other keywords are the engine's own
-    options, such as ``mip_solver="glpk"`` for the mip engine.
+    decided, and ``stats.wall_time`` covers every attempt. A theorem answers without a search
+    where one does (``stats.engine`` is ``"theorem"``): none exists on a torus whose N is
+    divisible by 2 or 3, nor where given squares close a whole row or column (on a torus, a
+    wrapped diagonal too), and a line of queens solves most other tori. Other keywords are the
+    engine's own options, such as ``mip_solver="glpk"`` for the mip engine.
     """
     request = _request(
         FIRST,

@@ -1,12 +1,13 @@
-"""What is known of a board without a search: Pólya's theorems on the torus (1918).
+"""What is known of a board without a search: Pólya's theorems on the torus (1918), and lines
+that given squares close.
 
 A torus has a solution exactly when N is divisible by neither 2 nor 3. When it has, queens on a
 wrapped line, ``row = slope * col mod N``, solve it for any slope that shares no factor with N
 and whose neighbours ``slope - 1`` and ``slope + 1`` share none either (so that rows and both
 kinds of wrapped diagonals all differ); a slope of 2 always does. Given squares only add
-constraints, so a board that has no solution has none under them either; and since N queens on
-the N wrapped diagonals of a direction take one each, given squares that close a whole wrapped
-diagonal leave none.
+constraints, so a board that has no solution has none under them either. And a solution has a
+queen in every row and column, and on a torus on every wrapped diagonal, so given squares that
+close a whole one leave none.
 
 These answers are for the searches nqueens picks itself (``auto``): an engine named by the user
 searches as asked, so that engines can be compared and checked on these boards too.
@@ -16,9 +17,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import NamedTuple
 
-from nqueens.core.board import DIFFERENCE, SUM, SUPERQUEENS, TORUS, Board, Diagonal
+from nqueens.core.board import SUM, SUPERQUEENS, TORUS, Board, Diagonal
+from nqueens.core.results import Square
 
 THEOREM = "theorem"
 """How statistics name an answer that no search gave (``Stats.engine``)."""
@@ -49,37 +52,104 @@ def without_solution(board: Board) -> str | None:
 
 
 def without_completion(board: Board) -> str | None:
-    """Why the given squares of a torus leave no solution, in words, where they close a whole
-    wrapped diagonal: its N squares blocked or on excluded diagonals. None otherwise.
+    """Why the given squares leave no solution, in words, where they close a whole line that
+    every solution fills: each square of a row or a column (on a torus, of a wrapped diagonal
+    too) blocked or on an excluded diagonal. None otherwise.
 
-    N queens on the N wrapped diagonals of a direction, at most one on each, take one on each,
-    so a closed one leaves none. A wrapped diagonal is two of the board's own diagonals, the
-    parts either side of the edge, which a file of excluded diagonals often closes both."""
-    n = board.n
-    if TORUS not in board.rules:
+    N queens in N rows, at most one in each, take one in each; so in N columns, and on a torus
+    in the N wrapped diagonals of either direction."""
+    closed = _closed_line(board)
+    if closed is None:
         return None
-    for kind, sign, direction in ((SUM, 1, "rising"), (DIFFERENCE, -1, "falling")):
-        excluded = {diagonal.value for diagonal in board.excluded if diagonal.kind == kind}
-        closed = Counter({value % n: 0 for value in excluded})
-        for value in excluded:  # the board's diagonal's squares
-            closed[value % n] += n - abs(value - (n - 1)) if kind == SUM else n - abs(value)
-        for row, col in board.blocked:
-            if row + sign * col not in excluded:
-                closed[(row + sign * col) % n] += 1
-        if n in closed.values():
-            given = " and ".join(
-                what
-                for what, present in (
-                    ("blocked squares", board.blocked),
-                    ("excluded diagonals", board.excluded),
-                )
-                if present
-            )
-            return (
-                f"the {given} leave no square free on a whole wrapped diagonal {direction} to "
-                "the right, and on a torus each of the N wrapped diagonals that way holds one "
-                "of the N queens"
-            )
+    line, lines = closed
+    given = " and ".join(
+        what
+        for what, present in (
+            ("blocked squares", board.blocked),
+            ("excluded diagonals", board.excluded),
+        )
+        if present
+    )
+    return (
+        f"the {given} leave no square free on a whole {line}, and each of the N {lines} holds "
+        "one of the N queens"
+    )
+
+
+class _Lines(NamedTuple):
+    """A kind of line that every solution puts a queen on each of."""
+
+    line: str  # how a message names one of them, and all of them
+    lines: str
+    of: Callable[[Square], int]  # the line a square is on
+    squares: Callable[[int], Iterable[Square]]  # a line's N squares
+    crossed: int  # the most squares of a line that excluded diagonals across it cover
+    along: Counter[int]  # each line's squares on the excluded diagonals that run along it
+
+
+def _closed_line(board: Board) -> tuple[str, str] | None:
+    """The kind of line, singular and plural, that the given squares close one of; None if
+    they close none (or too many lines could be closed for all to be checked)."""
+    n, sums, differences = board.n, board.excluded_sums, board.excluded_differences
+    blocked = frozenset(board.blocked)
+    excluded = len(sums) + len(differences)
+    kinds = [
+        _Lines(
+            "row",
+            "rows",
+            lambda square: square[0],
+            lambda at: ((at, col) for col in range(n)),
+            excluded,
+            Counter(),
+        ),
+        _Lines(
+            "column",
+            "columns",
+            lambda square: square[1],
+            lambda at: ((row, at) for row in range(n)),
+            excluded,
+            Counter(),
+        ),
+    ]
+    if TORUS in board.rules:  # a board's diagonal runs along a wrapped one, the other crosses
+        rising, falling = Counter[int](), Counter[int]()
+        for value in sums:
+            rising[value % n] += n - abs(value - (n - 1))
+        for value in differences:
+            falling[value % n] += n - abs(value)
+        kinds += [
+            _Lines(
+                "wrapped diagonal rising to the right",
+                "wrapped diagonals rising to the right",
+                lambda square: sum(square) % n,
+                lambda at: ((row, (at - row) % n) for row in range(n)),
+                2 * len(differences),
+                rising,
+            ),
+            _Lines(
+                "wrapped diagonal falling to the right",
+                "wrapped diagonals falling to the right",
+                lambda square: (square[0] - square[1]) % n,
+                lambda at: ((row, (row - at) % n) for row in range(n)),
+                2 * len(sums),
+                falling,
+            ),
+        ]
+    for kind in kinds:
+        most = kind.along.copy()  # squares that may be covered, some counted twice
+        most.update(kind.of(square) for square in blocked)
+        if kind.crossed >= n:
+            candidates: Sequence[int] = range(n)
+        else:
+            candidates = [at for at, covered in most.items() if covered + kind.crossed >= n]
+        if len(candidates) * n > _MOST_SQUARES_CHECKED:
+            continue
+        for at in candidates:
+            if all(
+                square in blocked or sum(square) in sums or square[0] - square[1] in differences
+                for square in kind.squares(at)
+            ):
+                return kind.line, kind.lines
     return None
 
 
