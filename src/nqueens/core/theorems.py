@@ -33,9 +33,9 @@ COUNTERS = ("searches", "nodes")
 """The two statistics of such an answer: both 0."""
 
 _MOST_SQUARES_CHECKED = 1_000_000
-"""How many given squares and excluded diagonals the lines tried may check in all before a search
-takes over: a line that keeps the given queens and avoids the blocked squares and excluded
-diagonals is usually among the first tried."""
+"""How much a theorem may check before it leaves the board to a search: the squares of the lines
+that given squares might close, or the given squares and excluded diagonals of the lines of
+queens tried (one that keeps them is usually among the first tried)."""
 
 
 def without_solution(board: Board) -> str | None:
