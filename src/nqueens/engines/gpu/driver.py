@@ -166,7 +166,9 @@ class Device:
         self.made_current()
         not_ready = self.api.CUresult.CUDA_ERROR_NOT_READY
         if not waited(
-            lambda: self.api.cuEventQuery(launched.event)[0] != not_ready, deadline, poll_seconds
+            polled(lambda: self.api.cuEventQuery(launched.event)[0] != not_ready),
+            deadline,
+            poll_seconds,
         ):
             return False
         try:
@@ -240,9 +242,10 @@ class Beside(Generic[T]):
 
         threading.Thread(target=run, name=name, daemon=True).start()
 
-    def ended(self) -> bool:
-        """Whether the call has returned; its error is raised once it has."""
-        if not self._done.is_set():
+    def ended(self, wait_seconds: float = 0.0) -> bool:
+        """Whether the call has returned, waiting up to ``wait_seconds`` for it (woken as it
+        returns); its error is raised once it has."""
+        if not self._done.wait(wait_seconds):
             return False
         if self._error is not None:
             raise self._error
@@ -255,15 +258,27 @@ class Beside(Generic[T]):
         return cast("T", self._value)
 
 
-def waited(ready: Callable[[], bool], deadline: float | None, poll_seconds: float) -> bool:
-    """Ask ``ready()`` every ``poll_seconds`` until it says True (then True), or until
-    ``deadline`` (a time.time()) passes (then False): a launch waited for so is heard to end
-    within that, and a time limit or Ctrl-C while it runs."""
-    while not ready():
+def waited(ready: Callable[[float], bool], deadline: float | None, poll_seconds: float) -> bool:
+    """Ask ``ready(poll_seconds)``, whether a launch has ended, waiting up to that long, until
+    it says True (then True), or until ``deadline`` (a time.time()) passes (then False): a time
+    limit or Ctrl-C is heard within ``poll_seconds`` while the launch runs."""
+    while not ready(poll_seconds):
         if deadline is not None and time.time() >= deadline:
             return False
-        time.sleep(poll_seconds)
     return True
+
+
+def polled(query: Callable[[], bool]) -> Callable[[float], bool]:
+    """``query()``, whether a launch has ended, as :func:`waited` asks it: where it has not, a
+    sleep of the seconds asked (the device says nothing as a launch ends)."""
+
+    def ready(wait_seconds: float) -> bool:
+        if query():
+            return True
+        time.sleep(wait_seconds)
+        return False
+
+    return ready
 
 
 def arguments(numbers: tuple[int, ...], arrays: tuple[Any, ...], pointers: list[int]) -> list[int]:

@@ -325,7 +325,7 @@ def by_numba(n: int, blocked: Any, gaps: Any, lines: Any) -> Finish:
         launch()
         event = target.event(timing=False)
         event.record()
-        ended = event.query
+        ended = driver.polled(event.query)
 
     def finish(deadline: float | None) -> Launch | None:
         if not driver.waited(ended, deadline, POLL_SECONDS):
@@ -341,10 +341,11 @@ _SIMULATOR = threading.Lock()
 runs its launches."""
 
 
-def on_a_thread(launch: Callable[[], None]) -> Callable[[], bool]:
+def on_a_thread(launch: Callable[[], None]) -> Callable[[float], bool]:
     """Run a simulated launch on a thread, after those begun before it, and return whether it
-    has ended (raising its error then): a simulated launch takes seconds a piece on a large
-    board, and the count hears its time limit and Ctrl-C meanwhile. One given up on runs on,
+    has ended, waiting up to the seconds asked (raising its error then): a simulated launch
+    takes seconds a piece on a large board, and the count hears its time limit and Ctrl-C
+    meanwhile. One given up on runs on,
     as it would on a device, until it ends or the process does."""
 
     def in_turn() -> None:
