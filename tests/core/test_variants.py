@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import attacks, invoke, solutions
+from helpers import TERMINAL_ENV, attacks, invoke, solutions, strip_ansi
 
 import nqueens
 from nqueens.core import theorems
@@ -306,8 +306,15 @@ def test_pictures_and_explain_show_the_rule(tmp_path: Path) -> None:
 
 
 def test_messages_name_the_rule_beside_the_size() -> None:
+    """The count on a terminal said "N = 7: 28 solutions", which reads as a wrong count of the
+    classic board (40)."""
     solved = invoke("solve", "5", "--torus")
     assert "10 solutions for N = 5 (torus) in" in solved.stderr
+    counted = invoke("count", "7", "--torus", "--stats", env=TERMINAL_ENV)
+    assert strip_ansi(counted.stdout).strip() == "N = 7 (torus): 28 solutions"
+    assert "7 x 7, torus" in strip_ansi(counted.stderr)
+    found = invoke("first", "11", "--superqueens", "--stats")
+    assert "11 x 11, superqueens" in found.stderr
     stopped = invoke("first", "30", "--torus", "--engine", "cp", "-t", "0.1")
     assert "No solution found for N = 30 (torus) within the time limit" in stopped.stderr
 

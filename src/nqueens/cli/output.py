@@ -162,9 +162,9 @@ class Output:
         it anywhere), kept whole in a file or pipe."""
         self.err.print(text, markup=False, soft_wrap=not self.err.is_terminal)
 
-    def stats(self, stats: Stats, *, enumeration: bool = True) -> None:
+    def stats(self, stats: Stats, board: Board, *, enumeration: bool = True) -> None:
         """The statistics table, on stderr."""
-        self.err.print(render.stats_table(stats, enumeration=enumeration))
+        self.err.print(render.stats_table(stats, board, enumeration=enumeration))
 
 
 def _is_terminal(stream: object) -> bool:

@@ -239,32 +239,34 @@ def status_record(
     return json.dumps(record)
 
 
-def count_headline(stats: Stats, *, with_unique: bool) -> str:
-    """A count in words for a terminal, "at least" when the search was cut short.
+def count_headline(stats: Stats, board: Board, *, with_unique: bool) -> str:
+    """A count in words for a terminal, "at least" when the search was cut short, naming the
+    board's rules beside its size.
 
     With ``with_unique``, the unique count first and the total beside it.
     """
     bound = "at least " if stats.status.partial else ""
     if with_unique:
         line = (
-            f"N = {stats.n}: {bound}[bold]{stats.unique:,}[/bold] unique solutions "
+            f"{board.title}: {bound}[bold]{stats.unique:,}[/bold] unique solutions "
             f"({stats.solutions:,} in all)"
         )
     else:
         noun = "solution" if stats.solutions == 1 else "solutions"
-        line = f"N = {stats.n}: {bound}[bold]{stats.solutions:,}[/bold] {noun}"
+        line = f"{board.title}: {bound}[bold]{stats.solutions:,}[/bold] {noun}"
     return line
 
 
-def stats_table(stats: Stats, *, enumeration: bool) -> Table:
-    """The solver's statistics as a two-column table, as the seed program lists them.
+def stats_table(stats: Stats, board: Board, *, enumeration: bool) -> Table:
+    """The solver's statistics as a two-column table, as the seed program lists them, with the
+    board's size and rules.
 
     ``enumeration`` adds the solution rate, which means nothing for a search for one solution.
     """
     table = Table(title="Statistics", show_header=False, title_justify="left")
     table.add_column("statistic", style="bold")
     table.add_column("value", justify="right")
-    table.add_row("board", f"{stats.n} x {stats.n}")
+    table.add_row("board", ", ".join([f"{stats.n} x {stats.n}", *sorted(board.rules)]))
     detail = stats.backend or stats.strategy
     table.add_row("engine", stats.engine + (f" ({detail})" if detail else ""))
     table.add_row("solutions", f"{stats.solutions:,}")

@@ -164,7 +164,7 @@ def count(
     if output.format == "json":
         click.echo(render.status_record(stats, with_stats=show_stats, with_unique=unique))
     elif output.rich:
-        output.print_data(render.count_headline(stats, with_unique=unique))
+        output.print_data(render.count_headline(stats, board, with_unique=unique))
     else:
         click.echo(stats.solutions)
         if unique:
@@ -186,5 +186,5 @@ def count(
     if stats.status.partial:  # the count on the terminal already says "at least"
         output.message(render.ending(stats) if output.rich else render.summary(stats, board))
     if show_stats and output.format == "text":
-        output.stats(stats)
+        output.stats(stats, board)
     ctx.exit(exit_code(stats.status))

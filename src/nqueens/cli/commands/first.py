@@ -106,5 +106,5 @@ def first(
         pictures.report(output)
     output.message(f"Found in {result.stats.wall_time:.3f} s.")
     if show_stats and output.format == "text":
-        output.stats(result.stats, enumeration=False)
+        output.stats(result.stats, board, enumeration=False)
     ctx.exit(EXIT_OK)

@@ -107,5 +107,5 @@ def solve(
         ctx.exit(EXIT_NO_SOLUTION)
     output.message(render.summary(stats, board))
     if show_stats:
-        output.stats(stats)
+        output.stats(stats, board)
     ctx.exit(exit_code(stats.status))
