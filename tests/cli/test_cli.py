@@ -527,6 +527,9 @@ def test_every_command_has_help_with_h(command: str) -> None:
     assert result.stdout.startswith(f"Usage: cli {command}") or "Usage:" in result.stdout
     assert cli.commands[command].help, f"{command} has no help text"
     assert result.stdout == invoke(command, "--help").stdout
+    # each value named in the user's words: bench --repeat and first --seed said INTEGER
+    typed = r"^\s+(-\w, )?--[\w-]+ (INTEGER|FLOAT|TEXT|PATH|FILENAME|BOOLEAN)\b"
+    assert not re.findall(typed, result.stdout, re.MULTILINE), command
 
 
 @pytest.mark.parametrize("where", ["before", "after"])

@@ -68,7 +68,8 @@ from nqueens.engines.mip import NAME as MIP
     type=WholeNumber(1, 1000, ": more runs would take longer than anyone waits"),
     default=1,
     show_default=True,
-    help="Time each cell this many times and report the median.",
+    metavar="K",
+    help="Time each cell K times and report the median, e.g. --repeat 5 on a busy machine.",
 )
 @click.option(
     "-t",

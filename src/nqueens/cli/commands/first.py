@@ -39,8 +39,10 @@ from nqueens.engines.base import MAX_SEED
 @click.option(
     "--seed",
     type=WholeNumber(0, MAX_SEED),
+    metavar="NUMBER",
     help="Start the random choices of local search, CP-SAT and the cp engine's auto from this "
-    "number, to get the same solution again (CP-SAT's parallel workers may still differ).",
+    "number, to get the same solution again, e.g. --seed 7 (CP-SAT's parallel workers may "
+    "still differ).",
 )
 @takes_board
 @engine_options(registry.AUTO_ENGINE, "the engines measured fastest to a first solution, in turn")
