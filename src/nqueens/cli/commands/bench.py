@@ -78,7 +78,7 @@ from nqueens.engines.mip import NAME as MIP
     default=10.0,
     show_default=True,
     metavar="SECONDS",
-    help="For each run of a cell; a run over it shows as '> SECONDS'.",
+    help="How long each run of a cell may take, e.g. -t 2; a run over it shows as '> 2'.",
 )
 @click.option(
     "--format",

@@ -35,7 +35,9 @@ from nqueens.engines import registry
 
 @click.command(cls=QueensCommand, epilog=EXIT_CODES_HELP)
 @click.argument("n", callback=board_size, required=False, metavar="N")
-@click.option("-n", "--limit", type=WholeNumber(1), metavar="K", help="Stop after K solutions.")
+@click.option(
+    "-n", "--limit", type=WholeNumber(1), metavar="K", help="Stop after K solutions, e.g. -n 10."
+)
 @click.option(
     "--unique",
     is_flag=True,
