@@ -258,6 +258,29 @@ def test_verify_checks_boards_under_the_rule(rule_set: tuple[str, ...]) -> None:
     assert "2 boards checked: 1 not valid" in result.stderr
 
 
+@pytest.mark.parametrize("rule_set", EACH_RULE, ids="+".join)
+def test_json_names_the_rules_and_verify_checks_under_them(rule_set: tuple[str, ...]) -> None:
+    """solve --torus --format json | verify checked its boards as plain ones: a torus solution is
+    one of the plain board too, so nothing under the rule was checked."""
+    flags = [f"--{rule}" for rule in rule_set]
+    solved = invoke("solve", "11", *flags, "--format", "json", "-n", "2")
+    records = [json.loads(line) for line in solved.stdout.splitlines()]
+    assert [record["rules"] for record in records] == [sorted(rule_set)] * 3
+    assert all(checked(tuple(record["rows"]), rule_set) for record in records[:2])
+    assert invoke("verify", stdin=solved.stdout).exit_code == 0
+    counted = invoke("count", "11", *flags, "--format", "json", "-t", "10")
+    assert json.loads(counted.stdout)["rules"] == sorted(rule_set)
+    plain = next(rows for rows in plain_solutions(11) if rows not in solutions(11, rule_set))
+    record = {"n": 11, "rules": sorted(rule_set), "rows": list(plain)}
+    result = invoke("verify", stdin=json.dumps(record) + "\n")
+    assert result.exit_code == 1 and "board 1 (N = 11)" in result.stdout, result.stderr
+    assert invoke("verify", stdin=json.dumps({**record, "rules": []}) + "\n").exit_code == 0
+    for wrong in ("torus", ["moebius"], [["torus"]], [1]):
+        refused = invoke("verify", stdin=json.dumps({**record, "rules": wrong}) + "\n")
+        assert refused.exit_code == 2 and '"rules" must be a list of torus' in refused.stderr
+    assert "rules" not in invoke("first", "8", "--format", "json").stdout
+
+
 def test_given_queens_that_attack_under_a_rule_are_refused() -> None:
     result = invoke("first", "11", "--superqueens", "--queen", "1,1", "--queen", "2,3")
     assert result.exit_code == 2

@@ -77,6 +77,7 @@ class Output:
         self.style = style
         self.ascii_only = ascii_only
         self.board = board if board is not None and board.constrained else None
+        self.rules = board.rules if board is not None else frozenset()
         self._legend_due = self.board is not None  # under the first board drawn
         context = click.get_current_context(silent=True)
         color = context.meta.get(COLOR_KEY) if context is not None else None
@@ -112,7 +113,7 @@ class Output:
 
     def _solution(self, solution: Solution, number: int | None) -> None:
         if self.format == "json":
-            _write_line(render.solution_record_pieces(solution, number))
+            _write_line(render.solution_record_pieces(solution, number, self.rules))
             return
         compact = self._compact(solution.n)
         if self.rich:
@@ -155,7 +156,10 @@ class Output:
     def end_of_search(self, stats: Stats, *, with_stats: bool) -> None:
         """In JSON, the status record that closes the stream of solutions (text: nothing)."""
         if self.format == "json":
-            click.echo(render.status_record(stats, with_stats=with_stats, none_is_an_answer=False))
+            record = render.status_record(
+                stats, with_stats=with_stats, none_is_an_answer=False, rules=self.rules
+            )
+            click.echo(record)
 
     def message(self, text: str) -> None:
         """A line for people, on stderr: wrapped between words on a terminal (which would cut

@@ -191,11 +191,15 @@ def rich_grid(
     return board
 
 
-def solution_record_pieces(solution: Solution, number: int | None = None) -> Iterator[str]:
+def solution_record_pieces(
+    solution: Solution, number: int | None = None, rules: frozenset[str] = frozenset()
+) -> Iterator[str]:
     """One solution as a JSON line (``{"type": "solution", "n": 8, "solution": 1, "rows": [...]}``),
     in pieces, the rows a slice at a time (a board of millions is megabytes); ``number`` counts
-    the solutions of a stream (1 for first's one)."""
-    head: dict[str, object] = {"type": "solution", "n": solution.n, "solution": number or 1}
+    the solutions of a stream (1 for first's one). A board under ``rules`` names them, so that
+    ``verify`` checks it under them."""
+    head: dict[str, object] = {"type": "solution", "n": solution.n, **_named(rules)}
+    head["solution"] = number or 1
     yield json.dumps(head)[:-1] + ', "rows": ['
     rows = solution.rows
     for start in range(0, len(rows), _CHUNK):
@@ -213,10 +217,21 @@ def stats_record(stats: Stats) -> dict[str, object]:
     }
 
 
+def _named(rules: frozenset[str]) -> dict[str, object]:
+    """A record's ``rules``, where the board has any: plain boards' records stay as they were."""
+    return {"rules": sorted(rules)} if rules else {}
+
+
 def status_record(
-    stats: Stats, *, with_stats: bool, with_unique: bool = False, none_is_an_answer: bool = True
+    stats: Stats,
+    *,
+    with_stats: bool,
+    with_unique: bool = False,
+    none_is_an_answer: bool = True,
+    rules: frozenset[str] = frozenset(),
 ) -> str:
-    """The JSON line that ends every search: how it ended, what it found, and which engine.
+    """The JSON line that ends every search: how it ended, what it found, which engine, and the
+    board's ``rules`` where it has any.
 
     ``status`` is ``complete``, ``limit``, ``time-limit`` or ``interrupted``, or ``no-solution``
     when finding none is the answer, not a count of 0 (``none_is_an_answer=False``: solve,
@@ -225,7 +240,8 @@ def status_record(
     status = stats.status.value
     if stats.status is Status.COMPLETE and stats.solutions == 0 and not none_is_an_answer:
         status = "no-solution"
-    record: dict[str, object] = {"type": "status", "n": stats.n, "solutions": stats.solutions}
+    record: dict[str, object] = {"type": "status", "n": stats.n, **_named(rules)}
+    record["solutions"] = stats.solutions
     if with_unique:
         record["unique"] = stats.unique
     record["complete"] = stats.status is Status.COMPLETE  # a list cut at --limit is not whole

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from nqueens.core.board import SUPERQUEENS, TORUS, knight_squares, square_name
+from nqueens.core.board import RULES, SUPERQUEENS, TORUS, knight_squares, square_name
 from nqueens.core.glyphs import QUEEN
 from nqueens.core.results import InputError, Square
 from nqueens.core.validation import read_whole, shown
@@ -227,8 +227,10 @@ def read_boards(lines: Iterable[str], rules: frozenset[str] = frozenset()) -> It
         if not stripped or _HEADER.fullmatch(stripped):
             continue
         board: _Placement | None
+        under = rules
         if stripped.startswith("{"):
-            board = _json_board(stripped, reader.number)
+            board, named = _json_board(stripped, reader.number)
+            under = rules | named
         elif _NUMBERS.fullmatch(stripped):
             numbers = [read_whole(value) for value in cells]
             if numbers == list(range(1, len(numbers) + 1)) and _labelled_row_follows(reader):
@@ -239,7 +241,7 @@ def read_boards(lines: Iterable[str], rules: frozenset[str] = frozenset()) -> It
             raise InputError(f"line {reader.number}: {stripped[:40]!r} is not part of a board")
         if board is not None:
             count += 1
-            yield _checked(count, board, rules)
+            yield _checked(count, board, under)
     if grid:
         yield _checked(count + 1, _plain_board(grid), rules)
 
@@ -298,10 +300,11 @@ def _plain_board(grid: list[tuple[int, list[str]]]) -> _Placement:
     return n, queens
 
 
-def _json_board(text: str, line_number: int) -> _Placement | None:
-    """A JSON line as solve and first write it: ``rows`` (0-based), and ``n`` if given.
+def _json_board(text: str, line_number: int) -> tuple[_Placement | None, frozenset[str]]:
+    """A JSON line as solve and first write it: ``rows`` (0-based), and ``n`` if given; and the
+    ``rules`` it names (a board of solve --torus is checked on a torus, --torus given or not).
 
-    None for the status record that ends their output: it holds no board.
+    No board for the status record that ends their output.
     """
     where = f"line {line_number}"
     try:
@@ -309,7 +312,7 @@ def _json_board(text: str, line_number: int) -> _Placement | None:
     except ValueError as error:
         raise InputError(f"{where}: not JSON ({error})") from None
     if isinstance(record, dict) and record.get("type") == "status":
-        return None
+        return None, frozenset()
     rows = record.get("rows") if isinstance(record, dict) else None
     if not isinstance(rows, list) or not all(_whole(row) for row in rows):
         raise InputError(f'{where}: a board in JSON needs "rows", a list of whole numbers')
@@ -323,7 +326,14 @@ def _json_board(text: str, line_number: int) -> _Placement | None:
         raise InputError(
             f"{where}: row {shown(off)} is off a board of N = {n} (JSON rows count from 0)"
         )
-    return rows
+    named = record.get("rules", [])
+    if not isinstance(named, list) or not all(
+        isinstance(rule, str) and rule in RULES for rule in named
+    ):
+        raise InputError(
+            f'{where}: "rules" must be a list of {" and ".join(RULES)}, not {shown(named)}'
+        )
+    return rows, frozenset(named)
 
 
 def _whole(value: object) -> bool:

@@ -162,7 +162,10 @@ def count(
             )
             ctx.exit(EXIT_CLUSTER_LOST)
     if output.format == "json":
-        click.echo(render.status_record(stats, with_stats=show_stats, with_unique=unique))
+        record = render.status_record(
+            stats, with_stats=show_stats, with_unique=unique, rules=board.rules
+        )
+        click.echo(record)
     elif output.rich:
         output.print_data(render.count_headline(stats, board, with_unique=unique))
     else:

@@ -34,7 +34,8 @@ def verify(ctx: click.Context, source: str, output_format: str, rules: frozenset
     """Check boards, as solve and first print them, from FILE or stdin ('-', the default).
 
     Says of each board which queens attack each other (the first few, by 1-based square);
-    --torus and --superqueens check the boards under those rules.
+    --torus and --superqueens check the boards under those rules; a JSON board from solve or
+    first is checked under the rules it was found under too.
     Exits 0 when every board is a solution, 1 when one is not, 2 when the input holds no
     board or something that is not a board (a queen off it, a line that does not parse).
     Boards are checked as they arrive, so a stream of any length can be piped in; a line
