@@ -391,6 +391,8 @@ def test_verify_output_is_bounded_and_counts_every_conflict() -> None:
     assert len(record["problems"]) == 6
     assert record["problems"][-1] == "and 12,497,495 more attacking pairs"
     assert len(result.stdout) < 1000
+    three = invoke("verify", stdin=json.dumps({"rows": [0] * 3}) + "\n")  # each to the first
+    assert three.stdout.splitlines()[-1] == "board 1 (N = 3): and 1 more attacking pair"
 
 
 def test_verify_counts_diagonals_in_both_directions() -> None:

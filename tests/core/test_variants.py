@@ -274,6 +274,9 @@ def test_json_names_the_rules_and_verify_checks_under_them(rule_set: tuple[str, 
     record = {"n": 11, "rules": sorted(rule_set), "rows": list(plain)}
     result = invoke("verify", stdin=json.dumps(record) + "\n")
     assert result.exit_code == 1 and "board 1 (N = 11)" in result.stdout, result.stderr
+    if "torus" in rule_set:  # they said "share a diagonal" of queens on none of the board's
+        assert "share a wrapped diagonal" in result.stdout
+        assert "share a diagonal" not in result.stdout
     assert invoke("verify", stdin=json.dumps({**record, "rules": []}) + "\n").exit_code == 0
     for wrong in ("torus", ["moebius"], [["torus"]], [1]):
         refused = invoke("verify", stdin=json.dumps({**record, "rules": wrong}) + "\n")
@@ -285,8 +288,10 @@ def test_given_queens_that_attack_under_a_rule_are_refused() -> None:
     result = invoke("first", "11", "--superqueens", "--queen", "1,1", "--queen", "2,3")
     assert result.exit_code == 2
     assert "queens 1,1 and 2,3 are a knight's move apart" in result.stderr
-    with pytest.raises(nqueens.BoardError, match="share a diagonal"):
+    with pytest.raises(nqueens.BoardError, match="share a wrapped diagonal"):
         nqueens.Board(5, queens=[(0, 0), (1, 4)], rules=["torus"])
+    with pytest.raises(nqueens.BoardError, match=r"\(0, 0\) and \(2, 2\) share a diagonal"):
+        nqueens.Board(5, queens=[(0, 0), (2, 2)], rules=["torus"])
 
 
 def test_a_lone_queen_on_a_torus_attacks_nothing() -> None:

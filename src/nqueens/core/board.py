@@ -136,6 +136,13 @@ def zero_based(square: Square) -> str:
     return f"({shown(square[0])}, {shown(square[1])})"
 
 
+def diagonal_shared(a: Square, b: Square) -> str:
+    """The diagonal two queens on one share, as messages name it: a wrapped one where they are
+    not on one of the board's own (only a torus joins them so)."""
+    plain = abs(a[0] - b[0]) == abs(a[1] - b[1])
+    return "diagonal" if plain else "wrapped diagonal"
+
+
 def attacking_pairs(
     queens: Iterable[Square],
     name: Callable[[Square], str] = square_name,
@@ -159,7 +166,7 @@ def attacking_pairs(
         for line in (("row", row), ("column", col), ("diagonal", falling), ("anti", rising)):
             on_line.setdefault(line, []).append(square)
     pairs = {
-        (a, b, "share a diagonal" if kind == "anti" else f"share a {kind}")
+        (a, b, f"share a {diagonal_shared(a, b) if kind in ('diagonal', 'anti') else kind}")
         for (kind, _), squares in on_line.items()
         for a, b in itertools.combinations(squares, 2)
     }

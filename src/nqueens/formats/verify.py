@@ -19,7 +19,14 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from nqueens.core.board import RULES, SUPERQUEENS, TORUS, knight_squares, square_name
+from nqueens.core.board import (
+    RULES,
+    SUPERQUEENS,
+    TORUS,
+    diagonal_shared,
+    knight_squares,
+    square_name,
+)
 from nqueens.core.glyphs import QUEEN
 from nqueens.core.results import InputError, Square
 from nqueens.core.validation import read_whole, shown
@@ -129,7 +136,7 @@ def _report(
         problems = [*problems, *named]
         rest = sum(conflicts.values()) - len(named)
         if rest > 0:
-            problems.append(f"and {rest:,} more attacking pairs")
+            problems.append(f"and {rest:,} more attacking pair{'' if rest == 1 else 's'}")
     return BoardCheck(number, n, conflicts, problems)
 
 
@@ -204,6 +211,8 @@ def _pair(
     earlier = first_on.setdefault(line, queen)
     if earlier == queen:
         return []
+    if kind == "diagonal":
+        kind = diagonal_shared(earlier, queen)
     return [f"queens {square_name(earlier)} and {square_name(queen)} share a {kind}"]
 
 
