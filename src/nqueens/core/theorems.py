@@ -15,9 +15,10 @@ searches as asked, so that engines can be compared and checked on these boards t
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from nqueens.core.board import SUM, SUPERQUEENS, TORUS, Board, Diagonal
@@ -92,49 +93,35 @@ def _closed_line(board: Board) -> tuple[str, str] | None:
     they close none (or too many lines could be closed for all to be checked)."""
     n, sums, differences = board.n, board.excluded_sums, board.excluded_differences
     blocked = frozenset(board.blocked)
-    excluded = len(sums) + len(differences)
     kinds = [
         _Lines(
-            "row",
-            "rows",
-            lambda square: square[0],
-            lambda at: ((at, col) for col in range(n)),
-            excluded,
+            name,
+            f"{name}s",
+            functools.partial(_straight_line_of, axis),
+            functools.partial(_straight_line, axis, n),
+            len(sums) + len(differences),
             Counter(),
-        ),
-        _Lines(
-            "column",
-            "columns",
-            lambda square: square[1],
-            lambda at: ((row, at) for row in range(n)),
-            excluded,
-            Counter(),
-        ),
+        )
+        for axis, name in enumerate(("row", "column"))
     ]
     if TORUS in board.rules:  # a board's diagonal runs along a wrapped one, the other crosses
-        rising, falling = Counter[int](), Counter[int]()
-        for value in sums:
-            rising[value % n] += n - abs(value - (n - 1))
-        for value in differences:
-            falling[value % n] += n - abs(value)
-        kinds += [
-            _Lines(
-                "wrapped diagonal rising to the right",
-                "wrapped diagonals rising to the right",
-                lambda square: sum(square) % n,
-                lambda at: ((row, (at - row) % n) for row in range(n)),
-                2 * len(differences),
-                rising,
-            ),
-            _Lines(
-                "wrapped diagonal falling to the right",
-                "wrapped diagonals falling to the right",
-                lambda square: (square[0] - square[1]) % n,
-                lambda at: ((row, (row - at) % n) for row in range(n)),
-                2 * len(sums),
-                falling,
-            ),
-        ]
+        for sign, direction, along, across in (
+            (1, "rising", sums, differences),
+            (-1, "falling", differences, sums),
+        ):
+            covered = Counter[int]()
+            for value in along:  # the squares of the board's own diagonal
+                covered[value % n] += n - abs(value - (n - 1)) if sign == 1 else n - abs(value)
+            kinds.append(
+                _Lines(
+                    f"wrapped diagonal {direction} to the right",
+                    f"wrapped diagonals {direction} to the right",
+                    functools.partial(_wrapped_line_of, sign, n),
+                    functools.partial(_wrapped_line, sign, n),
+                    2 * len(across),
+                    covered,
+                )
+            )
     for kind in kinds:
         most = kind.along.copy()  # squares that may be covered, some counted twice
         most.update(kind.of(square) for square in blocked)
@@ -151,6 +138,27 @@ def _closed_line(board: Board) -> tuple[str, str] | None:
             ):
                 return kind.line, kind.lines
     return None
+
+
+def _straight_line_of(axis: int, square: Square) -> int:
+    """The row (``axis`` 0) or column (1) of ``square``."""
+    return square[axis]
+
+
+def _straight_line(axis: int, n: int, at: int) -> Iterator[Square]:
+    """The squares of row ``at`` (``axis`` 0) or column ``at`` (1)."""
+    return ((at, other) if axis == 0 else (other, at) for other in range(n))
+
+
+def _wrapped_line_of(sign: int, n: int, square: Square) -> int:
+    """The wrapped diagonal of ``square``: ``(row + col) mod n`` rising (``sign`` 1), ``(row -
+    col) mod n`` falling (-1)."""
+    return (square[0] + sign * square[1]) % n
+
+
+def _wrapped_line(sign: int, n: int, at: int) -> Iterator[Square]:
+    """The squares of wrapped diagonal ``at``, rising (``sign`` 1) or falling (-1)."""
+    return ((row, sign * (at - row) % n) for row in range(n))
 
 
 def unsolvable(board: Board) -> str | None:
