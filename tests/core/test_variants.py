@@ -254,7 +254,8 @@ def test_verify_checks_boards_under_the_rule(rule_set: tuple[str, ...]) -> None:
     lines = "\n".join(" ".join(str(row + 1) for row in rows) for rows in (valid, plain))
     result = invoke("verify", *flags, stdin=lines + "\n")
     assert result.exit_code == 1, result.stderr
-    assert "board 2 (N = 11)" in result.stdout and "board 1" not in result.stdout
+    label = f"board 2 (N = 11, {', '.join(sorted(rule_set))})"  # the rules it was checked under
+    assert label in result.stdout and "board 1" not in result.stdout
     assert "2 boards checked: 1 not valid" in result.stderr
 
 
@@ -273,7 +274,10 @@ def test_json_names_the_rules_and_verify_checks_under_them(rule_set: tuple[str, 
     plain = next(rows for rows in plain_solutions(11) if rows not in solutions(11, rule_set))
     record = {"n": 11, "rules": sorted(rule_set), "rows": list(plain)}
     result = invoke("verify", stdin=json.dumps(record) + "\n")
-    assert result.exit_code == 1 and "board 1 (N = 11)" in result.stdout, result.stderr
+    label = f"board 1 (N = 11, {', '.join(sorted(rule_set))})"
+    assert result.exit_code == 1 and label in result.stdout, result.stderr
+    checked_json = invoke("verify", "--format", "json", stdin=json.dumps(record) + "\n")
+    assert json.loads(checked_json.stdout)["rules"] == sorted(rule_set)
     if rule_set == ("torus",):  # they said "share a diagonal" of queens on none of the board's
         assert "share a wrapped diagonal" in result.stdout
         assert "share a diagonal" not in result.stdout

@@ -46,13 +46,20 @@ class BoardCheck:
     """One board read and checked: ``problems`` is empty when it is a solution.
 
     ``conflicts`` counts the attacking pairs of each kind (row, column, diagonal); ``problems``
-    says what is wrong in a few lines, naming at most NAMED_PAIRS pairs.
+    says what is wrong in a few lines, naming at most NAMED_PAIRS pairs; ``rules`` are those it
+    was checked under.
     """
 
     number: int
     n: int
     conflicts: dict[str, int] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    rules: frozenset[str] = frozenset()
+
+    @property
+    def label(self) -> str:
+        """``board 3 (N = 8)``, or ``board 3 (N = 8, torus)``, as a report names the board."""
+        return f"board {self.number} ({', '.join([f'N = {self.n}', *sorted(self.rules)])})"
 
     @property
     def valid(self) -> bool:
@@ -137,7 +144,7 @@ def _report(
         rest = sum(conflicts.values()) - len(named)
         if rest > 0:
             problems.append(f"and {rest:,} more attacking pair{'' if rest == 1 else 's'}")
-    return BoardCheck(number, n, conflicts, problems)
+    return BoardCheck(number, n, conflicts, problems, rules)
 
 
 def _lines(queens: list[Square], wrap: Callable[[int], int]) -> Iterator[list[int]]:

@@ -60,6 +60,7 @@ def verify(ctx: click.Context, source: str, output_format: str, rules: frozenset
                 record = {
                     "board": board.number,
                     "n": board.n,
+                    **({"rules": sorted(board.rules)} if board.rules else {}),
                     "valid": board.valid,
                     "conflicts": board.conflicts,
                     "problems": board.problems,
@@ -67,7 +68,7 @@ def verify(ctx: click.Context, source: str, output_format: str, rules: frozenset
                 click.echo(json.dumps(record))
             elif not board.valid:
                 for problem in board.problems:
-                    click.echo(f"board {board.number} (N = {board.n}): {problem}")
+                    click.echo(f"{board.label}: {problem}")
     except InputError as error:
         so_far = f" ({_checked(checked, invalid)} before it)" if checked else ""
         raise click.BadParameter(str(error) + so_far, param_hint="'FILE'") from None
