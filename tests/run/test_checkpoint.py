@@ -59,23 +59,44 @@ def test_a_finished_checkpoint_answers_without_loading_the_search(tmp_path: Path
     assert done.stdout.split() == [str(known_total(15)), str(known_unique(15))]
 
 
-@pytest.mark.parametrize("damage", ["cut", "flipped"])
+@pytest.mark.parametrize("damage", ["cut", "flipped", "not text"])
 def test_a_damaged_line_is_never_counted(tmp_path: Path, damage: str) -> None:
+    """A line that is not UTF-8 made the whole file "not an nqueens checkpoint", where any
+    other damaged line is counted again."""
     path = tmp_path / "count.ckpt"
     nqueens.count(12, checkpoint=path, workers=1)
     lines = _lines(path)
     if damage == "cut":  # a SIGKILL or a full disk in the middle of a line
-        text = "".join(lines[:20]) + lines[20][:7]
-    else:  # a digit changed: the line's CRC no longer matches
+        text = ("".join(lines[:20]) + lines[20][:7]).encode()
+    elif damage == "flipped":  # a digit changed: the line's CRC no longer matches
         place, solutions, *rest = lines[20].split()
         wrong = f"{place} {int(solutions) + 1000} {' '.join(rest)}\n"
-        text = "".join(lines[:20]) + wrong + "".join(lines[21:])
-    path.write_text(text)
+        text = ("".join(lines[:20]) + wrong + "".join(lines[21:])).encode()
+    else:  # bytes a disk garbled
+        garbled = lines[20].encode()[:3] + b"\xff\xfe" + lines[20].encode()[5:]
+        text = "".join(lines[:20]).encode() + garbled + "".join(lines[21:]).encode()
+    path.write_bytes(text)
     stats = nqueens.count(12, checkpoint=path, workers=1)
     assert stats.solutions == known_total(12)
     repaired = _lines(path)
     assert all(line.endswith("\n") for line in repaired)
     assert sorted(int(line.split()[0]) for line in repaired[1:]) == list(range(len(lines) - 1))
+
+
+def test_a_first_line_cut_short_begins_the_count_again(tmp_path: Path) -> None:
+    """A full disk as the count began left part of the first line: the file was "not an
+    nqueens checkpoint", where the README says the same command resumes once it can write.
+    A file that does not say it is a checkpoint is still never written over."""
+    path = tmp_path / "count.ckpt"
+    nqueens.count(11, checkpoint=path, workers=1)
+    whole = path.read_bytes()
+    path.write_bytes(whole[: whole.index(b"{") + 10])
+    assert nqueens.count(11, checkpoint=path, workers=1).solutions == known_total(11)
+    assert path.read_bytes() == whole
+    path.write_bytes(b"nqueens che")
+    refused = invoke("count", "11", "--checkpoint", str(path))
+    assert refused.exit_code == 2 and "is not an nqueens checkpoint" in refused.stderr
+    assert path.read_bytes() == b"nqueens che"
 
 
 def test_a_checkpoint_of_another_count_is_refused(tmp_path: Path) -> None:
@@ -90,6 +111,10 @@ def test_a_checkpoint_of_another_count_is_refused(tmp_path: Path) -> None:
     refused = invoke("count", "10", "--checkpoint", str(other))
     assert refused.exit_code == 2 and "is not an nqueens checkpoint" in refused.stderr
     assert other.read_text() == "shopping list\n"
+    binary = tmp_path / "picture.png"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    refused = invoke("count", "10", "--checkpoint", str(binary))
+    assert refused.exit_code == 2 and "is not an nqueens checkpoint" in refused.stderr
     device = invoke("count", "10", "--checkpoint", "/dev/null")
     assert device.exit_code == 2
 

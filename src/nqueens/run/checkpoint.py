@@ -86,10 +86,10 @@ def _read(path: Path, stream: IO[bytes] | None = None) -> _Contents | None:
     that cannot be trusted: a count never goes on from a file it would have to guess about.
 
     A last line without its newline was cut short (a SIGKILL, a full disk) and one whose
-    checksum fails was damaged: from there on nothing is counted, and the count does that work
-    again. A line whose checksum holds but whose content is wrong, a second header (two counts
-    on one file, or a file joined to a copy of itself) or a subproblem recorded twice are
-    refused.
+    checksum fails, or that is not text at all, was damaged: from there on nothing is counted,
+    and the count does that work again (a first line cut short, the whole count). A line whose
+    checksum holds but whose content is wrong, a second header (two counts on one file, or a
+    file joined to a copy of itself) or a subproblem recorded twice are refused.
     """
     if stream is None:
         if not path.exists():
@@ -103,16 +103,14 @@ def _read(path: Path, stream: IO[bytes] | None = None) -> _Contents | None:
     else:
         stream.seek(0)
         data = stream.read()
-    try:
-        lines = data.decode("utf-8").splitlines(keepends=True)
-    except UnicodeDecodeError:
-        raise InputError(f"{path} is not an nqueens checkpoint; give another file") from None
-    if not lines:
-        return _Contents(None, {}, 0)
+    pieces = data.split(b"\n")
+    lines = [piece + b"\n" for piece in pieces[:-1]] + [pieces[-1]] * bool(pieces[-1])
+    if not lines or (len(lines) == 1 and _cut_short(lines[0])):
+        return _Contents(None, {}, 0)  # nothing yet, or a header cut short: begin again
     header = _header(path, lines[0])
     subproblems = _subproblems(header)
     done: dict[int, Subcount] = {}
-    kept = len(lines[0].encode())
+    kept = len(lines[0])
     for number, line in enumerate(lines[1:], start=2):
         text = _checked(line)
         if text is None:
@@ -128,11 +126,18 @@ def _read(path: Path, stream: IO[bytes] | None = None) -> _Contents | None:
         if place in done:
             raise _untrusted(path, number, f"subproblem {place} recorded a second time")
         done[place] = found
-        kept += len(line.encode())
+        kept += len(line)
     return _Contents(header, done, kept)
 
 
-def _header(path: Path, line: str) -> dict[str, object]:
+def _cut_short(line: bytes) -> bool:
+    """Whether ``line`` is a checkpoint's first line cut short before its newline (a full disk
+    as the count began): nothing was counted yet. Only one that says it is one: a file that
+    is not a checkpoint is never written over."""
+    return not line.endswith(b"\n") and line.startswith(_MAGIC.encode() + b" ")
+
+
+def _header(path: Path, line: bytes) -> dict[str, object]:
     """The first line's record of the count, checked."""
     text = _checked(line)
     if text is None or not text.startswith(_MAGIC + " "):
@@ -180,11 +185,14 @@ def _line(text: str) -> str:
     return f"{text} {zlib.crc32(text.encode()):08x}\n"
 
 
-def _checked(line: str) -> str | None:
-    """The line's text if it is whole and its CRC matches; None otherwise."""
-    if not line.endswith("\n"):
+def _checked(line: bytes) -> str | None:
+    """The line's text if it is whole, text, and its CRC matches; None otherwise."""
+    if not line.endswith(b"\n"):
         return None
-    text, _, crc = line[:-1].rpartition(" ")
+    try:
+        text, _, crc = line[:-1].decode("utf-8").rpartition(" ")
+    except UnicodeDecodeError:
+        return None
     if not text or f"{zlib.crc32(text.encode()):08x}" != crc:
         return None
     return text
