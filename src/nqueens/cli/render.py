@@ -198,7 +198,7 @@ def solution_record_pieces(
     in pieces, the rows a slice at a time (a board of millions is megabytes); ``number`` counts
     the solutions of a stream (1 for first's one). A board under ``rules`` names them, so that
     ``verify`` checks it under them."""
-    head: dict[str, object] = {"type": "solution", "n": solution.n, **_named(rules)}
+    head: dict[str, object] = {"type": "solution", "n": solution.n, **rules_field(rules)}
     head["solution"] = number or 1
     yield json.dumps(head)[:-1] + ', "rows": ['
     rows = solution.rows
@@ -217,8 +217,9 @@ def stats_record(stats: Stats) -> dict[str, object]:
     }
 
 
-def _named(rules: frozenset[str]) -> dict[str, object]:
-    """A record's ``rules``, where the board has any: plain boards' records stay as they were."""
+def rules_field(rules: frozenset[str]) -> dict[str, object]:
+    """A JSON record's ``rules``, where the board has any: plain boards' records stay as they
+    were."""
     return {"rules": sorted(rules)} if rules else {}
 
 
@@ -240,7 +241,7 @@ def status_record(
     status = stats.status.value
     if stats.status is Status.COMPLETE and stats.solutions == 0 and not none_is_an_answer:
         status = "no-solution"
-    record: dict[str, object] = {"type": "status", "n": stats.n, **_named(rules)}
+    record: dict[str, object] = {"type": "status", "n": stats.n, **rules_field(rules)}
     record["solutions"] = stats.solutions
     if with_unique:
         record["unique"] = stats.unique

@@ -103,8 +103,7 @@ def _read(path: Path, stream: IO[bytes] | None = None) -> _Contents | None:
     else:
         stream.seek(0)
         data = stream.read()
-    pieces = data.split(b"\n")
-    lines = [piece + b"\n" for piece in pieces[:-1]] + [pieces[-1]] * bool(pieces[-1])
+    lines = data.splitlines(keepends=True)
     if not lines or (len(lines) == 1 and _cut_short(lines[0])):
         return _Contents(None, {}, 0)  # nothing yet, or a header cut short: begin again
     header = _header(path, lines[0])

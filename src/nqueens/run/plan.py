@@ -23,8 +23,9 @@ Measured with ``nqueens bench`` and ``benchmarks/completion.py`` (the figures ar
 
 Before any of these, a theorem may answer (:mod:`nqueens.core.theorems`): a torus whose N is
 divisible by 2 or 3 has no solution, which a search proves only by going through the whole board,
-and a torus that has solutions has one on a line, where the searches above get lost from a few
-dozen columns on.
+nor do given squares that close a whole row, column or (on a torus) wrapped diagonal; and a torus
+that has solutions has one on a line, where the searches above get lost from a few dozen columns
+on.
 """
 
 from __future__ import annotations

@@ -172,20 +172,14 @@ def count(
         click.echo(stats.solutions)
         if unique:
             click.echo(stats.unique)
-    unused = [
-        option
-        for option, value in (
-            ("--checkpoint", checkpoint_path),
-            ("--cluster", cluster),
-            ("--workers", workers),
-        )
-        if value is not None
-    ]
-    if stats.engine == THEOREM and unused:
-        output.message(
-            f"Note: a theorem answers this count without a search, so nothing was written or "
-            f"started for {' and '.join(unused)}."
-        )
+    if stats.engine == THEOREM:
+        asked = (("--checkpoint", checkpoint_path), ("--cluster", cluster), ("--workers", workers))
+        unused = [option for option, value in asked if value is not None]
+        if unused:
+            output.message(
+                f"Note: a theorem answers this count without a search, so nothing was written "
+                f"or started for {' and '.join(unused)}."
+            )
     if stats.status.partial:  # the count on the terminal already says "at least"
         output.message(render.ending(stats) if output.rich else render.summary(stats, board))
     if show_stats and output.format == "text":

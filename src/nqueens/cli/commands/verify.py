@@ -6,6 +6,7 @@ import json
 
 import click
 
+from nqueens.cli import render
 from nqueens.cli.boards import rule_options
 from nqueens.cli.options import QueensCommand
 from nqueens.cli.output import (
@@ -60,7 +61,7 @@ def verify(ctx: click.Context, source: str, output_format: str, rules: frozenset
                 record = {
                     "board": board.number,
                     "n": board.n,
-                    **({"rules": sorted(board.rules)} if board.rules else {}),
+                    **render.rules_field(board.rules),
                     "valid": board.valid,
                     "conflicts": board.conflicts,
                     "problems": board.problems,

@@ -345,8 +345,8 @@ def on_a_thread(launch: Callable[[], None]) -> Callable[[float], bool]:
     """Run a simulated launch on a thread, after those begun before it, and return whether it
     has ended, waiting up to the seconds asked (raising its error then): a simulated launch
     takes seconds a piece on a large board, and the count hears its time limit and Ctrl-C
-    meanwhile. One given up on runs on,
-    as it would on a device, until it ends or the process does."""
+    meanwhile. One given up on runs on, as it would on a device, until it ends or the process
+    does."""
 
     def in_turn() -> None:
         with _SIMULATOR:
