@@ -458,11 +458,9 @@ def test_given_squares_that_close_a_line_leave_no_completion_by_the_counter_here
         squares = [(row, col) for row in range(n) for col in range(n)]
         blocked |= set(choose.sample(squares, choose.randint(0, 3)))  # the line's free one too
         board = nqueens.Board(n, blocked=blocked, excluded=sorted(excluded), rules=rule_set)
-
         covered = {
             (row, col)
-            for row in range(n)
-            for col in range(n)
+            for row, col in squares
             if (row, col) in blocked or row + col in sums or row - col in differences
         }
         found = any(set(each) <= covered for each in lines_to_fill(n, rule_set))
@@ -526,14 +524,10 @@ def test_a_line_of_queens_keeps_the_given_squares(rule_set: tuple[str, ...]) -> 
             assert rows in found
             assert all(rows[col] == row for row, col in queens)
             assert all(rows[col] != row for row, col in blocked)
-            assert all(
-                row + col not in {v for k, v in excluded if k == "sum"}
-                for col, row in enumerate(rows)
-            )
-            assert all(
-                row - col not in {v for k, v in excluded if k == "difference"}
-                for col, row in enumerate(rows)
-            )
+            sums = {value for kind, value in excluded if kind == "sum"}
+            differences = {value for kind, value in excluded if kind == "difference"}
+            assert all(row + col not in sums for col, row in enumerate(rows))
+            assert all(row - col not in differences for col, row in enumerate(rows))
     assert lines > 100 and with_excluded > 30
 
 
