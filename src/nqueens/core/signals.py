@@ -128,7 +128,8 @@ def _end_now_if_idle(signum: int) -> None:
 
 def _unsafe(frame: FrameType | None) -> bool:
     """Whether Python code run from C (an import, numba's compiler, a garbage collector's
-    callback, such as Dask's, which swallows an exception raised in it) is on the stack."""
+    callback, such as Dask's, or a finalizer, such as a Dask future's ``__del__``: Python
+    swallows an exception raised in either) is on the stack."""
     collecting = {getattr(getattr(c, "__func__", c), "__code__", None) for c in gc.callbacks}
     while frame is not None:
         filename = frame.f_code.co_filename
@@ -136,7 +137,7 @@ def _unsafe(frame: FrameType | None) -> bool:
             return True
         if any(part in filename for part in _COMPILERS) and _SIMULATOR not in filename:
             return True
-        if frame.f_code in collecting:
+        if frame.f_code in collecting or frame.f_code.co_name == "__del__":
             return True
         frame = frame.f_back
     return False
