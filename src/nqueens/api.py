@@ -318,8 +318,10 @@ def first(
 
     ``queens`` must be kept and ``blocked`` squares and ``excluded`` diagonals left empty
     (0-based ``(row, col)``, ``("sum", row + col)``, ``("difference", row - col)``).
-    ``seed`` seeds the randomised searches (CP-SAT's, the cp engine's auto); the others are
-    deterministic. CP-SAT's parallel workers race, so its runs may still differ.
+    ``seed`` starts the random choices of the searches that make them (local search, CP-SAT,
+    the cp engine's auto strategy): ``engine="auto"`` then runs one of those where one can
+    decide the board, and ``stats.engine`` says which search answered. CP-SAT's parallel workers
+    race, so its runs may still differ.
 
     ``engine="auto"`` runs the engines and strategies measured fastest to a first solution
     (see :mod:`nqueens.run.plan`); ``stats.engine`` and ``stats.strategy`` say which one
@@ -350,7 +352,7 @@ def first(
         return first_of(answered)
     time_limit = request.time_limit  # validated: None for no limit, inf and 1e308 included
     started = time.monotonic()
-    plan = first_plan(request.board)
+    plan = first_plan(request.board, seeded=request.seed is not None)
     for attempt in plan:
         budget = None if time_limit is None else time_limit - (time.monotonic() - started)
         if budget is not None and budget <= 0 and attempt is not plan[0]:

@@ -654,6 +654,24 @@ def test_first_takes_a_seed_for_its_randomised_searches() -> None:
     assert result.exit_code == 0, result.stderr
     (record,), _ = json_stream(result.stdout)
     assert_valid_board(record["rows"], 30)
+
+
+def test_first_gives_another_solution_for_another_seed_without_an_engine() -> None:
+    # Without a seed, auto's first-fail search gives one board of 8 for every seed it ignored.
+    boards = {}
+    for seed in range(1, 6):
+        result = invoke("first", "8", "--seed", str(seed), "--format", "json")
+        assert result.exit_code == 0, result.stderr
+        assert "Note" not in result.stderr
+        (record,), _ = json_stream(result.stdout)
+        assert_valid_board(record["rows"], 8)
+        boards[seed] = record["rows"]
+    assert len({tuple(rows) for rows in boards.values()}) > 1, boards
+    again = invoke("first", "8", "--seed", "2", "--format", "json")
+    assert json_stream(again.stdout)[0][0]["rows"] == boards[2]
+    # On a puzzle, CP-SAT takes over from the first-fail search, which ignores seeds.
+    puzzle = invoke("first", "12", "--queen", "1,1", "--seed", "5", "--format", "json")
+    assert json_stream(puzzle.stdout)[1]["engine"] == "cp-sat"
     assert invoke("first", "8", "--seed", "-1").exit_code == 2
     with pytest.raises(InputError, match="seed"):
         nqueens.first(8, seed=1.5)  # type: ignore[arg-type]

@@ -34,6 +34,7 @@ from helpers import (
     assert_valid_board,
     invoke,
     json_lines,
+    json_stream,
     known_total,
     process_env,
     solutions,
@@ -589,6 +590,28 @@ def test_every_engine_answers_as_the_counter_here(command: str, engine: str, cas
         result = nqueens.first(board, engine=engine, time_limit=limit)
         assert (result.solution is None) == (not expected)
         assert result.solution is None or result.solution.rows in expected
+
+
+@pytest.mark.parametrize("engine", engines_of("first"))
+def test_a_seed_that_a_search_cannot_take_is_not_dropped_silently(engine: str) -> None:
+    """Every engine of ``first``, with three seeds: a search that makes no random choices says on
+    stderr that the seed changes nothing, and then indeed gives one solution for every seed;
+    where nothing is said, the search that answered is one that declares it takes a seed."""
+    found = set()
+    for seed in ("1", "2", "3"):
+        arguments = ["first", "10", "--engine", engine, "--seed", seed, "--format", "json"]
+        result = invoke(*arguments)
+        assert_conforms(arguments, result)
+        if result.exit_code == 2:  # the gpu engine finds no first solution
+            assert "engines that can: " in result.stderr
+            return
+        (record,), status = json_stream(result.stdout)
+        assert_valid_board(record["rows"], 10)
+        found.add(tuple(record["rows"]))
+        said = "--seed changes nothing here; the engines that take it: " in result.stderr
+        assert said != registry.takes_seed(status["engine"], status["strategy"]), result.stderr
+    if said:
+        assert len(found) == 1, found
 
 
 SIMULATED_CASES = [

@@ -1,5 +1,5 @@
 """What the commands say about an outcome that is not a result: input the library refuses, no
-solution, or a picture too large to draw."""
+solution, a picture too large to draw, or an option the search that answered had no use for."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from nqueens.cli.params import option_flag
 from nqueens.cli.svg import MAX_SVG_N
 from nqueens.core import theorems
 from nqueens.core.board import Board, BoardError
-from nqueens.core.results import InputError
+from nqueens.core.results import InputError, Stats
+from nqueens.engines import registry
 
 _PARAMETER_HINTS = {"n": "'N'", "board": None}
 """How a usage error names the API argument at fault; None: the board's options together."""
@@ -81,3 +82,26 @@ def none_exists(board: Board) -> str:
         keeps = " and ".join(filter(None, (", ".join(given[:-1]), given[-1])))
         return f"No completion exists: no solution for {board.title} respects {keeps}."
     return f"No solution exists for {board.title}."
+
+
+def seed_unused(stats: Stats) -> str | None:
+    """Why ``--seed`` did not choose the solution found, where the search that answered makes no
+    random choices (None: it did)."""
+    if registry.takes_seed(stats.engine, stats.strategy):
+        return None
+    if stats.engine == theorems.THEOREM:
+        answered = "a theorem gives this solution without a search"
+    else:
+        strategy = f" {stats.strategy}" if stats.strategy else ""
+        answered = f"the {stats.engine} engine's{strategy} search makes no random choices"
+    engines = registry.ENGINES.items()
+    seeded = [name for name, engine in engines if engine.takes_seed(None)]
+    seeded += [
+        f"{name} with --strategy {strategy}"
+        for name, engine in engines
+        if not engine.takes_seed(None)
+        for strategy in engine.strategies
+        if engine.takes_seed(strategy)
+    ]
+    listed = ", ".join(seeded[:-1]) + f" and {seeded[-1]}" if len(seeded) > 1 else seeded[0]
+    return f"Note: {answered}, so --seed changes nothing here; the engines that take it: {listed}."

@@ -10,6 +10,7 @@ declares is all the registry, the API and the command line know of it:
 - ``unique``, ``puzzles``, ``rules``, ``strategies``, ``options``: what it can take beyond the
   plain board, and the choices only it offers;
 - ``max_n`` and, in a few words, why (``max_n_reason``);
+- ``takes_seed``: whether its first solution follows ``--seed`` (random choices);
 - ``stat_names``: what its two statistics count;
 - ``count_rank``: its place in what ``count --engine auto`` tries, and ``gains``, whether a
   request is worth trying it on (a device that pays for its start only on large boards);

@@ -177,6 +177,11 @@ class Engine:
         """The strategy the engine runs for ``request`` (None for engines without strategies)."""
         return request.strategy
 
+    def takes_seed(self, strategy: str | None) -> bool:
+        """Whether its first-solution search with ``strategy`` makes random choices that a seed
+        starts, so that another seed may give another solution (``first --seed``)."""
+        return False
+
     def solve(self, request: Request) -> EngineStream:
         """Every solution of the request, as a stream."""
         raise NotImplementedError

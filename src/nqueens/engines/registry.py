@@ -43,6 +43,13 @@ def describe(capability: str) -> str:
     return ", ".join(name for name, engine in ENGINES.items() if getattr(engine, capability))
 
 
+def takes_seed(engine: str, strategy: str | None) -> bool:
+    """Whether the search that answered as ``engine`` with ``strategy`` drew on the seed (a
+    theorem, which is no engine, never does)."""
+    answered = ENGINES.get(engine)
+    return answered is not None and answered.takes_seed(strategy)
+
+
 def engine_named(name: str) -> Engine:
     """The engine called ``name``; InputError for a name no engine has."""
     engine = ENGINES.get(name) if isinstance(name, str) else None

@@ -21,6 +21,11 @@ Measured with ``nqueens bench`` and ``benchmarks/completion.py`` (the figures ar
   then the reduced engine's exact bitmask search, which decides the hard ones near the phase
   transition in about a second, where the paper's own solver takes up to tens of seconds.
 
+With a seed (``first --seed``), the searches that make no random choices step aside where one that
+does can decide the board: local search on boards it answers without a limit (plain from N = 4),
+CP-SAT instead of first-fail on puzzles and tori. The seed is asked for so that another seed gives
+another solution, which first-fail never would.
+
 Before any of these, a theorem may answer (:mod:`nqueens.core.theorems`): a torus whose N is
 divisible by 2 or 3 has no solution, which a search proves only by going through the whole board,
 nor do given squares that close a whole row, column or (on a torus) wrapped diagonal; and a torus
@@ -118,11 +123,22 @@ def answered_at_once(request: Request, engine: str) -> Answered | None:
     return None if rows is None else Answered(request, (Solution(rows),), started)
 
 
-def first_plan(board: Board) -> list[Attempt]:
-    """The attempts, in order, to find one solution for a board and its given squares."""
+def first_plan(board: Board, *, seeded: bool = False) -> list[Attempt]:
+    """The attempts, in order, to find one solution for a board and its given squares; for a
+    ``seeded`` request, only the searches that draw on the seed wherever one of them decides."""
+    if local.ENGINE.refusal(Request(FIRST, board)) is None and (seeded or board.n >= LOCAL_FROM_N):
+        return [Attempt(local.NAME, None)]  # a board local search answers without a limit
+    plan = _fastest_first(board)
+    if seeded:
+        seeding = [each for each in plan if registry.takes_seed(each.engine, each.strategy)]
+        if seeding and seeding[-1] == plan[-1]:  # the last, deciding search takes the seed
+            return seeding
+    return plan
+
+
+def _fastest_first(board: Board) -> list[Attempt]:
+    """The attempts measured fastest, for a board that local search does not answer alone."""
     n = board.n
-    if n >= LOCAL_FROM_N and local.ENGINE.refusal(Request(FIRST, board)) is None:
-        return [Attempt(local.NAME, None)]  # a large board local search answers without a limit
     if board.rules:  # the engines that take rules: the fast search, then CP-SAT
         if n > cpsat.ENGINE.max_n:
             return [Attempt(cp.NAME, FIRST_FAIL_MID)]

@@ -25,7 +25,7 @@ from nqueens.cli.output import (
 )
 from nqueens.cli.params import WholeNumber
 from nqueens.cli.progress import spinner
-from nqueens.cli.report import check_drawable, none_exists
+from nqueens.cli.report import check_drawable, none_exists, seed_unused
 from nqueens.cli.svg import board_svg
 from nqueens.core import clock, signals
 from nqueens.core.board import Board
@@ -40,9 +40,10 @@ from nqueens.engines.base import MAX_SEED
     "--seed",
     type=WholeNumber(0, MAX_SEED),
     metavar="NUMBER",
-    help="Start the random choices of local search, CP-SAT and the cp engine's auto from this "
-    "number, to get the same solution again, e.g. --seed 7 (CP-SAT's parallel workers may "
-    "still differ).",
+    help="Start the search's random choices from this number: the same number gives the same "
+    "solution again, another number may give another, e.g. --seed 7. Without --engine, a "
+    "search that takes it runs where one can (local search, CP-SAT); CP-SAT's parallel "
+    "workers may still differ from run to run.",
 )
 @takes_board
 @engine_options(registry.AUTO_ENGINE, "the engines measured fastest to a first solution, in turn")
@@ -107,6 +108,9 @@ def first(
         pictures.save(board_svg(n, result.solution.squares(), board=board))
         pictures.report(output)
     output.message(f"Found in {result.stats.wall_time:.3f} s.")
+    unused = seed_unused(result.stats) if seed is not None else None
+    if unused is not None:
+        output.message(unused)
     if show_stats and output.format == "text":
         output.stats(result.stats, board, enumeration=False)
     ctx.exit(EXIT_OK)

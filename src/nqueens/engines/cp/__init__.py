@@ -164,6 +164,11 @@ class CpEngine(Engine):
         # for N = 50 in 5 s) and exhausts the tree faster (benchmarks/enumeration.py).
         return FIRST_FAIL_MID
 
+    def takes_seed(self, strategy: str | None) -> bool:
+        # The solver's own search draws on its seed once it runs long (a hard puzzle); the
+        # named orders make no random choice.
+        return strategy == AUTO
+
     def solve(self, request: Request) -> EngineStream:
         return CpSolutionStream(
             request.board,

@@ -228,6 +228,9 @@ class CpSatEngine(Engine):
     count_rank = 3
     excluded_diagonals_rank = 3
 
+    def takes_seed(self, strategy: str | None) -> bool:
+        return True  # its workers' searches are randomised, whatever the strategy
+
     def wants_workers(self, request: Request) -> bool:
         # Below ten open columns, starting the worker processes costs more than they save.
         return request.n - len(request.board.queens) >= WORKERS_FROM_OPEN_COLUMNS

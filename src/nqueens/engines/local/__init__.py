@@ -46,6 +46,9 @@ class LocalEngine(Engine):
     rules = frozenset(RULES)
     stat_names = STAT_NAMES
 
+    def takes_seed(self, strategy: str | None) -> bool:
+        return True
+
     def memory_needed(self, request: Request) -> int:
         # numba and numpy once loaded; the kernel's arrays (eight int64 per column) and the
         # solution as a tuple of Python ints.
