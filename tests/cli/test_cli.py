@@ -268,6 +268,19 @@ def test_first_style_compact() -> None:
     assert_valid_board(rows, 8)
 
 
+@pytest.mark.parametrize("command", ["solve", "first"])
+@pytest.mark.parametrize(
+    "style", [["--style", "compact"], ["--style", "board"], ["--ascii"]], ids=" ".join
+)
+def test_a_drawing_style_with_json_is_refused_not_dropped(command: str, style: list[str]) -> None:
+    result = invoke(command, "6", *style, "--format", "json")
+    assert result.exit_code == 2
+    assert f"Error: {' '.join(style)} styles the boards drawn for people" in result.stderr
+    assert result.stdout == ""
+    kept = invoke(command, "6", "--style", "auto", "--format", "json")
+    assert kept.exit_code == 0 and json_stream(kept.stdout)[1]["solutions"] >= 1
+
+
 def test_first_interrupted_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
     def interrupted_first(*args: object, **kwargs: object) -> None:
         raise SearchInterrupted(

@@ -218,14 +218,15 @@ def board_options(function: F) -> F:
         "--ascii",
         "ascii_only",
         is_flag=True,
-        help="Draw queens as Q, for fonts without the chess queen.",
+        help="Draw queens as Q, for fonts without the chess queen (text format).",
     )(function)
     return click.option(
         "--style",
         type=click.Choice(["auto", "board", "compact"]),
         default="auto",
         show_default=True,
-        help="board: drawn square by square; compact: one line, the row of the queen in each "
+        help="How text shows each board. board: drawn square by square; compact: one line, "
+        "the row of the queen in each "
         "column (1-based); auto: a board when it fits the terminal "
         f"(into a pipe or a file, up to N = {render.PLAIN_BOARD_MAX_N}).",
     )(function)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from nqueens.cli import render
+from nqueens.cli.output import Output
 from nqueens.cli.params import option_flag
 from nqueens.cli.svg import MAX_SVG_N
 from nqueens.core import theorems
@@ -46,8 +47,16 @@ def _option_words(name: str) -> str:
     return f"{words} {option.metavar}"
 
 
-def check_drawable(n: int, style: str, svg_path: str | None) -> None:
-    """Refuse, before any search, a picture too large to be of use (exit 2)."""
+def check_drawable(output: Output, n: int, svg_path: str | None) -> None:
+    """Refuse, before any search, a picture too large to be of use, or a style for boards that
+    JSON does not draw (exit 2)."""
+    if output.format == "json" and (output.style != "auto" or output.ascii_only):
+        chosen = f"--style {output.style}" if output.style != "auto" else "--ascii"
+        raise click.UsageError(
+            f"{chosen} styles the boards drawn for people; --format json writes each solution "
+            "as data, its rows, with nothing drawn"
+        )
+    style = output.style
     if svg_path is not None and n > MAX_SVG_N:
         raise click.UsageError(
             f"--svg draws boards up to N = {MAX_SVG_N}: a {n:,} x {n:,} picture would be too "

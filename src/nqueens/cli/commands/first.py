@@ -76,7 +76,7 @@ def first(
     """
     output = Output(output_format, style, ascii_only=ascii_only, board=board)
     n = board.n
-    check_drawable(n, style, svg_path)
+    check_drawable(output, n, svg_path)
     try:
         with usage_errors(), spinner(output, f"Searching N = {n}", enabled=not quiet):
             result = api.first(

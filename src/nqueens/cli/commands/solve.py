@@ -78,7 +78,7 @@ def solve(
     """
     output = Output(output_format, style, ascii_only=ascii_only, board=board)
     n = board.n
-    check_drawable(n, style, svg_path)
+    check_drawable(output, n, svg_path)
     digits = len(str(limit or (board.plain and KNOWN_TOTALS.get(n)) or 1))
     pictures = Pictures(svg_path)
     with usage_errors():
