@@ -145,3 +145,51 @@ def test_ascii_draws_queens_as_q(command: list[str]) -> None:
     result = invoke(*command, "--ascii", env=TERMINAL_ENV)
     text = strip_ansi(result.stdout)
     assert "♛" not in text and " Q " in text
+
+
+def _marks(path: Path) -> set[str]:
+    """Every mark an SVG picture writes as text, labels and captions aside."""
+    root = ET.parse(path).getroot()
+    skipped = {"label", "caption"}
+    return {
+        text.text or ""
+        for text in root.iter(f"{SVG}text")
+        if (text.get("class") or "").split()[0] not in skipped
+    }
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["first", "10", "--superqueens", "--format", "json"],
+        ["solve", "6", "--limit", "1", "--format", "json"],
+        ["explain", "4"],
+    ],
+)
+def test_ascii_draws_pictures_in_letters_too(command: list[str], tmp_path: Path) -> None:
+    for flags, folder in (([], "symbols"), (["--ascii"], "letters")):
+        (tmp_path / folder).mkdir()
+        result = invoke(*command, "--svg", str(tmp_path / folder / "b.svg"), *flags)
+        assert result.exit_code == 0, result.stderr
+    symbols = set().union(*map(_marks, (tmp_path / "symbols").iterdir()))
+    letters = set().union(*map(_marks, (tmp_path / "letters").iterdir()))
+    assert "♛" in symbols and not any(mark.isascii() for mark in symbols)
+    assert "Q" in letters and all(mark.isascii() for mark in letters), letters
+    if "--superqueens" in command:
+        assert "N" in letters  # the rule's knight
+    if command[0] == "explain":
+        assert {"F", "x"} <= letters  # forced queens, ruled-out squares
+    assert any(_queens(picture) for picture in (tmp_path / "letters").iterdir())
+
+
+def test_ascii_draws_the_pages_boards_in_letters(tmp_path: Path) -> None:
+    page = tmp_path / "tree.html"
+    assert invoke("explain", "5", "--tree", str(page), "--ascii").exit_code == 0
+    text = page.read_text()
+    assert "♛" not in text and "\N{MULTIPLICATION SIGN}" not in text
+    assert '"Q"' in text and "Q decided queen" in text
+    assert invoke("explain", "5", "--tree", str(page)).exit_code == 0
+    assert "♛ decided queen" in page.read_text()
+    picture = invoke("explain", "5", "--tree", str(tmp_path / "tree.svg"), "--ascii")
+    assert picture.exit_code == 2
+    assert "a tree saved as .svg draws no queen" in picture.stderr

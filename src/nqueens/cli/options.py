@@ -218,7 +218,8 @@ def board_options(function: F) -> F:
         "--ascii",
         "ascii_only",
         is_flag=True,
-        help="Draw queens as Q, for fonts without the chess queen (text format).",
+        help="Draw queens as Q, for fonts without the chess queen: on the terminal (text "
+        "format) and in --svg pictures.",
     )(function)
     return click.option(
         "--style",

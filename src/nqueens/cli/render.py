@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from nqueens.core.board import SUM, Board
-from nqueens.core.glyphs import QUEEN
+from nqueens.core.glyphs import glyphs
 from nqueens.core.results import Solution, Square, Stats, Status
 
 if TYPE_CHECKING:
@@ -98,12 +98,11 @@ def rich_board(
 
 _GIVEN_SQUARE = "bold white on #2e5e8c"
 _FRESH_MARK = "bold white on #b22222"  # 6.7:1; black on the squares is 6.8:1 and more
-_FORCED, _FORCED_ASCII = "\N{WHITE CHESS QUEEN}", "F"
 
 
 def explain_legend(*, ascii_only: bool = False, colour: bool = True) -> str:
     """The key to the boards ``explain`` draws, as they are drawn (with colour or without)."""
-    queen, forced = ("Q", _FORCED_ASCII) if ascii_only else (QUEEN, _FORCED)
+    queen, forced = glyphs(ascii_only).queen, glyphs(ascii_only).forced
     fresh = "white x on red" if colour else "X"
     return (
         f"{queen} decided queen   {forced} queen forced by propagation   x ruled out earlier   "
@@ -131,7 +130,7 @@ def puzzle_marks(board: Board, *, ascii_only: bool = False) -> dict[Square, str]
 
 def legend(board: Board, *, ascii_only: bool = False) -> str:
     """The key to a puzzle's marks on a board, naming only the marks it has."""
-    queen = "Q" if ascii_only else QUEEN
+    queen = glyphs(ascii_only).queen
     rising, falling = ("/", "\\") if ascii_only else (_RISING, _FALLING)
     parts = []
     if board.queens:
@@ -162,7 +161,7 @@ def rich_grid(
     Without ``colour`` (NO_COLOR), empty squares show a dot and fresh marks an ``X``: the same
     layout, still readable."""
     label_width = len(str(n))
-    queen = "Q" if ascii_only else QUEEN
+    queen, forced_queen = glyphs(ascii_only).queen, glyphs(ascii_only).forced
     marks = marks or {}
     board = Text(" " * (label_width + 1), end="")
     for col in range(1, n + 1):
@@ -174,9 +173,7 @@ def rich_grid(
             if (row, col) in given:
                 board.append(f"[{queen}]", style=_GIVEN_SQUARE)
             elif (row, col) in queens:
-                glyph = (
-                    (_FORCED_ASCII if ascii_only else _FORCED) if (row, col) in forced else queen
-                )
+                glyph = forced_queen if (row, col) in forced else queen
                 board.append(f"{glyph:^{_SQUARE_WIDTH}}", style=square)
             elif (row, col) in crossed:
                 fresh_mark = (row, col) in fresh

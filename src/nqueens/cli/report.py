@@ -50,7 +50,8 @@ def _option_words(name: str) -> str:
 def check_drawable(output: Output, n: int, svg_path: str | None) -> None:
     """Refuse, before any search, a picture too large to be of use, or a style for boards that
     JSON does not draw (exit 2)."""
-    if output.format == "json" and (output.style != "auto" or output.ascii_only):
+    drawn_ascii = output.ascii_only and svg_path is None  # pictures draw in letters too
+    if output.format == "json" and (output.style != "auto" or drawn_ascii):
         chosen = f"--style {output.style}" if output.style != "auto" else "--ascii"
         raise click.UsageError(
             f"{chosen} styles the boards drawn for people; --format json writes each solution "

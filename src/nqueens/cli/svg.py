@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Collection
 
 from nqueens.core.board import RULES, SUPERQUEENS, TORUS, Board, diagonal_name
-from nqueens.core.glyphs import QUEEN
+from nqueens.core.glyphs import glyphs
 from nqueens.core.results import Square
 
 SQUARE = 40
@@ -20,13 +20,10 @@ MARGIN = 24  # room for the labels
 LIGHT = "#eeeed2"
 DARK = "#b58863"
 CROSSED = "#b22222"
-FORCED_QUEEN = "\N{WHITE CHESS QUEEN}"
-CROSS = "\N{MULTIPLICATION SIGN}"
 GIVEN = "#2e5e8c"  # the square under a given queen
 BLOCKED = "#6b6b6b"
 EXCLUDED = "#7a1f1f"  # the stroke along an excluded diagonal
 RULED = "#2e5e8c"  # the marks of a board rule: the torus's edges, the superqueens' knight
-KNIGHT = "\N{BLACK CHESS KNIGHT}"
 
 
 MAX_SVG_N = 200
@@ -43,13 +40,15 @@ def board_svg(
     forced: Collection[Square] = (),
     board: Board | None = None,
     caption: str | None = None,
+    ascii_only: bool = False,
 ) -> str:
     """An SVG document of an n x n board with ``queens``; ``crossed`` squares are ruled out
     (``fresh`` ones by the step being shown, white on red), ``forced`` queens (placed by
     propagation) are outlined, a ``puzzle``'s given queens stand on blue squares, its blocked
     squares are grey and its excluded diagonals struck through, its rules marked (a torus's
     edges dashed, for they join the opposite ones; a knight in the corner for superqueens), and
-    ``caption`` goes underneath, wrapped to the board's width."""
+    ``caption`` goes underneath, wrapped to the board's width; ``ascii_only`` marks in letters."""
+    marks = glyphs(ascii_only)
     size = MARGIN + n * SQUARE
     lines = _wrap(caption, size + 4) if caption else []
     height = size + (len(lines) * 17 + 14 if lines else 0)
@@ -76,7 +75,7 @@ def board_svg(
             _square(svg, (row, col), LIGHT if (row + col) % 2 == 0 else DARK, "square")
     if board is not None:
         _puzzle_marks(svg, board)
-        _rule_marks(svg, board)
+        _rule_marks(svg, board, marks.knight)
     for row, col in sorted(crossed):
         x, y = MARGIN + col * SQUARE + SQUARE / 2, MARGIN + row * SQUARE + SQUARE / 2 + 7
         strong = (row, col) in fresh
@@ -93,13 +92,13 @@ def board_svg(
                     "class": "crossed-fresh-square",
                 },
             )
-        mark = _text(svg, x, y, CROSS, size=22, css="crossed-fresh" if strong else "crossed")
+        mark = _text(svg, x, y, marks.cross, size=22, css="crossed-fresh" if strong else "crossed")
         mark.set("fill", "#ffffff" if strong else "#222222")
     for row, col in sorted(queens):
         x, y = MARGIN + col * SQUARE + SQUARE / 2, MARGIN + row * SQUARE + SQUARE * 0.75
         given = board is not None and (row, col) in board.queens
         outlined = (row, col) in forced
-        glyph = FORCED_QUEEN if outlined else QUEEN
+        glyph = marks.forced if outlined else marks.queen
         css = "queen given" if given else "queen forced" if outlined else "queen"
         queen = _text(svg, x, y, glyph, size=30, css=css)
         queen.set("fill", "#ffffff" if given else "#111111")
@@ -165,7 +164,7 @@ def _puzzle_marks(svg: ET.Element, board: Board) -> None:
         ET.SubElement(line, "title").text = f"excluded diagonal {diagonal_name(diagonal, board.n)}"
 
 
-def _rule_marks(svg: ET.Element, board: Board) -> None:
+def _rule_marks(svg: ET.Element, board: Board, knight_mark: str) -> None:
     """A torus's edges dashed, since each goes on at the opposite one; a knight in the corner
     above the row labels for superqueens; each saying what the rule is when pointed at."""
     if TORUS in board.rules:
@@ -186,7 +185,7 @@ def _rule_marks(svg: ET.Element, board: Board) -> None:
         )
         ET.SubElement(edge, "title").text = f"torus: {RULES[TORUS]}"
     if SUPERQUEENS in board.rules:
-        knight = _text(svg, MARGIN / 2, MARGIN - 4, KNIGHT, size=18, css="superqueens")
+        knight = _text(svg, MARGIN / 2, MARGIN - 4, knight_mark, size=18, css="superqueens")
         knight.set("fill", RULED)
         ET.SubElement(knight, "title").text = f"superqueens: {RULES[SUPERQUEENS]}"
 

@@ -13,6 +13,7 @@ import json
 import xml.etree.ElementTree as ET
 from importlib import resources
 
+from nqueens.core.glyphs import glyphs
 from nqueens.explain.events import Explanation
 from nqueens.explain.tree import (
     CHOICE,
@@ -247,8 +248,9 @@ def svg_document(explanation: Explanation) -> str:
     return ET.tostring(svg, encoding="unicode", xml_declaration=True) + "\n"
 
 
-def html_document(explanations: list[Explanation]) -> str:
-    """One self-contained page: each explanation's tree side by side, with its boards."""
+def html_document(explanations: list[Explanation], *, ascii_only: bool = False) -> str:
+    """One self-contained page: each explanation's tree side by side, with its boards, whose
+    queens are chess symbols, or letters (``ascii_only``) for fonts without them."""
     panels = []
     data = []
     for index, explanation in enumerate(explanations):
@@ -279,8 +281,11 @@ def html_document(explanations: list[Explanation]) -> str:
         resources.files("nqueens.explain").joinpath("treepage.html").read_text(encoding="utf-8")
     )
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    marks = glyphs(ascii_only)
     return (
         template.replace("{{title}}", _escape(statistics_line(explanations[0])))
+        .replace("{{queen}}", marks.queen)  # a forced queen is the same mark, in blue
+        .replace("{{cross}}", marks.cross)
         .replace("{{panels}}", "\n".join(panels))
         .replace("{{data}}", payload)
     )

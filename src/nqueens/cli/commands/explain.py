@@ -52,7 +52,8 @@ if TYPE_CHECKING:
     "--ascii",
     "ascii_only",
     is_flag=True,
-    help="Draw queens as Q, for fonts without the chess queen.",
+    help="Draw queens as Q, for fonts without the chess queen: on the terminal, in --svg "
+    "pictures and on a --tree page.",
 )
 @click.option(
     "--svg",
@@ -110,6 +111,11 @@ def explain(
             f"--tree saves the whole search instead of drawing each step, as "
             f"{' and '.join(drawing)} would: give one or the other"
         )
+    if ascii_only and tree_path is not None and not tree_path.endswith(".html"):
+        raise click.UsageError(
+            "--ascii draws queens as Q, and a tree saved as .svg draws no queen: it applies to "
+            "the boards of a .html page"
+        )
     output = Output("text", ascii_only=ascii_only)
     strategies = [FIRST_MIN, FIRST_FAIL_MID] if compare else [strategy]
     try:
@@ -124,7 +130,7 @@ def explain(
 
         tree = Pictures(tree_path, "search tree")
         if tree_path.endswith(".html"):
-            tree.save(treeview.html_document(explanations))
+            tree.save(treeview.html_document(explanations, ascii_only=ascii_only))
         else:
             tree.save(treeview.svg_document(explanations[0]))
         tree.report(output)
@@ -200,6 +206,7 @@ def _draw_steps(
                 forced=event.forced,
                 board=board,
                 caption=caption,
+                ascii_only=output.ascii_only,
             )
             pictures.save(picture, event.step, digits)
         if interactive and event is not explanation.events[-1] and not _next_step():

@@ -105,7 +105,8 @@ def first(
         ctx.exit(EXIT_TIME_LIMIT)
     if svg_path is not None:
         pictures = Pictures(svg_path)
-        pictures.save(board_svg(n, result.solution.squares(), board=board))
+        picture = board_svg(n, result.solution.squares(), board=board, ascii_only=output.ascii_only)
+        pictures.save(picture)
         pictures.report(output)
     output.message(f"Found in {result.stats.wall_time:.3f} s.")
     unused = seed_unused(result.stats) if seed is not None else None

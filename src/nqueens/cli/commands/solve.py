@@ -97,7 +97,13 @@ def solve(
                 output.solution(solution, number)
                 if svg_path is not None:
                     caption = f"Solution {number}"
-                    picture = board_svg(n, solution.squares(), board=board, caption=caption)
+                    picture = board_svg(
+                        n,
+                        solution.squares(),
+                        board=board,
+                        caption=caption,
+                        ascii_only=output.ascii_only,
+                    )
                     pictures.save(picture, number, digits)
         except KeyboardInterrupt:
             stream.close()
