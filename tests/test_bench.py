@@ -85,6 +85,27 @@ def test_bench_text_tables_show_the_seed_and_cells_over_the_limit() -> None:
     assert "> 0.2" in text  # cp-sat needs longer than 0.2 s for every solution of N = 11
     assert "n/a" in text  # the mip engine does not enumerate N = 11
     assert "0.378" in text  # the guide's published time for N = 11
+    # ... and says so, once for the engine's column, rather than leaving n/a unexplained
+    why = "n/a, mip scip, mip cbc, mip highs, mip glpk, every solution of N = 11: the mip engine"
+    assert why in result.stderr
+    assert result.stderr.count("n/a, ") == 1
+
+
+def test_bench_json_gives_the_reason_a_cell_was_refused() -> None:
+    result = bench("--sizes", "11", "--first-sizes", "8", "--engines", "mip", "--format", "json")
+    assert result.exit_code == 0
+    records = json.loads(result.stdout)
+    reasons = {record["table"]: record["refused"] for record in records}
+    assert reasons["first"] is None
+    assert "N = 11 has 2,680 solutions" in reasons["all"]
+
+
+@pytest.mark.parametrize("limit", ["inf", "1e308", "1e12"])
+def test_bench_without_a_time_limit_to_speak_of_says_so(limit: str) -> None:
+    result = bench("--sizes", "4", "--first-sizes", "4", "--engines", "bitboard", "-t", limit)
+    assert result.exit_code == 0
+    assert "each run as long as it takes, with no time limit to speak of" in result.stderr
+    assert "inf" not in result.stderr and "years" not in result.stderr
 
 
 @pytest.mark.parametrize(

@@ -80,6 +80,7 @@ class Cell:
     outcome: str
     seconds: float | None = None
     stats: Stats | None = None
+    refusal: InputError | None = None  # why the engine does not take the board (REFUSED)
 
 
 def columns(
@@ -220,8 +221,8 @@ def _cell(
         started = time.perf_counter()
         try:
             stats = measure(n, column, time_limit)
-        except InputError:
-            return Cell(table, n, column, REFUSED)
+        except InputError as error:
+            return Cell(table, n, column, REFUSED, refusal=error)
         if stats.status.partial:
             return Cell(table, n, column, OVER_LIMIT, stats=stats)
         times.append(time.perf_counter() - started)
@@ -315,6 +316,7 @@ def records(cells: list[Cell]) -> list[dict[str, object]]:
             "conflicts": None,
             "branches": None,
             "seed_published_seconds": None,
+            "refused": None if cell.refusal is None else str(cell.refusal),
         }
         if cell.stats is not None:
             record["solutions"] = cell.stats.solutions

@@ -148,6 +148,7 @@ def test_limits_hold_on_every_engine() -> None:
         (lambda: nqueens.first(8, engine="local", strategy="first-min"), "its own order"),
         (lambda: nqueens.count(11, engine="mip"), "2,680 solutions"),
         (lambda: nqueens.count(30, engine="mip", time_limit=1), "nobody has counted"),
+        (lambda: nqueens.first(101, engine="mip"), "take minutes or more to a first solution"),
         (lambda: nqueens.solve(8, engine="cp", unique=True), "engines that can: cp-sat, bitboard"),
         (lambda: nqueens.count(65, engine="bitboard", time_limit=1), "engines that can: cp-sat"),
         (lambda: nqueens.count(8, engine="cp", workers=2), "searches in one process"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
@@ -21,10 +22,14 @@ from nqueens.cli.output import (
     Output,
 )
 from nqueens.cli.params import BoardSizes, Names, Seconds, WholeNumber
+from nqueens.cli.report import said
 from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
 from nqueens.engines.mip import BACKENDS
 from nqueens.engines.mip import NAME as MIP
+
+if TYPE_CHECKING:
+    from nqueens.bench import Cell
 
 
 @click.command(cls=QueensCommand, epilog=EXIT_CODES_HELP)
@@ -135,10 +140,14 @@ def bench(
     show_progress = not quiet and output.err.is_terminal
     if not quiet:
         longest = total * repeat * time_limit
+        bound = (
+            f"each at most {time_limit:g} s per run: up to {render.duration(longest)}"
+            if longest < _LONGEST_NAMED
+            else "each run as long as it takes, with no time limit to speak of"
+        )
         output.message(
-            f"Measuring {total} cells, each at most {time_limit:g} s per run: up to "
-            f"{render.duration(longest)}. --sizes, --first-sizes, --engines and --time-limit "
-            "measure less."
+            f"Measuring {total} cells, {bound}. --sizes, --first-sizes, --engines and "
+            "--time-limit measure less."
         )
     with Progress(
         TextColumn("[bold]Benchmarking"),
@@ -181,6 +190,28 @@ def bench(
         width = output.out.width if on_terminal else None
         for table in benchmark.tables(cells, time_limit=time_limit, width=width):
             console.print(table)
+        for line in _not_measured(cells):
+            output.message(line)
+
+
+_LONGEST_NAMED = 100 * 365.25 * 86400
+"""Beyond a century, the longest a bench may take is no figure worth printing (inf included)."""
+
+
+def _not_measured(cells: list[Cell]) -> list[str]:
+    """Why each n/a cell was not measured: the engine's refusal, once per board and reason."""
+    from nqueens import bench as benchmark
+
+    table_words = {benchmark.ALL: "every solution", benchmark.FIRST: "a first solution"}
+    columns: dict[tuple[str, int, str], list[str]] = {}
+    for cell in cells:
+        if cell.refusal is not None:
+            key = (cell.table, cell.n, said(cell.refusal))
+            columns.setdefault(key, []).append(cell.column.label.replace("\n", " "))
+    return [
+        f"n/a, {', '.join(labels)}, {table_words[table]} of N = {n}: {reason}."
+        for (table, n, reason), labels in columns.items()
+    ]
 
 
 def _check_choices_apply(ctx: click.Context, engines: list[str]) -> None:

@@ -34,6 +34,11 @@ BACKENDS = {"scip": "SCIP", "cbc": "CBC", "highs": "HIGHS", "glpk": "GLPK"}
 MAX_ENUMERATION_N = 10
 """One MIP solve per solution: N = 10 (724 solutions) takes minutes already."""
 
+MAX_FIRST_N = 100
+"""The largest board the mip engine looks for a first solution of without a time limit: beyond
+it the solvers' times grow without a pattern, from seconds to more than ten minutes (the README's
+table of limits)."""
+
 _POLL_SECONDS = 0.05
 
 
@@ -256,6 +261,11 @@ class MipEngine(Engine):
         if request.command != FIRST and request.limit is None and request.n > MAX_ENUMERATION_N:
             return "the mip engine enumerates with one MIP solve per solution, and " + (
                 how_many(request.n) if request.board.plain else f"N = {request.n} is large"
+            )
+        if request.command == FIRST and request.time_limit is None and request.n > MAX_FIRST_N:
+            return (
+                f"the mip engine's solvers take minutes or more to a first solution beyond N = "
+                f"{MAX_FIRST_N}, and nothing would stop them: give it a time limit"
             )
         return None
 
