@@ -56,6 +56,11 @@ class Column:
         detail = self.strategy or self.mip_solver
         return self.engine if detail is None else f"{self.engine}\n{detail}"
 
+    @property
+    def one_line(self) -> str:
+        """The label on one line, as the progress bar and the notes under the tables show it."""
+        return self.label.replace("\n", " ")
+
     def engine_options(self) -> dict[str, Any]:
         """The engine's own options this column runs it with."""
         return {"mip_solver": self.mip_solver} if self.mip_solver is not None else {}

@@ -102,7 +102,8 @@ _FRESH_MARK = "bold white on #b22222"  # 6.7:1; black on the squares is 6.8:1 an
 
 def explain_legend(*, ascii_only: bool = False, colour: bool = True) -> str:
     """The key to the boards ``explain`` draws, as they are drawn (with colour or without)."""
-    queen, forced = glyphs(ascii_only).queen, glyphs(ascii_only).forced
+    marks = glyphs(ascii_only)
+    queen, forced = marks.queen, marks.forced
     fresh = "white x on red" if colour else "X"
     return (
         f"{queen} decided queen   {forced} queen forced by propagation   x ruled out earlier   "
@@ -161,7 +162,8 @@ def rich_grid(
     Without ``colour`` (NO_COLOR), empty squares show a dot and fresh marks an ``X``: the same
     layout, still readable."""
     label_width = len(str(n))
-    queen, forced_queen = glyphs(ascii_only).queen, glyphs(ascii_only).forced
+    drawn = glyphs(ascii_only)
+    queen = drawn.queen
     marks = marks or {}
     board = Text(" " * (label_width + 1), end="")
     for col in range(1, n + 1):
@@ -173,7 +175,7 @@ def rich_grid(
             if (row, col) in given:
                 board.append(f"[{queen}]", style=_GIVEN_SQUARE)
             elif (row, col) in queens:
-                glyph = forced_queen if (row, col) in forced else queen
+                glyph = drawn.forced if (row, col) in forced else queen
                 board.append(f"{glyph:^{_SQUARE_WIDTH}}", style=square)
             elif (row, col) in crossed:
                 fresh_mark = (row, col) in fresh

@@ -57,13 +57,12 @@ def check_drawable(output: Output, n: int, svg_path: str | None) -> None:
             f"{chosen} styles the boards drawn for people; --format json writes each solution "
             "as data, its rows, with nothing drawn"
         )
-    style = output.style
     if svg_path is not None and n > MAX_SVG_N:
         raise click.UsageError(
             f"--svg draws boards up to N = {MAX_SVG_N}: a {n:,} x {n:,} picture would be too "
             "large to open; --style compact or --format json give the rows"
         )
-    if style == "board" and n > render.MAX_DRAWN_N:
+    if output.style == "board" and n > render.MAX_DRAWN_N:
         raise click.UsageError(
             f"--style board draws boards up to N = {render.MAX_DRAWN_N:,}: {n:,} lines of "
             f"{n:,} squares are of no use; --style compact gives the rows"
@@ -89,8 +88,7 @@ def none_exists(board: Board) -> str:
             )
             if present
         ]
-        keeps = " and ".join(filter(None, (", ".join(given[:-1]), given[-1])))
-        return f"No completion exists: no solution for {board.title} respects {keeps}."
+        return f"No completion exists: no solution for {board.title} respects {_listed(given)}."
     return f"No solution exists for {board.title}."
 
 
@@ -113,5 +111,10 @@ def seed_unused(stats: Stats) -> str | None:
         for strategy in engine.strategies
         if engine.takes_seed(strategy)
     ]
-    listed = ", ".join(seeded[:-1]) + f" and {seeded[-1]}" if len(seeded) > 1 else seeded[0]
+    listed = _listed(seeded)
     return f"Note: {answered}, so --seed changes nothing here; the engines that take it: {listed}."
+
+
+def _listed(words: list[str]) -> str:
+    """Words as a sentence lists them: "a", "a and b", "a, b and c"."""
+    return " and ".join(filter(None, (", ".join(words[:-1]), words[-1])))

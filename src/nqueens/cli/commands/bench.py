@@ -162,7 +162,7 @@ def bench(
         task = progress.add_task("", total=total)
 
         def on_cell(cell: benchmark.Cell) -> None:
-            label = cell.column.label.replace("\n", " ")
+            label = cell.column.one_line
             progress.update(task, advance=1, description=f"N = {cell.n}, {label}")
 
         cells = benchmark.run(
@@ -207,7 +207,7 @@ def _not_measured(cells: list[Cell]) -> list[str]:
     for cell in cells:
         if cell.refusal is not None:
             key = (cell.table, cell.n, said(cell.refusal))
-            columns.setdefault(key, []).append(cell.column.label.replace("\n", " "))
+            columns.setdefault(key, []).append(cell.column.one_line)
     return [
         f"n/a, {', '.join(labels)}, {table_words[table]} of N = {n}: {reason}."
         for (table, n, reason), labels in columns.items()
