@@ -129,7 +129,7 @@ def peer_counted(command: str, n: int, time_limit: float | None) -> float:
     except OSError as error:
         raise PeerFailed(f"N = {n}: the peer did not start ({error})") from None
     seconds = time.perf_counter() - started
-    if done.returncode != 0 or not re.search(rf"(?<![\d,]){published}(?![\d,])", done.stdout):
+    if done.returncode != 0 or not re.search(rf"(?<!\d)(?<!\d,){published}(?!\d|,\d)", done.stdout):
         said = (done.stdout + done.stderr).strip()[-300:]
         status = done.returncode
         raise PeerFailed(f"N = {n}: the peer printed no {published} (exit {status}): {said}")
