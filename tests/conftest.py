@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import signal
 from pathlib import Path
 
@@ -26,10 +25,10 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto`` (the README's command): a worker more than the cores this process may use.
     Many tests spend their time waiting on a process they started (a time limit, a signal, a
-    pipe), and the extra worker keeps the cores busy meanwhile: on two cores the suite took 64 s
-    with two workers and 53 s with three, 83 s and 70 s with another program busy on a core."""
-    usable = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
-    return (len(usable) if usable else os.cpu_count() or 1) + 1
+    pipe), and the extra worker keeps the cores busy meanwhile (the README gives the times)."""
+    from nqueens.run.executors import default_workers
+
+    return default_workers() + 1
 
 
 def _compile_once(config: pytest.Config) -> None:
