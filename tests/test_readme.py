@@ -37,6 +37,16 @@ def test_quick_start_installs_and_runs_solve_8() -> None:
     assert "pip install" in first_command and first_command.endswith("nqueens solve 8")
 
 
+def test_the_readme_installs_from_the_checkout_not_from_pypi() -> None:
+    """PyPI's ``nqueens`` is another project: ``pip install 'nqueens[cluster]'`` on a machine
+    without this one installs that (and gTTS) in its place."""
+    readme = (ROOT / "README.md").read_text()
+    installs = re.findall(r"pip install ([^`\n]*)", readme)
+    assert len(installs) >= 5
+    by_name = [words for words in installs if re.match(r"""['"]?nqueens\b""", words)]
+    assert not by_name, f"the README installs PyPI's nqueens: {by_name}"
+
+
 TERMINAL_TOKEN = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\r|\n|[^\x1b\r\n]+")
 
 
