@@ -422,7 +422,10 @@ def test_verify_json_and_missing_queens() -> None:
         ("hello\n", "line 1"),
         ("", "no board found"),
         ('{"n": 4}\n', 'a board in JSON needs "rows"'),
-        ("Q _\n_ _ Q\n", "line 2"),
+        ("Q _\n_ _ Q\n", "line 2: a row of 3 after a row of 2 (line 1)"),
+        ("_ _ Q\nQ\n", "line 2: a row of 1 after a row of 3 (line 1)"),
+        ("Q\nQ\n", "line 2: row 2 of a board of N = 1"),
+        (". Q . .\n. . . Q\nQ . . .\n", "line 3: the board of N = 4 stops after row 3"),
         ("1 5 9\n", "row 5 is off"),
         # JSON that is not a board it can check: never "valid" (issue 17)
         ('{"n": 4.7, "rows": [1, 3, 0, 2]}\n', '"n" must be a whole number'),
@@ -478,6 +481,32 @@ def test_verify_checks_each_board_as_it_arrives() -> None:
     assert checking.returncode == 1
     assert json.loads(out)["valid"] is False
     assert b"2 boards checked: 1 not valid." in err
+
+
+def test_an_endless_stream_of_rows_is_refused_at_the_first_row_too_many() -> None:
+    """``yes Q | nqueens verify`` stops at line 2 rather than keeping rows until memory runs
+    out: a board's rows are known to be too many before its end."""
+    checking = subprocess.Popen(
+        [sys.executable, "-m", "nqueens", "verify"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=process_env(),
+    )
+    assert checking.stdin and checking.stdout and checking.stderr
+    try:
+        checking.stdin.write(b"Q _\n_ Q\n_ Q\n")
+        checking.stdin.flush()
+        assert checking.wait(timeout=60) == 2  # with the input still open
+        said = checking.stderr.read().decode()
+    finally:
+        if checking.poll() is None:
+            checking.kill()
+            checking.wait()
+        checking.stdin.close()
+        checking.stdout.close()
+        checking.stderr.close()
+    assert "line 3: row 3 of a board of N = 2" in said and "Traceback" not in said
 
 
 def test_verify_reports_the_boards_before_a_line_that_is_not_one() -> None:

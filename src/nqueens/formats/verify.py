@@ -234,6 +234,7 @@ def read_boards(lines: Iterable[str], rules: frozenset[str] = frozenset()) -> It
         stripped = line.strip()
         cells = stripped.split()
         if cells and all(cell in _PLAIN_CELLS for cell in cells):
+            _check_next_row(grid, reader.number, cells)
             grid.append((reader.number, cells))
             continue
         if grid:
@@ -300,13 +301,29 @@ class _Lines:
         return line
 
 
+def _check_next_row(grid: list[tuple[int, list[str]]], line_number: int, cells: list[str]) -> None:
+    """Refuse a plain row as soon as it cannot belong to the board being read, so that an
+    endless stream of rows (``yes Q``) stops at once rather than filling memory."""
+    if not grid:
+        return
+    first_line, first_cells = grid[0]
+    n = len(first_cells)
+    if len(cells) != n:
+        raise InputError(
+            f"line {line_number}: a row of {len(cells)} after a row of {n} (line {first_line}): "
+            "a board of N rows has N squares in each"
+        )
+    if len(grid) == n:
+        raise InputError(
+            f"line {line_number}: row {n + 1} of a board of N = {n} (boards are separated by "
+            "a blank line)"
+        )
+
+
 def _plain_board(grid: list[tuple[int, list[str]]]) -> _Placement:
-    n = len(grid)
-    for line_number, cells in grid:
-        if len(cells) != n:
-            raise InputError(
-                f"line {line_number}: {len(cells)} squares in a row of a board with {n} rows"
-            )
+    n = len(grid[0][1])
+    if len(grid) < n:
+        raise InputError(f"line {grid[-1][0]}: the board of N = {n} stops after row {len(grid)}")
     queens = [
         (row, col)
         for row, (_, cells) in enumerate(grid)
