@@ -122,6 +122,10 @@ def test_bench_without_a_time_limit_to_speak_of_says_so(limit: str) -> None:
         # measured nothing, silently
         (["--engines", "cp", "--mip-solvers", "glpk"], "add mip to --engines"),
         (["--engines", "mip,local", "--strategies", "first-min"], "none of them is in --engines"),
+        (
+            ["--engines", "bitboard", "--strategies", "auto"],
+            "nothing to measure: the bitboard engine does not follow the auto strategy",
+        ),
     ],
 )
 def test_bad_bench_plans_are_usage_errors(args: list[str], message: str) -> None:
@@ -136,10 +140,27 @@ def test_an_engine_that_cannot_run_here_is_left_out_aloud() -> None:
         pytest.skip("this machine has a CUDA device")
     alone = bench("--sizes", "4", "--first-sizes", "8", "--engines", "gpu")
     assert alone.exit_code == 2 and alone.stdout == ""
-    assert "'--engines': none can run here: the gpu engine finds no" in alone.stderr
+    assert "'--engines': nothing to measure: the gpu engine finds no" in alone.stderr
     shared = bench("--sizes", "4", "--first-sizes", "8", "--engines", "gpu,cp", "--quiet")
     assert shared.exit_code == 0 and "cp first-min" in shared.stdout
     assert shared.stderr.startswith("Left out gpu: the gpu engine finds no"), shared.stderr
+
+
+def test_columns_left_out_of_a_table_asked_for_are_named() -> None:
+    """`--engines cp --strategies auto --sizes 4` printed no table of every solution, and did
+    not say why; `--engines bitboard --strategies auto` said "none can run here: "."""
+    plan = ["--sizes", "4", "--first-sizes", "8", "--quiet"]
+    result = bench(*plan, "--engines", "bitboard,cp,local", "--strategies", "first-min,auto")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        "Not timed: the bitboard engine does not follow the auto strategy (it follows first-min).",
+        "Not timed to every solution: the cp engine's auto strategy (impact-based search with "
+        "restarts) can report a solution twice, so it only finds first solutions.",
+        "Not timed to every solution: the local engine does not count.",
+    ]
+    assert "cp auto" in strip_ansi(result.stdout).replace("\n", " ")
+    quiet = bench(*plan, "--engines", "bitboard")  # nothing asked for is left out
+    assert quiet.exit_code == 0 and quiet.stderr == ""
 
 
 def test_bench_prepares_each_engine_whatever_the_largest_size() -> None:

@@ -14,7 +14,7 @@ import io
 import math
 import statistics
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +40,8 @@ SEED_PUBLISHED_MS: dict[int, int] = {
 
 ALL = "all"
 FIRST = "first"
+TABLE_WORDS = {ALL: "every solution", FIRST: "a first solution"}
+"""Each table as messages name it: what its cells time."""
 
 
 @dataclass(frozen=True)
@@ -100,25 +102,56 @@ def columns(
     strategy an engine cannot run for the table's command (the cp engine's auto repeats
     solutions, so it only finds first ones) none.
     """
+    return [
+        column for column, why in _candidates(engines, strategies, table, mip_solvers) if not why
+    ]
+
+
+@dataclass(frozen=True)
+class PassedOver:
+    """Why the tables have no column for an engine, or for an engine with a strategy."""
+
+    reason: str
+    tables: tuple[str, ...]  # ALL, FIRST or both
+    strategy: str | None  # None: the engine does not run the table's command at all
+
+
+def passed_over(engines: Iterable[str], strategies: Iterable[str]) -> list[PassedOver]:
+    """The engines, and engine and strategy pairs, asked for that a table has no column for
+    (each reason once, with the tables it applies to): an engine that does not run a table's
+    command, or not with that strategy. Engines that cannot run here at all are
+    :func:`left_out`."""
+    chosen_strategies = list(strategies)
+    found: dict[str, PassedOver] = {}
+    for table in (ALL, FIRST):
+        for column, why in _candidates(engines, chosen_strategies, table, ()):
+            if why:
+                tables = found[why].tables if why in found else ()
+                found[why] = PassedOver(why, (*tables, table), column.strategy)
+    return list(found.values())
+
+
+def _candidates(
+    engines: Iterable[str], strategies: Iterable[str], table: str, mip_solvers: Iterable[str]
+) -> Iterator[tuple[Column, str | None]]:
+    """Each column a table might have, with why it is left out (None where it is kept)."""
     command = COUNT if table == ALL else FIRST_COMMAND
     chosen_strategies = list(strategies)
-    result: list[Column] = []
     absent = left_out(engines)
     for name in engines:
         engine = registry.engine_named(name)
-        if command not in engine.commands or name in absent:
+        if name in absent:
             continue
-        if name == MIP:
-            result.extend(Column(name, None, solver) for solver in mip_solvers)
-            continue
-        if not engine.strategies:
-            result.append(Column(name, None))
-            continue
-        for strategy in chosen_strategies:
-            request = Request(command, Board(8), strategy=strategy)
-            if registry.refusal(engine, request) is None:
-                result.append(Column(name, strategy))
-    return result
+        if command not in engine.commands:
+            yield Column(name, None), registry.refusal(engine, Request(command, Board(8)))
+        elif name == MIP:
+            yield from ((Column(name, None, solver), None) for solver in mip_solvers)
+        elif not engine.strategies:
+            yield Column(name, None), None
+        else:
+            for strategy in chosen_strategies:
+                request = Request(command, Board(8), strategy=strategy)
+                yield Column(name, strategy), registry.refusal(engine, request)
 
 
 def left_out(engines: Iterable[str]) -> dict[str, str]:

@@ -112,7 +112,8 @@ def bench(
 
     The first table times every solution for each board size, beside the times the OR-Tools
     documentation published; the second times one solution for growing boards. JSON and CSV
-    keep each cell's figures.
+    keep each cell's figures. An engine or strategy you name that a table cannot time (the
+    local engine does not count) is named on stderr, with why.
 
     \b
     Examples:
@@ -131,12 +132,16 @@ def bench(
     ) + len(first_size_list) * len(
         benchmark.columns(engine_list, strategy_list, benchmark.FIRST, mip_solvers)
     )
+    passed_over = benchmark.passed_over(engine_list, strategy_list)
     if total == 0:
-        raise click.BadParameter(
-            f"none can run here: {'; '.join(absent.values())}", param_hint="'--engines'"
-        )
+        reasons = "; ".join([*absent.values(), *(each.reason for each in passed_over)])
+        raise click.BadParameter(f"nothing to measure: {reasons}", param_hint="'--engines'")
     for name, reason in absent.items():
         output.message(f"Left out {name}: {reason}.")
+    for each in passed_over:  # what the defaults leave out goes unsaid: no one asked for it
+        if given(ctx, "engines" if each.strategy is None else "strategies"):
+            where = f" to {benchmark.TABLE_WORDS[each.tables[0]]}" if len(each.tables) == 1 else ""
+            output.message(f"Not timed{where}: {each.reason}.")
     show_progress = not quiet and output.err.is_terminal
     if not quiet:
         longest = total * repeat * time_limit
@@ -202,14 +207,13 @@ def _not_measured(cells: list[Cell]) -> list[str]:
     """Why each n/a cell was not measured: the engine's refusal, once per board and reason."""
     from nqueens import bench as benchmark
 
-    table_words = {benchmark.ALL: "every solution", benchmark.FIRST: "a first solution"}
     columns: dict[tuple[str, int, str], list[str]] = {}
     for cell in cells:
         if cell.refusal is not None:
             key = (cell.table, cell.n, said(cell.refusal))
             columns.setdefault(key, []).append(cell.column.one_line)
     return [
-        f"n/a, {', '.join(labels)}, {table_words[table]} of N = {n}: {reason}."
+        f"n/a, {', '.join(labels)}, {benchmark.TABLE_WORDS[table]} of N = {n}: {reason}."
         for (table, n, reason), labels in columns.items()
     ]
 
