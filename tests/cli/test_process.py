@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -313,3 +314,24 @@ def test_pictures_on_a_device_are_written_to_it_not_numbered_beside_it(tmp_path:
         == "Error: cannot write /dev/full: No space left on device"
     )
     assert set(os.listdir("/dev")) == before
+
+
+def test_memory_running_out_is_one_line_and_exit_2() -> None:
+    """A compact board of 10 million ones (20 MB) needs more than 700 MB of address space to
+    read: MemoryError ended in Python's traceback."""
+
+    def limit_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (700 << 20, 700 << 20))
+
+    done = subprocess.run(
+        [*COMMAND, "verify"],
+        input=b"1 " * 10_000_000 + b"\n",
+        capture_output=True,
+        env=process_env(),
+        preexec_fn=limit_memory,
+        timeout=120,
+    )
+    said = done.stderr.decode()
+    assert done.returncode == 2, said
+    assert said.startswith("Error: out of memory: this command needs more than this process")
+    assert "Traceback" not in said and said.count("\n") == 1

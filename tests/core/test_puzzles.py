@@ -27,6 +27,8 @@ from helpers import (
 
 import nqueens
 from nqueens import InputError
+from nqueens.api import MAX_N
+from nqueens.cli.params import TextLines
 from nqueens.engines import registry
 from nqueens.engines.base import COUNT, FIRST, SOLVE, Request
 
@@ -507,6 +509,27 @@ def test_an_endless_stream_of_rows_is_refused_at_the_first_row_too_many() -> Non
         checking.stdout.close()
         checking.stderr.close()
     assert "line 3: row 3 of a board of N = 2" in said and "Traceback" not in said
+
+
+def test_a_line_longer_than_any_board_is_refused_before_it_is_read_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(TextLines, "max_line_bytes", 64)
+    result = invoke("verify", stdin="2 4 1 3\n" + "1 " * 40 + "\n")
+    assert result.exit_code == 2
+    assert "line 2 of standard input is longer than 0 MB, more than a board of" in result.stderr
+
+
+def test_the_longest_line_taken_holds_the_json_of_the_largest_board() -> None:
+    """``first 10000000 --format json`` writes its rows on one line, which verify reads back."""
+    numbers_of_digits = {
+        digits: min(MAX_N, 10**digits) - (10 ** (digits - 1) if digits > 1 else 0)
+        for digits in range(1, len(str(MAX_N)) + 1)
+    }
+    rows = sum(digits * how_many for digits, how_many in numbers_of_digits.items())
+    rows += 2 * (MAX_N - 1)  # ", " between them
+    record = len(json.dumps({"solution": 1, "n": MAX_N, "rows": []})) + 1  # and a newline
+    assert rows + record <= TextLines.max_line_bytes < 2 * (rows + record)
 
 
 def test_verify_reports_the_boards_before_a_line_that_is_not_one() -> None:

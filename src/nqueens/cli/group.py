@@ -23,6 +23,7 @@ from nqueens.cli.options import (
     remember_color,
 )
 from nqueens.cli.output import (
+    EXIT_BAD_INPUT,
     EXIT_CODES_HELP,
     EXIT_IO_ERROR,
     EXIT_OK,
@@ -123,7 +124,8 @@ def main() -> None:
 
     A usage error keeps its code 2 even when stderr cannot take its message; output that cannot
     be written (a full disk, a closed stdout) ends with one line on stderr and code 74 instead
-    of a traceback or a count silently lost; a stop signal before a command could keep a
+    of a traceback or a count silently lost; memory running out is one line and code 2, as the
+    engines' own refusals of boards too large are; a stop signal before a command could keep a
     partial result ends with 128 plus its number.
     """
     warnings.showwarning = _show_warning
@@ -142,6 +144,12 @@ def main() -> None:
         code = signals.exit_code()
     except OSError as error:
         code = _output_lost(error)
+    except MemoryError:  # what the engines' own estimates did not foresee: a huge input line
+        _say_on_stderr(
+            "Error: out of memory: this command needs more than this process may take "
+            "(ulimit -v, or the machine's memory)."
+        )
+        code = EXIT_BAD_INPUT
     _exit_at_once(code if isinstance(code, int) else EXIT_OK)
 
 

@@ -29,6 +29,7 @@ COLOR_KEY = "nqueens.color"
 EXIT_OK = 0
 EXIT_NO_SOLUTION = 1
 EXIT_CLUSTER_LOST = 1  # no answer either: the count's cluster is out of reach or went away
+EXIT_BAD_INPUT = 2  # click's code for bad usage, kept for input too large for the memory
 EXIT_TIME_LIMIT = 3
 EXIT_IO_ERROR = 74  # EX_IOERR of sysexits.h
 

@@ -132,8 +132,9 @@ class TextLines(_Source):
     by the iteration, naming the line.
     """
 
-    max_line_bytes = 1 << 30
-    """A line longer than this cannot be a board any engine draws."""
+    max_line_bytes = api.MAX_N * (len(str(api.MAX_N)) + 3)
+    """A line longer than this cannot be a board any command writes (the JSON rows of the
+    largest N, with room to spare), and is refused before it fills memory."""
 
     def convert(
         self, value: object, param: click.Parameter | None, ctx: click.Context | None
@@ -173,7 +174,8 @@ class TextLines(_Source):
             number += 1
             if len(raw) > self.max_line_bytes:
                 raise InputError(
-                    f"line {number} of {name} is longer than {self.max_line_bytes >> 20:,} MB"
+                    f"line {number} of {name} is longer than {self.max_line_bytes >> 20:,} MB, "
+                    f"more than a board of N = {api.MAX_N:,} takes"
                 )
             yield _decoded(_not_binary(raw, name), name, offset)
             offset += len(raw)
