@@ -432,6 +432,7 @@ def test_verify_json_and_missing_queens() -> None:
         # JSON that is not a board it can check: never "valid" (issue 17)
         ('{"n": 4.7, "rows": [1, 3, 0, 2]}\n', '"n" must be a whole number'),
         ('{"rows": []}\n', "not 0"),
+        ('{"n": 5, "rows": [0]}\n', 'a board of N = 5 needs 5 rows, and "rows" has 1'),
         ('{"n": 0, "rows": []}\n', "not 0"),
         ('{"rows": [100, 3, 0, 2]}\n', "row 100 is off a board of N = 4"),
         ('{"rows": [1, 3, 0, -1]}\n', "row -1 is off"),

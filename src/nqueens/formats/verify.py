@@ -353,7 +353,9 @@ def _json_board(text: str, line_number: int) -> tuple[_Placement | None, frozens
     if not _whole(n) or n < 1:
         raise InputError(f'{where}: "n" must be a whole number of at least 1, not {shown(n)}')
     if len(rows) != n:
-        raise InputError(f"{where}: {len(rows)} rows for a board of N = {n}")
+        raise InputError(
+            f'{where}: a board of N = {n:,} needs {n:,} rows, and "rows" has {len(rows):,}'
+        )
     off = next((row for row in rows if not 0 <= row < n), None)
     if off is not None:
         raise InputError(
