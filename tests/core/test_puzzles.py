@@ -416,6 +416,8 @@ def test_verify_json_and_missing_queens() -> None:
     (record,) = [json.loads(line) for line in result.stdout.splitlines()]
     assert record["valid"] is False
     assert "2 queens on a 4 x 4 board, which needs 4" in record["problems"]
+    alone = invoke("verify", stdin=". Q\n. .\n")
+    assert "board 1 (N = 2): 1 queen on a 2 x 2 board, which needs 2" in alone.stdout
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from rich.text import Text
 from nqueens.core.board import SUM, Board
 from nqueens.core.glyphs import glyphs
 from nqueens.core.results import Solution, Square, Stats, Status
+from nqueens.core.wording import counted, noun_for
 
 if TYPE_CHECKING:
     from nqueens.run.estimate import Estimate
@@ -262,13 +263,14 @@ def count_headline(stats: Stats, board: Board, *, with_unique: bool) -> str:
     With ``with_unique``, the unique count first and the total beside it.
     """
     bound = "at least " if stats.status.partial else ""
-    if with_unique:
+    if with_unique and stats.unique is not None:
         line = (
-            f"{board.title}: {bound}[bold]{stats.unique:,}[/bold] unique solutions "
+            f"{board.title}: {bound}[bold]{stats.unique:,}[/bold] "
+            f"{noun_for(stats.unique, 'unique solution')} "
             f"({stats.solutions:,} in all)"
         )
     else:
-        noun = "solution" if stats.solutions == 1 else "solutions"
+        noun = noun_for(stats.solutions, "solution")
         line = f"{board.title}: {bound}[bold]{stats.solutions:,}[/bold] {noun}"
     return line
 
@@ -345,8 +347,7 @@ def ending(stats: Stats) -> str:
 
 def summary(stats: Stats, board: Board) -> str:
     """One line for people after a search: how many solutions, how long, and how it ended."""
-    noun = "solution" if stats.solutions == 1 else "solutions"
-    line = f"{stats.solutions:,} {noun} for {board.title} in {stats.wall_time:.2f} s"
+    line = f"{counted(stats.solutions, 'solution')} for {board.title} in {stats.wall_time:.2f} s"
     if stats.status is not Status.COMPLETE:
         line += f" ({describe_status(stats.status)})"
     return line

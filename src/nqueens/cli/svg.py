@@ -14,6 +14,7 @@ from collections.abc import Collection
 from nqueens.core.board import RULES, SUPERQUEENS, TORUS, Board, diagonal_name
 from nqueens.core.glyphs import glyphs
 from nqueens.core.results import Square
+from nqueens.core.wording import counted
 
 SQUARE = 40
 MARGIN = 24  # room for the labels
@@ -64,7 +65,7 @@ def board_svg(
     )
     rules = sorted(board.rules) if board is not None else []
     kind = f"{' '.join(rules)} board" if rules else "board"
-    ET.SubElement(svg, "title").text = f"{n} x {n} {kind} with {len(queens)} queens"
+    ET.SubElement(svg, "title").text = f"{n} x {n} {kind} with {counted(len(queens), 'queen')}"
     for index in range(n):
         label = str(index + 1)
         middle = MARGIN + index * SQUARE + SQUARE / 2

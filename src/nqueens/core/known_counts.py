@@ -5,6 +5,8 @@ Totals are OEIS A000170. N = 27 is the largest board anyone has counted (2016).
 
 from __future__ import annotations
 
+from nqueens.core.wording import counted
+
 KNOWN_TOTALS: dict[int, int] = {
     1: 1,
     2: 0,
@@ -41,4 +43,4 @@ def how_many(n: int) -> str:
     known = KNOWN_TOTALS.get(n)
     if known is None:
         return f"nobody has counted the solutions for N = {n} yet (N = 27 alone has 2.3e17)"
-    return f"N = {n} has {known:,} solutions"
+    return f"N = {n} has {counted(known, 'solution')}"

@@ -9,6 +9,8 @@ import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from nqueens.core.wording import counted
+
 Square = tuple[int, int]
 """A square as code sees it: 0-based ``(row, col)``. People read and type 1-based ROW,COL."""
 
@@ -142,5 +144,5 @@ class SearchInterrupted(KeyboardInterrupt):
     """
 
     def __init__(self, stats: Stats) -> None:
-        super().__init__(f"interrupted after {stats.solutions} solutions")
+        super().__init__(f"interrupted after {counted(stats.solutions, 'solution')}")
         self.stats = stats

@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 from importlib import resources
 
 from nqueens.core.glyphs import glyphs
+from nqueens.core.wording import counted
 from nqueens.explain.events import Explanation
 from nqueens.explain.tree import (
     CHOICE,
@@ -54,13 +55,9 @@ def statistics_line(explanation: Explanation) -> str:
     scope = "every solution" if explanation.solutions > 1 else "to the first solution"
     return (
         f"N = {explanation.n}, {explanation.strategy}, {scope}: {len(tree.nodes):,} nodes, "
-        f"{_counted(tree.failures, 'failure')}, {_counted(tree.solutions, 'solution')}, "
+        f"{counted(tree.failures, 'failure')}, {counted(tree.solutions, 'solution')}, "
         f"depth {tree.depth}"
     )
-
-
-def _counted(number: int, noun: str) -> str:
-    return f"{number:,} {noun}" + ("" if number == 1 else "s")
 
 
 def tree_svg(

@@ -10,6 +10,7 @@ import re
 from nqueens.core.board import DIFFERENCE, SUM, Board, BoardError, Diagonal
 from nqueens.core.results import InputError, Square
 from nqueens.core.validation import read_whole, shown
+from nqueens.core.wording import counted
 
 _QUEEN_CELLS = {"Q", "q"}
 _BLOCKED_CELLS = {"#", "X", "x"}
@@ -48,7 +49,8 @@ def _read_drawing(text: str) -> Board:
         cells = line.split() if re.search(r"\s", line.strip()) else list(line.strip())
         if len(cells) != n:
             raise InputError(
-                f"row {row + 1} has {len(cells)} squares; a board of {n} rows needs {n} in each"
+                f"row {row + 1} has {counted(len(cells), 'square')}; a board of N = {n} needs "
+                f"{n} in each"
             )
         for col, cell in enumerate(cells):
             if cell in _QUEEN_CELLS:

@@ -1,44 +1,30 @@
-"""``nqueens verify``: read boards as ``solve`` and ``first`` print them, and check each one.
+"""Boards checked, independently of any solver, in time and memory in proportion to the queens.
 
-Accepted, mixed freely: plain boards (``Q``/``_`` per square, one line per row), boards drawn for
-a terminal (row and column labels, a queen glyph), compact lines (the 1-based row of each
-column's queen) and JSON lines with ``rows``. ``Solution k`` headers and blank lines separate
-boards. The check is independent of any solver, and takes time and memory in proportion to the
-queens: it counts the queens on every row, column and diagonal, counts the attacking pairs of each
-kind, and names only the first few, so that a board of thousands of clashing queens still gets a
-short report. Anything that is not a board it can check (a row off the board, an empty board, a
-size that is not a whole number) is an InputError, never "valid".
+The check counts the queens on every row, column and diagonal (and, under the board's rules,
+wrapped diagonals and knight's moves), counts the attacking pairs of each kind, and names only the
+first few, so that a board of thousands of clashing queens still gets a short report.
+:mod:`nqueens.formats.read_back` reads the boards that ``nqueens verify`` checks.
 """
 
 from __future__ import annotations
 
-import json
 import operator
-import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from nqueens.core.board import (
-    RULES,
     SUPERQUEENS,
     TORUS,
     diagonal_shared,
     knight_squares,
     square_name,
 )
-from nqueens.core.glyphs import QUEEN
-from nqueens.core.results import InputError, Square
-from nqueens.core.validation import read_whole, shown
+from nqueens.core.results import Square
+from nqueens.core.wording import counted
 
 NAMED_PAIRS = 5
 """Attacking pairs named per board; the others are only counted."""
-
-_QUEEN_MARKS = {"Q", QUEEN}
-_PLAIN_CELLS = {"Q", "_", ".", QUEEN}
-_NUMBERS = re.compile(r"[0-9]+(?:\s+[0-9]+)*")
-_COLOUR_CODES = re.compile(r"\x1b\[[0-9;]*m")  # a terminal board saved with its colours
-_HEADER = re.compile(r"Solution [0-9]+")
 
 
 @dataclass(frozen=True)
@@ -73,7 +59,7 @@ def check(
     each other under the board's ``rules``."""
     problems = []
     if len(queens) != n:
-        problems.append(f"{len(queens)} queens on a {n} x {n} board, which needs {n}")
+        problems.append(f"{counted(len(queens), 'queen')} on a {n} x {n} board, which needs {n}")
     wrap = _wrap(n, rules)
     tallies = [_tallied(on) for on in _lines(queens, wrap)]
     crowded = [taken for _, taken in tallies]
@@ -143,7 +129,7 @@ def _report(
         problems = [*problems, *named]
         rest = sum(conflicts.values()) - len(named)
         if rest > 0:
-            problems.append(f"and {rest:,} more attacking pair{'' if rest == 1 else 's'}")
+            problems.append(f"and {counted(rest, 'more attacking pair')}")
     return BoardCheck(number, n, conflicts, problems, rules)
 
 
@@ -221,198 +207,3 @@ def _pair(
     if kind == "diagonal":
         kind = diagonal_shared(earlier, queen)
     return [f"queens {square_name(earlier)} and {square_name(queen)} share a {kind}"]
-
-
-def read_boards(lines: Iterable[str], rules: frozenset[str] = frozenset()) -> Iterator[BoardCheck]:
-    """Every board in ``lines``, checked as soon as it is read, so that a stream of millions
-    of boards is checked in constant memory, under the board ``rules``; InputError names the
-    first line that is not a board (the boards before it have been given by then)."""
-    reader = _Lines(lines)
-    count = 0
-    grid: list[tuple[int, list[str]]] = []  # (line number, cells) of the plain board being read
-    while (line := reader.next()) is not None:
-        stripped = line.strip()
-        cells = stripped.split()
-        if cells and all(cell in _PLAIN_CELLS for cell in cells):
-            _check_next_row(grid, reader.number, cells)
-            grid.append((reader.number, cells))
-            continue
-        if grid:
-            count += 1
-            yield _checked(count, _plain_board(grid), rules)
-            grid = []
-        if not stripped or _HEADER.fullmatch(stripped):
-            continue
-        board: _Placement | None
-        under = rules
-        if stripped.startswith("{"):
-            board, named = _json_board(stripped, reader.number)
-            under = rules | named
-        elif _NUMBERS.fullmatch(stripped):
-            numbers = [read_whole(value) for value in cells]
-            if numbers == list(range(1, len(numbers) + 1)) and _labelled_row_follows(reader):
-                board = _labelled_board(numbers[-1], reader)
-            else:
-                board = _compact_board(numbers, reader.number)
-        else:
-            raise InputError(f"line {reader.number}: {stripped[:40]!r} is not part of a board")
-        if board is not None:
-            count += 1
-            yield _checked(count, board, under)
-    if grid:
-        yield _checked(count + 1, _plain_board(grid), rules)
-
-
-# A board as read: its rows, one queen per column and 0-based (checked without building a
-# square for each queen), or its size and the squares of its queens.
-_Placement = list[int] | tuple[int, list[Square]]
-
-
-def _checked(number: int, board: _Placement, rules: frozenset[str]) -> BoardCheck:
-    if isinstance(board, tuple):
-        n, queens = board
-        return check(number, n, queens, rules)
-    return check_rows(number, board, rules)
-
-
-class _Lines:
-    """Lines read one at a time, with one line of look-ahead and the number of the last line
-    read; colour codes and a byte-order mark are dropped."""
-
-    def __init__(self, lines: Iterable[str]) -> None:
-        self._lines = iter(lines)
-        self._ahead: str | None = None
-        self.number = 0
-
-    def peek(self) -> str | None:
-        if self._ahead is None:
-            line = next(self._lines, None)
-            if line is not None:
-                if self.number == 0:
-                    line = line.removeprefix("\ufeff")
-                self._ahead = _COLOUR_CODES.sub("", line).rstrip("\r\n")
-        return self._ahead
-
-    def next(self) -> str | None:
-        line = self.peek()
-        if line is not None:
-            self._ahead = None
-            self.number += 1
-        return line
-
-
-def _check_next_row(grid: list[tuple[int, list[str]]], line_number: int, cells: list[str]) -> None:
-    """Refuse a plain row as soon as it cannot belong to the board being read, so that an
-    endless stream of rows (``yes Q``) stops at once rather than filling memory."""
-    if not grid:
-        return
-    first_line, first_cells = grid[0]
-    n = len(first_cells)
-    if len(cells) != n:
-        raise InputError(
-            f"line {line_number}: a row of {len(cells)} after a row of {n} (line {first_line}): "
-            "a board of N rows has N squares in each"
-        )
-    if len(grid) == n:
-        raise InputError(
-            f"line {line_number}: row {n + 1} of a board of N = {n} (boards are separated by "
-            "a blank line)"
-        )
-
-
-def _plain_board(grid: list[tuple[int, list[str]]]) -> _Placement:
-    n = len(grid[0][1])
-    if len(grid) < n:
-        raise InputError(f"line {grid[-1][0]}: the board of N = {n} stops after row {len(grid)}")
-    queens = [
-        (row, col)
-        for row, (_, cells) in enumerate(grid)
-        for col, cell in enumerate(cells)
-        if cell in _QUEEN_MARKS
-    ]
-    return n, queens
-
-
-def _json_board(text: str, line_number: int) -> tuple[_Placement | None, frozenset[str]]:
-    """A JSON line as solve and first write it: ``rows`` (0-based), and ``n`` if given; and the
-    ``rules`` it names (a board of solve --torus is checked on a torus, --torus given or not).
-
-    No board for the status record that ends their output.
-    """
-    where = f"line {line_number}"
-    try:
-        record = json.loads(text)
-    except ValueError as error:
-        raise InputError(f"{where}: not JSON ({error})") from None
-    if isinstance(record, dict) and record.get("type") == "status":
-        return None, frozenset()
-    rows = record.get("rows") if isinstance(record, dict) else None
-    if not isinstance(rows, list) or not all(_whole(row) for row in rows):
-        raise InputError(f'{where}: a board in JSON needs "rows", a list of whole numbers')
-    n = record.get("n", len(rows))
-    if not _whole(n) or n < 1:
-        raise InputError(f'{where}: "n" must be a whole number of at least 1, not {shown(n)}')
-    if len(rows) != n:
-        raise InputError(
-            f'{where}: a board of N = {n:,} needs {n:,} rows, and "rows" has {len(rows):,}'
-        )
-    off = next((row for row in rows if not 0 <= row < n), None)
-    if off is not None:
-        raise InputError(
-            f"{where}: row {shown(off)} is off a board of N = {n} (JSON rows count from 0)"
-        )
-    named = record.get("rules", [])
-    if not isinstance(named, list) or not all(
-        isinstance(rule, str) and rule in RULES for rule in named
-    ):
-        raise InputError(
-            f'{where}: "rules" must be a list of {" and ".join(RULES)}, not {shown(named)}'
-        )
-    return rows, frozenset(named)
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _compact_board(rows: list[int], line_number: int) -> _Placement:
-    n = len(rows)
-    off = [row for row in rows if not 1 <= row <= n]
-    if off:
-        raise InputError(f"line {line_number}: row {off[0]} is off a board of N = {n}")
-    return [row - 1 for row in rows]
-
-
-def _labelled_row_follows(reader: _Lines) -> bool:
-    """Whether the next line is row 1 of a board drawn with labels."""
-    line = reader.peek()
-    return (
-        line is not None
-        and re.match(r"\s*1\s", line + " ") is not None
-        and any(mark in line for mark in (*_QUEEN_MARKS, " "))
-    )
-
-
-def _labelled_board(n: int, reader: _Lines) -> _Placement:
-    """A board as drawn for a terminal: a row label, then squares three cells wide."""
-    label_width = len(str(n))
-    queens: list[Square] = []
-    for row in range(n):
-        line = reader.next()
-        if line is None:
-            raise InputError(f"line {reader.number + 1}: the labelled board stops after {row} rows")
-        if line[:label_width].strip() != str(row + 1):
-            raise InputError(f"line {reader.number}: expected the row labelled {row + 1}")
-        squares = line[label_width + 1 :].rstrip()
-        if squares[3 * n :].strip():  # a queen there would be off the board: not a board drawn
-            raise InputError(
-                f"line {reader.number}: row {row + 1} is drawn past the board's {n} columns"
-            )
-        cols = [position // 3 for position, mark in enumerate(squares) if mark in _QUEEN_MARKS]
-        if len(set(cols)) != len(cols):
-            raise InputError(
-                f"line {reader.number}: two queens in one square; a labelled board's squares "
-                "are three characters wide"
-            )
-        queens += [(row, col) for col in cols]
-    return n, queens

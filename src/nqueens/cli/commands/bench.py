@@ -24,6 +24,7 @@ from nqueens.cli.output import (
 from nqueens.cli.params import BoardSizes, Names, Seconds, WholeNumber
 from nqueens.cli.report import said
 from nqueens.core.strategies import STRATEGIES
+from nqueens.core.wording import counted
 from nqueens.engines import registry
 from nqueens.engines.mip import BACKENDS
 from nqueens.engines.mip import NAME as MIP
@@ -151,7 +152,7 @@ def bench(
             else "each run as long as it takes, with no time limit to speak of"
         )
         output.message(
-            f"Measuring {total} cells, {bound}. --sizes, --first-sizes, --engines and "
+            f"Measuring {counted(total, 'cell')}, {bound}. --sizes, --first-sizes, --engines and "
             "--time-limit measure less."
         )
     with Progress(

@@ -25,6 +25,7 @@ from nqueens.cli.svg import board_svg
 from nqueens.core.board import RULES, Board
 from nqueens.core.results import InputError
 from nqueens.core.strategies import FIRST_FAIL_MID, FIRST_MIN
+from nqueens.core.wording import counted
 
 if TYPE_CHECKING:
     from nqueens.explain.events import Explanation
@@ -144,11 +145,11 @@ def explain(
                 "the whole search was:"
             )
     for explanation in explanations:
-        noun = "solution" if explanation.solutions == 1 else "solutions"
         output.message(
-            f"{explanation.strategy}: {explanation.solutions:,} {noun} in "
-            f"{len(explanation.events):,} steps: {explanation.failures:,} failures, "
-            f"{explanation.branches:,} branches (the solver's own counts)."
+            f"{explanation.strategy}: {counted(explanation.solutions, 'solution')} in "
+            f"{counted(len(explanation.events), 'step')}: "
+            f"{counted(explanation.failures, 'failure')}, {explanation.branches:,} branches "
+            "(the solver's own counts)."
         )
     ctx.exit(EXIT_OK if explanations[0].solutions else EXIT_NO_SOLUTION)
 

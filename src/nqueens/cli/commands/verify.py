@@ -17,6 +17,7 @@ from nqueens.cli.output import (
 )
 from nqueens.cli.params import TextLines
 from nqueens.core.results import InputError
+from nqueens.core.wording import counted
 
 
 @click.command(cls=QueensCommand, epilog=EXIT_CODES_HELP)
@@ -49,7 +50,7 @@ def verify(ctx: click.Context, source: str, output_format: str, rules: frozenset
       nqueens verify boards.txt --format json
       nqueens solve 11 --torus | nqueens verify --torus
     """
-    from nqueens.formats.verify import read_boards
+    from nqueens.formats.read_back import read_boards
 
     output = Output(output_format)
     checked = invalid = 0
@@ -80,6 +81,5 @@ def verify(ctx: click.Context, source: str, output_format: str, rules: frozenset
 
 
 def _checked(checked: int, invalid: int) -> str:
-    noun = "board" if checked == 1 else "boards"
     verdict = "all valid" if not invalid else f"{invalid:,} not valid"
-    return f"{checked:,} {noun} checked: {verdict}"
+    return f"{counted(checked, 'board')} checked: {verdict}"

@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TypeGuard
 
+from nqueens.core.wording import counted
 from nqueens.engines import reduced
 from nqueens.engines.base import (
     COUNT,
@@ -354,8 +355,8 @@ def _count_pieces(task: GpuPieces) -> Subcount:
         launched = kernel.count(n, blocked, gaps, lines, task.deadline)
     except Exception as error:  # out of memory, a launch failure: these pieces go to the CPU
         warnings.warn(
-            f"the GPU failed ({driver.described(error)}); {len(task.pieces)} pieces are "
-            "counted on the CPU",
+            f"the GPU failed ({driver.described(error)}); the CPU counts its "
+            f"{counted(len(task.pieces), 'piece')}",
             GpuFallbackWarning,
             stacklevel=2,
         )

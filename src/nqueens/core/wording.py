@@ -1,0 +1,13 @@
+"""Counts in words, as every message says them: "1 solution", "2,680 solutions"."""
+
+from __future__ import annotations
+
+
+def noun_for(number: int, noun: str) -> str:
+    """``noun`` as it follows ``number``: in the plural unless the number is one."""
+    return noun if number == 1 else f"{noun}s"
+
+
+def counted(number: int, noun: str) -> str:
+    """``number`` with thousands separators, and its noun."""
+    return f"{number:,} {noun_for(number, noun)}"
