@@ -259,7 +259,11 @@ def count(
     )
     request = replace(request, remote=where is not None)
     if workers is not None:
-        workers = validation.whole_number(workers, "the number of workers", minimum=0)
+        from nqueens.run.executors import MAX_WORKERS
+
+        workers = validation.whole_number(
+            workers, "the number of workers", minimum=0, maximum=MAX_WORKERS
+        )
     on_progress = validation.callback(on_progress, "on_progress")
     on_estimate = validation.callback(on_estimate, "on_estimate")
     answered = answered_at_once(request, engine)

@@ -491,6 +491,32 @@ def test_workers_zero_means_every_core_and_less_is_refused() -> None:
     assert "--workers" in result.stderr
 
 
+def test_more_workers_than_any_machine_runs_are_refused() -> None:
+    """-j 99999 forked a process for each of the count's subproblems: 733 of them at N = 15."""
+    result = invoke("count", "15", "-j", "99999")
+    assert result.exit_code == 2 and not result.stdout
+    assert "99,999 is more than 1,024 (0 counts on every core)" in result.stderr
+    with pytest.raises(nqueens.InputError, match="workers must be at most 1,024, not 5,000"):
+        nqueens.count(15, workers=5000)
+
+
+def test_workers_the_system_will_not_start_are_one_line_and_exit_2(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fork refused (ulimit -u) said "the output could not be written", with exit 74."""
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr("os.fork", refuse)
+    result = invoke("count", "15", "-j", "2", "--engine", "bitboard")
+    assert result.exit_code == 2 and not result.stdout, result.stderr
+    assert (
+        "cannot start 2 worker processes (Resource temporarily unavailable): ask for fewer "
+        "with --workers" in result.stderr
+    )
+
+
 ARABIC_INDIC_TWO = "\u0662"
 
 

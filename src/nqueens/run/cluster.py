@@ -23,10 +23,9 @@ from nqueens.core import signals
 from nqueens.core.results import InputError
 from nqueens.core.validation import read_whole, shown
 from nqueens.engines.base import Engine
-from nqueens.run.executors import Counted, Numbered
+from nqueens.run.executors import MAX_WORKERS, Counted, Numbered
 from nqueens.run.feeders import Batches, Shares
 
-MAX_LOCAL_WORKERS = 1024
 CONNECT_SECONDS = 10.0
 """How long a count waits for a scheduler to answer, unless told otherwise."""
 
@@ -68,9 +67,9 @@ def check_address(address: str, connect_seconds: float | None = CONNECT_SECONDS)
         if not workers.isascii() or not workers.isdigit():
             raise InputError(f"{shown(address)} is not a cluster: local:K takes a number, local:2")
         local_workers = read_whole(workers)
-        if not 1 <= local_workers <= MAX_LOCAL_WORKERS:
+        if not 1 <= local_workers <= MAX_WORKERS:
             raise InputError(
-                f"a local cluster takes 1 to {MAX_LOCAL_WORKERS:,} worker processes, "
+                f"a local cluster takes 1 to {MAX_WORKERS:,} worker processes, "
                 f"not {shown(local_workers)}"
             )
         return Cluster(address, local_workers, connect_seconds)

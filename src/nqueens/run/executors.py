@@ -18,10 +18,15 @@ import time
 from collections.abc import Generator, Sequence
 
 from nqueens.core import signals
+from nqueens.core.results import InputError
 from nqueens.engines.base import Subcount, Subproblem
 
 Numbered = tuple[int, Subproblem]  # a subproblem and its place in the list of them
 Counted = tuple[int, Subcount]
+
+MAX_WORKERS = 1024
+"""The most worker processes a count starts on one machine (``-j``, ``local:K``): a mistyped
+-j 99999 would otherwise fork one for each of a count's thousands of subproblems."""
 
 _POLL_SECONDS = 0.05
 _GRACE_SECONDS = 0.1  # after a deadline, for subproblems under way to report what they found
@@ -93,7 +98,13 @@ def process_pool(
     pools = []  # the pool once it exists: a stop signal held back while it starts ends the try
     try:
         with signals.held(), signals.blocked():
-            pools.append(context.Pool(workers, initializer=signals.leave_to_parent))
+            try:
+                pools.append(context.Pool(workers, initializer=signals.leave_to_parent))
+            except OSError as error:  # the system's limit on processes (ulimit -u), or memory
+                raise InputError(
+                    f"cannot start {workers:,} worker processes ({error.strerror or error}): ask "
+                    "for fewer with --workers"
+                ) from None
         pool = pools[0]
         results = pool.imap_unordered(count_batch, batches)
         for _ in batches:

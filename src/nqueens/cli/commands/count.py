@@ -34,6 +34,7 @@ from nqueens.core.theorems import THEOREM
 from nqueens.engines import registry
 from nqueens.run.checkpoint import CheckpointUnwritable
 from nqueens.run.cluster import CONNECT_SECONDS, ClusterLost, ClusterUnreachable
+from nqueens.run.executors import MAX_WORKERS
 
 
 @click.command(cls=QueensCommand, epilog=EXIT_CODES_HELP)
@@ -47,7 +48,7 @@ from nqueens.run.cluster import CONNECT_SECONDS, ClusterLost, ClusterUnreachable
 @click.option(
     "-j",
     "--workers",
-    type=WholeNumber(0),
+    type=WholeNumber(0, MAX_WORKERS, " (0 counts on every core)"),
     metavar="K",
     help=f"How many processes share the count, e.g. -j 2 ({registry.describe('splits')}). "
     "[default and 0: every core]",
