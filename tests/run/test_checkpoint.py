@@ -119,6 +119,21 @@ def test_a_checkpoint_of_another_count_is_refused(tmp_path: Path) -> None:
     assert device.exit_code == 2
 
 
+@pytest.mark.parametrize(("written", "asked"), [("--torus", ""), ("", "--superqueens")])
+def test_a_finished_checkpoint_under_other_rules_is_refused_not_answered(
+    tmp_path: Path, written: str, asked: str
+) -> None:
+    """A finished torus checkpoint answered a plain `count 13` with the torus's 4,524: the
+    shortcut for a finished file compared only the keys a plain count has."""
+    path = tmp_path / "count.ckpt"
+    first = invoke("count", "13", *filter(None, [written]), "--checkpoint", str(path))
+    assert first.exit_code == 0, first.stderr
+    again = invoke("count", "13", *filter(None, [asked]), "--checkpoint", str(path))
+    assert again.exit_code == 2 and again.stdout == "", again.stdout
+    assert "is the checkpoint of another count (N = 13, engine bitboard" in again.stderr
+    assert ("(N = 13, engine bitboard, torus," in again.stderr) == bool(written)
+
+
 def _with_crc(text: str) -> str:
     """A line as a checkpoint writes it: its text and the CRC-32 of that text."""
     return f"{text} {zlib.crc32(text.encode()):08x}\n"

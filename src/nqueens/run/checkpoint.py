@@ -62,8 +62,8 @@ def finished(path: Path, engine: str, request: Request) -> list[Subcount] | None
         return None
     if contents is None or contents.header is None:
         return None
-    wanted = _count_identity(engine, request)
-    if {key: contents.header.get(key) for key in wanted} != wanted:
+    belongs_to = {key: value for key, value in contents.header.items() if key not in _CUT}
+    if belongs_to != _count_identity(engine, request):  # every key: a torus's file is not ours
         return None
     if sorted(contents.done) != list(range(_subproblems(contents.header))):
         return None
@@ -276,6 +276,9 @@ def _describe(belongs_to: dict[str, object]) -> str:
     words = f"N = {belongs_to.get('n')}, engine {belongs_to.get('engine')}"
     if belongs_to.get("queens") or belongs_to.get("blocked") or belongs_to.get("excluded"):
         words += ", a puzzle"
+    rules = belongs_to.get("rules")
+    if isinstance(rules, list) and rules:
+        words += ", " + " and ".join(map(str, rules))
     if not belongs_to.get("symmetry"):
         words += ", no symmetry"
     return words + f", {belongs_to.get('subproblems')} subproblems"
