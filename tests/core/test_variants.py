@@ -104,6 +104,29 @@ def test_counts_match_oeis_with_their_symmetry_classes(rule: str, n: int, expect
     assert stats.unique is not None and 0 < stats.unique <= expected
 
 
+@pytest.mark.parametrize(
+    "where",
+    [
+        pytest.param(["-j", "2"], id="workers"),
+        pytest.param(["--checkpoint", "CHECKPOINT"], id="checkpoint"),
+        pytest.param(["--cluster", "local:2"], marks=pytest.mark.slow, id="cluster"),
+    ],
+)
+@pytest.mark.parametrize(("rule", "n"), [("torus", 11), ("superqueens", 11)])
+def test_a_count_under_a_rule_is_the_same_split_resumed_or_on_a_cluster(
+    rule: str, n: int, where: list[str], tmp_path: Path
+) -> None:
+    """The rule goes with every subproblem: to worker processes, into a checkpoint's identity,
+    and to a cluster's workers."""
+    expected = {"torus": TORUS_COUNTS, "superqueens": SUPERQUEENS_COUNTS}[rule][n]
+    assert len(solutions(n, (rule,))) == expected
+    arguments = [str(tmp_path / "count.ckpt") if word == "CHECKPOINT" else word for word in where]
+    for _ in range(2 if "CHECKPOINT" in where else 1):  # a finished checkpoint answers again
+        result = invoke("count", str(n), f"--{rule}", *arguments)
+        assert result.exit_code == 0, result.stderr
+        assert int(result.stdout) == expected
+
+
 @pytest.mark.parametrize("rule_set", RULE_SETS, ids="+".join)
 def test_puzzles_under_a_rule_count_as_the_counter_here(rule_set: tuple[str, ...]) -> None:
     n, queen, blocked = 7, (2, 0), (0, 3)
