@@ -173,10 +173,11 @@ def solve(
     )
     answered = answered_at_once(request, engine)
     if answered is not None:
-        return answered
+        return answered.stopping_after(request.limit)
     check_bounded(request, resumable=False)
     chosen = _engine(engine, request)
-    return chosen.solve(replace(request, strategy=chosen.strategy_for(request)))
+    stream = chosen.solve(replace(request, strategy=chosen.strategy_for(request)))
+    return stream.stopping_after(request.limit)
 
 
 def count(

@@ -326,6 +326,22 @@ def test_every_engine_conforms_with_defaults_and_time_limits(
         assert result.exit_code == (answer if able else 2), result.stderr
 
 
+SOLVERS_OF_8 = [e for e in engines_of("solve") if e == "auto" or _takes(e, "solve", 8)]
+
+
+@pytest.mark.parametrize("engine", SOLVERS_OF_8)
+def test_solve_stops_at_its_limit_on_every_engine(engine: str) -> None:
+    """`solve 8 --engine reduced -n 3` printed all 92 boards: each engine's stream had to keep
+    the limit itself, and that one did not."""
+    result = invoke("solve", "8", "--engine", engine, "--limit", "3", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    records, status = json_stream(result.stdout)
+    assert len(records) == 3 and len({tuple(record["rows"]) for record in records}) == 3
+    for record in records:
+        assert_valid_board(record["rows"], 8)
+    assert status["solutions"] == 3, status
+
+
 COLOUR_SETTINGS: list[tuple[dict[str, str | None], list[str]]] = [
     (PLAIN_ENV, []),
     ({**PLAIN_ENV, "FORCE_COLOR": "1"}, []),
@@ -586,6 +602,9 @@ def test_every_engine_answers_as_the_counter_here(command: str, engine: str, cas
         with nqueens.solve(board, engine=engine) as stream:
             found = [solution.rows for solution in stream]
         assert len(found) == len(set(found)) and set(found) == expected
+        with nqueens.solve(board, engine=engine, limit=1) as limited:
+            first_only = [solution.rows for solution in limited]
+        assert len(first_only) == min(1, len(expected)) and set(first_only) <= expected
     elif expected or engine != "local":
         result = nqueens.first(board, engine=engine, time_limit=limit)
         assert (result.solution is None) == (not expected)

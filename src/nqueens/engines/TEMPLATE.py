@@ -18,7 +18,8 @@ declares is all the registry, the API and the command line know of it:
   where that varies (a device's name), for ``--stats`` and JSON;
 - ``resource`` and ``on_cpu``: what its pieces need of a cluster's worker (a GPU), and how a
   worker without it counts them;
-- ``solve`` (a stream of solutions; ``count`` and ``first`` follow from it), or, to count on
+- ``solve`` (a stream of solutions, which the API stops at ``solve``'s limit; ``count`` and
+  ``first`` follow from it), or, to count on
   every core, ``splits = True`` with ``subproblems``, ``count_subproblem`` and ``prepare``
   (what to load once before workers start), and where one process counts them,
   ``count_in_order`` if the next piece may begin while one finishes (a device's launches).
@@ -46,7 +47,6 @@ class TemplateStream(EngineStream):
 
     def __init__(self, request: Request) -> None:
         self._request = request
-        self._limit = request.limit
         self._started = time.monotonic()
         self._placements = 0
         self._dead_ends = 0

@@ -11,7 +11,8 @@ class EngineStream(Iterator[Solution]):
     """A stream of solutions with ``stats`` once it has ended, stoppable with ``close()``.
 
     Subclasses find solutions in ``_next_solution`` and call ``_end(status)`` when they stop;
-    this class stops at ``_limit`` solutions and ends the search as interrupted on Ctrl-C.
+    this class stops at the solve's limit (:meth:`stopping_after`, which the API calls on every
+    stream) and ends the search as interrupted on Ctrl-C.
     """
 
     _stats: Stats | None = None
@@ -36,6 +37,12 @@ class EngineStream(Iterator[Solution]):
             raise StopIteration
         self._delivered += 1
         return solution
+
+    def stopping_after(self, limit: int | None) -> EngineStream:
+        """This stream, ended after ``limit`` solutions (None: all of them). An engine may also
+        hand the limit to its solver, to stop it sooner."""
+        self._limit = limit
+        return self
 
     def _next_solution(self) -> Solution | None:
         """The engine's next solution, or None once its search has ended (``_end`` called)."""

@@ -85,7 +85,6 @@ class Answered(EngineStream):
     def __init__(self, request: Request, solutions: tuple[Solution, ...], started: float) -> None:
         self._request = request
         self._waiting = list(solutions)
-        self._limit = request.limit
         self._started = started
 
     def _next_solution(self) -> Solution | None:

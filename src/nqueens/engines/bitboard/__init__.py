@@ -322,7 +322,6 @@ class BitboardStream(EngineStream):
             NAME, None, request.n, fixed=given, blocked=blocked, rules=request.board.rules
         )
         self._search = BoardSearch(task)
-        self._limit = request.limit
         self._unique = request.unique
         self._request = request
         self._started = time.monotonic()

@@ -104,12 +104,10 @@ class CpSolutionStream(EngineStream):
         board: Board,
         *,
         strategy: str,
-        limit: int | None,
         deadline: float | None,
         seed: int | None = None,
     ) -> None:
         self.n = board.n
-        self._limit = limit
         self._search = CpSearch(board, strategy=strategy, deadline=deadline, seed=seed)
         self._solutions = self._search.solutions()
 
@@ -173,7 +171,6 @@ class CpEngine(Engine):
         return CpSolutionStream(
             request.board,
             strategy=self.strategy_for(request) or FIRST_FAIL_MID,
-            limit=request.limit,
             deadline=request.deadline,
             seed=request.seed,
         )

@@ -172,12 +172,10 @@ class MipSolutionStream(EngineStream):
         board: Board,
         *,
         backend: str,
-        limit: int | None,
         deadline: float | None,
     ) -> None:
         n = self.n = board.n
         self._backend = backend
-        self._limit = limit
         self._deadline = deadline
         self._started = time.monotonic()
         self._built = True
@@ -273,7 +271,6 @@ class MipEngine(Engine):
         return MipSolutionStream(
             request.board,
             backend=self.option(request, "mip_solver"),
-            limit=request.limit,
             deadline=request.deadline,
         )
 
