@@ -110,7 +110,7 @@ driver and by numba's launch: each constellation's count must agree before it is
 def device_name() -> str:
     """The device a count runs on, as its driver names it."""
     if simulated():
-        return "numba-cuda's simulator (on the CPU)"
+        return "numba-cuda's simulator, on the CPU"
     return current_device().name
 
 
