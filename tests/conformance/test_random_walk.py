@@ -1,7 +1,7 @@
 """A seeded random walk over what the fixed boards of the conformance suite leave out: random small
 boards under random rules, with given queens, blocked squares and excluded diagonals, on a random
-engine that takes them, split across processes or resumed from a checkpoint, with and without
-symmetry, counting unique solutions, solving to a limit or finding a first solution. Every answer
+engine that takes them, split across processes or resumed from a checkpoint (another count's
+file in its way, at times), with and without symmetry, counting unique solutions, solving to a limit or finding a first solution. Every answer
 is the brute-force counter's here, which knows nothing of the product.
 
 Each case draws from its own seed, so a failure names the one case to run again. Walks of this
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import random
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -76,6 +77,14 @@ def _puzzle(draw: random.Random, n: int) -> tuple[set[Square], set[Square], set[
     return queens, blocked, excluded
 
 
+def _count_another_into(checkpoint: Path, draw: random.Random, n: int) -> None:
+    """A count of N under other rules, or with a given queen, kept in ``checkpoint``."""
+    rules = tuple(sorted(draw.sample(sorted(RULES), draw.randint(0, len(RULES)))))
+    queens = [(0, draw.randrange(n))] if draw.random() < 0.3 else []
+    with suppress(nqueens.InputError):  # a request that cannot have one: no file
+        nqueens.count(nqueens.Board(n, queens=queens, rules=rules), checkpoint=checkpoint)
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_a_random_request_is_answered_as_the_counter_here(case: int, tmp_path: Path) -> None:
     draw = random.Random(SEED * 100_003 + case)
@@ -112,6 +121,8 @@ def test_a_random_request_is_answered_as_the_counter_here(case: int, tmp_path: P
         checkpoint = tmp_path / "count.ckpt" if splits and draw.random() < 0.3 else None
         symmetry = unique or draw.random() < 0.7
         said += f" workers {workers} checkpoint {checkpoint} symmetry {symmetry} unique {unique}"
+        if checkpoint is not None and draw.random() < 0.5:  # another count's file, finished
+            _count_another_into(checkpoint, draw, n)
         for _ in range(1 if checkpoint is None else 2):  # a finished checkpoint answers again
             try:
                 stats = nqueens.count(
@@ -122,7 +133,10 @@ def test_a_random_request_is_answered_as_the_counter_here(case: int, tmp_path: P
                     checkpoint=checkpoint,
                     symmetry=symmetry,
                 )
-            except nqueens.InputError as refused:  # auto took an engine that counts in one piece
+            except nqueens.InputError as refused:
+                if "is the checkpoint of another count" in str(refused):
+                    return  # refused, never answered from another count's file
+                # or auto took an engine that counts in one piece
                 assert engine == "auto" and (workers or checkpoint), f"{said}: {refused}"
                 return
             assert stats.solutions == len(expected), said
