@@ -1,12 +1,14 @@
 """A seeded random walk over what the fixed boards of the conformance suite leave out: random small
 boards under random rules, with given queens, blocked squares and excluded diagonals, on a random
 engine that takes them, split across processes or resumed from a checkpoint (another count's
-file in its way, at times), with and without symmetry, counting unique solutions, solving to a limit or finding a first solution. Every answer
-is the brute-force counter's here, which knows nothing of the product.
+file in its way, at times), with and without symmetry, counting unique solutions, solving to a
+limit or finding a first solution. Every answer is the brute-force counter's here, which knows
+nothing of the product.
 
 Each case draws from its own seed, so a failure names the one case to run again. Walks of this
 kind found a plain count answered from a torus count's checkpoint, and ``solve --limit`` ignored
-by the reduced engine. ``NQUEENS_WALK_SEED`` walks other cases; ``-m slow`` walks more of them.
+by the reduced engine. ``NQUEENS_WALK_SEED`` walks other cases; ``-m slow`` walks more of them;
+``NUMBA_ENABLE_CUDASIM=1`` takes the gpu engine along, on numba-cuda's simulator.
 """
 
 from __future__ import annotations
@@ -85,6 +87,7 @@ def _count_another_into(checkpoint: Path, draw: random.Random, n: int) -> None:
         nqueens.count(nqueens.Board(n, queens=queens, rules=rules), checkpoint=checkpoint)
 
 
+@pytest.mark.filterwarnings("ignore::nqueens.engines.gpu.SimulatorWarning")  # the gpu engine's
 @pytest.mark.parametrize("case", CASES)
 def test_a_random_request_is_answered_as_the_counter_here(case: int, tmp_path: Path) -> None:
     draw = random.Random(SEED * 100_003 + case)
