@@ -3,6 +3,8 @@ solution, a picture too large to draw, or an option the search that answered had
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from nqueens.cli import render
@@ -13,6 +15,8 @@ from nqueens.core import theorems
 from nqueens.core.board import Board, BoardError
 from nqueens.core.results import InputError, Stats
 from nqueens.engines import registry
+from nqueens.engines.base import Request
+from nqueens.run import plan
 
 _PARAMETER_HINTS = {"n": "'N'", "board": None}
 """How a usage error names the API argument at fault; None: the board's options together."""
@@ -90,6 +94,25 @@ def none_exists(board: Board) -> str:
         ]
         return f"No completion exists: no solution for {board.title} respects {_listed(given)}."
     return f"No solution exists for {board.title}."
+
+
+def theorem_set_aside(
+    command: str, board: Board, engine: str, strategy: str | None, engine_options: dict[str, Any]
+) -> str | None:
+    """A note where a theorem says the board has no solution but the command chooses its
+    search, which must then prove it: a torus of N = 16 takes CP-SAT over 30 s, of 30 forever.
+    None where an engine named will refuse the board anyway (it says why itself)."""
+    reason = theorems.without_solution(board)
+    if reason is None or not plan.names_its_search(engine, strategy, engine_options):
+        return None
+    named = registry.ENGINES.get(engine)
+    if named is not None and registry.refusal(named, Request(command, board)) is not None:
+        return None
+    return (
+        f"Note: no solution exists for {board.title}: {reason}. The search you chose must prove "
+        "it, which takes long on large boards; without --engine, --strategy or an engine's "
+        "option the answer comes at once."
+    )
 
 
 def seed_unused(stats: Stats) -> str | None:

@@ -109,11 +109,17 @@ class Answered(EngineStream):
         )
 
 
+def names_its_search(engine: str, strategy: str | None, options: object) -> bool:
+    """Whether a request chooses its own search (an engine, a strategy or an engine's option),
+    which then runs even where a theorem answers at once."""
+    return engine != registry.AUTO_ENGINE or strategy is not None or bool(options)
+
+
 def answered_at_once(request: Request, engine: str) -> Answered | None:
     """What a theorem answers of ``request`` without a search, where nqueens picks the search
-    (``engine`` is auto, and no strategy or engine's option is given): no solution at all, or,
-    for ``first``, a line of queens. None where no theorem answers."""
-    if engine != registry.AUTO_ENGINE or request.strategy is not None or request.options:
+    (see :func:`names_its_search`): no solution at all, or, for ``first``, a line of queens. None
+    where no theorem answers."""
+    if names_its_search(engine, request.strategy, request.options):
         return None
     started = time.monotonic()
     if theorems.unsolvable(request.board):

@@ -25,13 +25,13 @@ from nqueens.cli.output import (
 )
 from nqueens.cli.params import WholeNumber
 from nqueens.cli.progress import spinner
-from nqueens.cli.report import check_drawable, none_exists, seed_unused
+from nqueens.cli.report import check_drawable, none_exists, seed_unused, theorem_set_aside
 from nqueens.cli.svg import board_svg
 from nqueens.core import clock, signals
 from nqueens.core.board import Board
 from nqueens.core.results import SearchInterrupted
 from nqueens.engines import registry
-from nqueens.engines.base import MAX_SEED
+from nqueens.engines.base import FIRST, MAX_SEED
 
 
 @click.command(cls=QueensCommand, epilog=EXIT_CODES_HELP)
@@ -77,6 +77,9 @@ def first(
     output = Output(output_format, style, ascii_only=ascii_only, board=board)
     n = board.n
     check_drawable(output, n, svg_path)
+    set_aside = theorem_set_aside(FIRST, board, engine, strategy, engine_options)
+    if set_aside is not None:
+        output.message(set_aside)
     try:
         with usage_errors(), spinner(output, f"Searching N = {n}", enabled=not quiet):
             result = api.first(

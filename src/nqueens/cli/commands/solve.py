@@ -24,13 +24,14 @@ from nqueens.cli.output import (
     exit_code,
 )
 from nqueens.cli.params import WholeNumber
-from nqueens.cli.report import check_drawable, none_exists
+from nqueens.cli.report import check_drawable, none_exists, theorem_set_aside
 from nqueens.cli.svg import board_svg
 from nqueens.core import clock
 from nqueens.core.board import Board
 from nqueens.core.known_counts import KNOWN_TOTALS
 from nqueens.core.results import Status
 from nqueens.engines import registry
+from nqueens.engines.base import SOLVE
 
 
 @click.command(cls=QueensCommand, epilog=EXIT_CODES_HELP)
@@ -79,6 +80,9 @@ def solve(
     output = Output(output_format, style, ascii_only=ascii_only, board=board)
     n = board.n
     check_drawable(output, n, svg_path)
+    set_aside = theorem_set_aside(SOLVE, board, engine, strategy, engine_options)
+    if set_aside is not None:
+        output.message(set_aside)
     digits = len(str(limit or (board.plain and KNOWN_TOTALS.get(n)) or 1))
     pictures = Pictures(svg_path)
     with usage_errors():
