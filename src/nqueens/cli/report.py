@@ -100,8 +100,8 @@ def theorem_set_aside(
     command: str, board: Board, engine: str, strategy: str | None, engine_options: dict[str, Any]
 ) -> str | None:
     """A note where a theorem says the board has no solution but the command chooses its
-    search, which must then prove it: a torus of N = 16 takes CP-SAT over 30 s, of 30 forever.
-    None where an engine named will refuse the board anyway (it says why itself)."""
+    search, which must then prove it, at length on large boards (the README has figures). None
+    where an engine named will refuse the board anyway (it says why itself)."""
     reason = theorems.without_solution(board)
     if reason is None or not plan.names_its_search(engine, strategy, engine_options):
         return None
