@@ -167,8 +167,9 @@ def test_gpu_benchmark_weighs_settings_and_a_kernel_of_ones_own() -> None:
     assert names[0] == "as shipped" and names[-1] == f"kernel of {ENGINE_KERNEL}"
     assert all(float(row[1]) > 0 for row in rows)  # every count finished, and was checked
     kernels = {"as shipped": float(rows[0][1]), str(ENGINE_KERNEL): float(rows[-1][1])}
-    fastest = min(kernels, key=kernels.__getitem__)
-    assert done.stdout.rstrip().endswith(f"The fastest kernel: {fastest}")
+    named = done.stdout.rstrip().rpartition("\nThe fastest kernel: ")[2]
+    # the table rounds to milliseconds: two kernels that tie there may be named either way
+    assert named in kernels and kernels[named] == min(kernels.values()), done.stdout
 
 
 @pytest.mark.slow  # numba-cuda's simulator
