@@ -76,7 +76,8 @@ PRESETS = tuple(sorted({kernel.SIMULATED_PRESET, kernel.PRESET}))
 @pytest.mark.parametrize(
     ("sizes", "presets"),
     [
-        (range(5, 8), PRESETS),
+        (range(5, 8), (kernel.PRESET,)),  # a device's pieces; -m slow adds the simulator's own
+        pytest.param(range(5, 8), (kernel.SIMULATED_PRESET,), marks=pytest.mark.slow),
         pytest.param(range(8, 11), (kernel.SIMULATED_PRESET,), marks=pytest.mark.slow),
     ],
     ids=str,
@@ -150,12 +151,18 @@ PUZZLES = [
 ]
 
 
-def test_the_simulated_kernel_counts_puzzles_and_boards_without_symmetry() -> None:
+@pytest.mark.parametrize(
+    "presets",
+    [(3,), pytest.param((1, 2), marks=pytest.mark.slow)],  # -m slow: each size of piece
+    ids=str,
+)
+def test_the_simulated_kernel_counts_puzzles_and_boards_without_symmetry(
+    presets: tuple[int, ...],
+) -> None:
     """Puzzles, and plain boards counted without their symmetry, as the reduced engine cuts
     them and the kernel finishes them: against the tests' own counter and the bitboard engine,
     each on the device; with pieces of one, two and three rows, some more than a puzzle has
     free lines left."""
-    presets = (1, 2, 3)
     every = simulated(
         f"found = []\n"
         f"for n, queens, blocked, excluded in {PUZZLES!r}:\n"
