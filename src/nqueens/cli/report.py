@@ -96,19 +96,24 @@ def none_exists(board: Board) -> str:
     return f"No solution exists for {board.title}."
 
 
-def theorem_set_aside(
-    command: str, board: Board, engine: str, strategy: str | None, engine_options: dict[str, Any]
-) -> str | None:
-    """A note where a theorem says the board has no solution but the command chooses its
-    search, which must then prove it, at length on large boards (the README has figures). None
-    where an engine named will refuse the board anyway (it says why itself)."""
+def note_theorem_set_aside(
+    output: Output,
+    command: str,
+    board: Board,
+    engine: str,
+    strategy: str | None,
+    engine_options: dict[str, Any],
+) -> None:
+    """Say, before the search, where a theorem says the board has no solution but the command
+    chooses its search, which must then prove it, at length on large boards (the README has
+    figures); nothing where an engine named will refuse the board anyway (it says why)."""
     reason = theorems.without_solution(board)
     if reason is None or not plan.names_its_search(engine, strategy, engine_options):
-        return None
+        return
     named = registry.ENGINES.get(engine)
     if named is not None and registry.refusal(named, Request(command, board)) is not None:
-        return None
-    return (
+        return
+    output.message(
         f"Note: no solution exists for {board.title}: {reason}. The search you chose must prove "
         "it, which takes long on large boards; without --engine, --strategy or an engine's "
         "option the answer comes at once."

@@ -25,7 +25,7 @@ from nqueens.cli.output import (
 )
 from nqueens.cli.params import WholeNumber
 from nqueens.cli.progress import spinner
-from nqueens.cli.report import check_drawable, none_exists, seed_unused, theorem_set_aside
+from nqueens.cli.report import check_drawable, none_exists, note_theorem_set_aside, seed_unused
 from nqueens.cli.svg import board_svg
 from nqueens.core import clock, signals
 from nqueens.core.board import Board
@@ -77,9 +77,7 @@ def first(
     output = Output(output_format, style, ascii_only=ascii_only, board=board)
     n = board.n
     check_drawable(output, n, svg_path)
-    set_aside = theorem_set_aside(FIRST, board, engine, strategy, engine_options)
-    if set_aside is not None:
-        output.message(set_aside)
+    note_theorem_set_aside(output, FIRST, board, engine, strategy, engine_options)
     try:
         with usage_errors(), spinner(output, f"Searching N = {n}", enabled=not quiet):
             result = api.first(

@@ -24,7 +24,7 @@ from nqueens.cli.output import (
     exit_code,
 )
 from nqueens.cli.params import WholeNumber
-from nqueens.cli.report import check_drawable, none_exists, theorem_set_aside
+from nqueens.cli.report import check_drawable, none_exists, note_theorem_set_aside
 from nqueens.cli.svg import board_svg
 from nqueens.core import clock
 from nqueens.core.board import Board
@@ -80,9 +80,7 @@ def solve(
     output = Output(output_format, style, ascii_only=ascii_only, board=board)
     n = board.n
     check_drawable(output, n, svg_path)
-    set_aside = theorem_set_aside(SOLVE, board, engine, strategy, engine_options)
-    if set_aside is not None:
-        output.message(set_aside)
+    note_theorem_set_aside(output, SOLVE, board, engine, strategy, engine_options)
     digits = len(str(limit or (board.plain and KNOWN_TOTALS.get(n)) or 1))
     pictures = Pictures(svg_path)
     with usage_errors():
