@@ -13,7 +13,7 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,13 +49,27 @@ def assert_valid_board(rows: Sequence[int], n: int) -> None:
         )
 
 
-def brute_force_solutions(n: int) -> set[tuple[int, ...]]:
-    """Every solution, by trying every permutation: independent of any solver (small n only)."""
-    return {
-        rows
-        for rows in itertools.permutations(range(n))
-        if all(abs(rows[a] - rows[b]) != b - a for a, b in itertools.combinations(range(n), 2))
-    }
+@functools.cache
+def brute_force_solutions(n: int) -> frozenset[tuple[int, ...]]:
+    """Every solution, by trying every row in every column with no solver: independent of any
+    solver (small n only; computed once per n in a test process)."""
+    return frozenset(_every_placement(n, (), frozenset()))
+
+
+def _every_placement(
+    n: int, rows: tuple[int, ...], barred: frozenset[tuple[str, int]]
+) -> Iterator[tuple[int, ...]]:
+    """The solutions that extend ``rows`` (rows[c]: the queen's row in column c), where
+    ``barred`` holds the rows (``"row", r``) and diagonals (``"sum", r + c``; ``"difference",
+    r - c``) the queens placed so far take."""
+    col = len(rows)
+    if col == n:
+        yield rows
+        return
+    for row in range(n):
+        lines = {("row", row), ("sum", row + col), ("difference", row - col)}
+        if not lines & barred:
+            yield from _every_placement(n, (*rows, row), barred | lines)
 
 
 def parse_plain_boards(text: str) -> list[tuple[int, ...]]:
@@ -240,20 +254,39 @@ def count_completions(
     """Solutions keeping every (row, col) in ``queens`` and none in ``blocked``, with no queen
     on an excluded diagonal (row + col in ``sums``, row - col in ``differences``), by plain
     column-by-column backtracking with no solver (0-based squares)."""
-    fixed = {col: row for row, col in queens}
+    return _completions(n, frozenset(queens), frozenset(blocked), sums, differences)
 
-    def place(col: int, rows: list[int]) -> int:
+
+@functools.cache
+def _completions(
+    n: int,
+    queens: frozenset[tuple[int, int]],
+    blocked: frozenset[tuple[int, int]],
+    sums: frozenset[int],
+    differences: frozenset[int],
+) -> int:
+    """:func:`count_completions`, counted once per puzzle in a test process."""
+    fixed = {col: row for row, col in queens}
+    choices = [
+        [
+            row
+            for row in ([fixed[col]] if col in fixed else range(n))
+            if (row, col) not in blocked and row + col not in sums and row - col not in differences
+        ]
+        for col in range(n)
+    ]
+
+    def place(col: int, rows: frozenset[int], taken: frozenset[tuple[str, int]]) -> int:
         if col == n:
             return 1
         total = 0
-        for row in [fixed[col]] if col in fixed else range(n):
-            if (row, col) in blocked or row + col in sums or row - col in differences:
-                continue
-            if all(r != row and abs(r - row) != col - c for c, r in enumerate(rows)):
-                total += place(col + 1, [*rows, row])
+        for row in choices[col]:
+            lines = {("sum", row + col), ("difference", row - col)}
+            if row not in rows and not lines & taken:
+                total += place(col + 1, rows | {row}, taken | lines)
         return total
 
-    return place(0, [])
+    return place(0, frozenset(), frozenset())
 
 
 def searched(blocked: Sequence[int], gaps: Sequence[int], lines: int, n: int) -> tuple[int, int]:
