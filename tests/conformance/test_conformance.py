@@ -197,10 +197,10 @@ def command_line(command: str, engine: str, param_name: str, words: list[str]) -
     return [*base, *engine_words, *words]
 
 
-def run_case(arguments: list[str], files: dict[str, str], case: str) -> click.testing.Result:
+def filled(arguments: list[str], files: dict[str, str], case: str) -> list[str]:
+    """``arguments`` with the files their {names} stand for (a new file's name by ``case``)."""
     names = {**files, "new": files["new"].replace("{case}", case)}
-    filled = [word.format(**names) if "{" in word else word for word in arguments]
-    return invoke(*filled)
+    return [word.format(**names) if "{" in word else word for word in arguments]
 
 
 class Ran(NamedTuple):
@@ -215,6 +215,8 @@ def assert_conforms(arguments: list[str], result: click.testing.Result | Ran) ->
     """What every run must be, whatever its input (see the module's docstring)."""
     code, stdout, stderr = result.exit_code, result.stdout, result.stderr
     assert code in DOCUMENTED_EXIT_CODES, f"exit {code}: {stderr}"
+    if any(_names_a_folder(arguments, option) for option in WRITTEN_FILE_OPTIONS):
+        assert code == 2, f"a folder to write a file to was not refused up front: {stderr}"
     assert "Traceback" not in stdout + stderr, stderr
     assert not ANSI_ESCAPE.search(stdout), "terminal codes in piped data"
     if code == 2:
@@ -232,6 +234,19 @@ def assert_conforms(arguments: list[str], result: click.testing.Result | Ran) ->
         n = int(arguments[1])
         if n >= 1:
             assert stdout.split()[0] == str(known_total(n)), stdout
+
+
+WRITTEN_FILE_OPTIONS = ("--svg", "--tree", "--checkpoint")
+"""Options that name a file the command writes."""
+
+
+def _names_a_folder(arguments: list[str], option: str) -> bool:
+    """Whether ``option`` is given a folder (with .svg added, as --svg adds it where a name
+    has no suffix)."""
+    if option not in arguments[:-1]:
+        return False
+    value = Path(arguments[arguments.index(option) + 1])
+    return value.is_dir() or (not value.suffix and value.with_suffix(".svg").is_dir())
 
 
 PUZZLE_OPTIONS = {"--queen", "--block", "--exclude-diagonal", "--board", "--diagonals"} | {
@@ -272,8 +287,8 @@ def test_every_option_value_on_the_default_engine(
     command: str, engine: str, param_name: str, words: list[str], files: dict[str, str]
 ) -> None:
     arguments = command_line(command, engine, param_name, words)
-    result = run_case(arguments, files, f"{command}-{param_name}")
-    assert_conforms(arguments, result)
+    arguments = filled(arguments, files, f"{command}-{param_name}")
+    assert_conforms(arguments, invoke(*arguments))
 
 
 @pytest.mark.slow
@@ -282,8 +297,8 @@ def test_every_option_value_on_every_engine(
     command: str, engine: str, param_name: str, words: list[str], files: dict[str, str]
 ) -> None:
     arguments = command_line(command, engine, param_name, words)
-    result = run_case(arguments, files, f"{command}-{engine}-{param_name}")
-    assert_conforms(arguments, result)
+    arguments = filled(arguments, files, f"{command}-{engine}-{param_name}")
+    assert_conforms(arguments, invoke(*arguments))
 
 
 ENGINE_COMMANDS = [
@@ -314,8 +329,8 @@ ENGINE_OPTIONS = [
 def test_every_engine_conforms_with_defaults_and_time_limits(
     command: str, engine: str, extra: list[str], files: dict[str, str]
 ) -> None:
-    arguments = [*BASE[command], "--engine", engine, *extra]
-    result = run_case(arguments, files, f"{command}-{engine}")
+    arguments = filled([*BASE[command], "--engine", engine, *extra], files, f"{command}-{engine}")
+    result = invoke(*arguments)
     assert_conforms(arguments, result)
     unlimited = not any(word.startswith("0.0") for word in extra)
     if unlimited and "--queen" not in extra and "--block" not in extra:

@@ -234,12 +234,13 @@ def board_options(function: F) -> F:
 
 
 def tree_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """Refuse a --tree path that is neither .svg nor .html, or whose folder does not exist."""
+    """Refuse a --tree path that is neither .svg nor .html, a folder, or one whose folder does
+    not exist."""
     if value is not None and not value.endswith((".svg", ".html")):
         raise click.BadParameter(
             f"{value} should end in .svg (a picture) or .html (a page)", ctx, param
         )
-    return svg_target(ctx, param, value)
+    return svg_target(ctx, param, value, example="tree.html")
 
 
 def given(ctx: click.Context, name: str) -> bool:
@@ -263,15 +264,21 @@ def file_named(ctx: click.Context, param: click.Parameter, value: str | None) ->
     return value
 
 
-def svg_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+def svg_target(
+    ctx: click.Context, param: click.Parameter, value: str | None, example: str = "board.svg"
+) -> str | None:
     """An --svg path, given .svg where it has no suffix and names no existing file (so that
-    every command names its pictures alike); refused before any search starts when its folder
-    does not exist."""
+    every command names its pictures alike); refused before any search starts when it is a
+    folder or its folder does not exist (``example`` names a file to suggest in the folder)."""
     if value is None:
         return None
     file_named(ctx, param, value)
     if not Path(value).suffix and not Path(value).exists():
         value += ".svg"
+    if Path(value).is_dir():
+        raise click.BadParameter(
+            f"{value} is a folder: give a file name, e.g. {Path(value) / example}", ctx, param
+        )
     if not Path(value).resolve().parent.is_dir():
         raise click.BadParameter(f"the folder of {value} does not exist", ctx, param)
     return value
