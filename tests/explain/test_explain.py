@@ -82,11 +82,13 @@ def test_explain_without_solution_exits_1() -> None:
     assert "0 solutions" in result.stderr
 
 
-def test_step_is_skipped_when_stdin_is_not_a_terminal() -> None:
+def test_step_is_skipped_when_stdin_is_not_a_terminal_and_says_so() -> None:
     result = invoke("explain", "4", "--step", stdin="")
     assert result.exit_code == 0
     assert result.stdout.count("Step ") == 10
-    assert "Press any key" not in result.stderr
+    assert "Any key" not in result.stderr
+    assert "--step waits for a key typed on a terminal, and stdin is not one" in result.stderr
+    assert "stdin is not one" not in invoke("explain", "4", stdin="").stderr
 
 
 def _queens(path: Path) -> list[tuple[int, int]]:

@@ -161,6 +161,11 @@ def _narrate(
     many steps were shown (fewer than all when the user quit)."""
     digits = len(str(len(explanation.events)))
     interactive = step and sys.stdin.isatty()
+    if step and not interactive:
+        output.message(
+            "Note: --step waits for a key typed on a terminal, and stdin is not one: "
+            "every step follows without waiting."
+        )
     pictures = Pictures(svg_path)
     try:
         return _draw_steps(explanation, board, output, pictures, digits, interactive=interactive)
