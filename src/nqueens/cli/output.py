@@ -5,11 +5,11 @@ Data goes to stdout; summaries, statistics, progress and messages to stderr.
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Iterator
 from contextlib import suppress
-from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
@@ -19,9 +19,6 @@ from nqueens.cli.svg import numbered_path
 from nqueens.core import signals
 from nqueens.core.board import Board
 from nqueens.core.results import Solution, Stats, Status
-
-if TYPE_CHECKING:
-    pass
 
 COLOR_KEY = "nqueens.color"
 """Where the command line keeps --color (True), --no-color (False) or neither (None)."""
@@ -63,6 +60,22 @@ def discard_stdout() -> None:
     os.close(devnull)
 
 
+class StreamConsole(Console):
+    """A rich console that leaves a reader who closed the pipe to the command line.
+
+    rich's own answer to a closed pipe is to raise SystemExit(1), after pointing stdout (whichever
+    stream the console writes to) at /dev/null: ``nqueens bench | head -c 5`` ended with exit 1
+    and no word. Here a closed stdout raises BrokenPipeError, which the command line answers as
+    it answers every write to a closed pipe (exit 0, quietly); a closed stderr only silences
+    this console, so that the data on stdout goes on.
+    """
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        if not self.stderr:
+            raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+
 class Output:
     """Where and how results are shown: the chosen format and style, and the two consoles."""
 
@@ -88,12 +101,12 @@ class Output:
         # Off a terminal stdout carries data, the same bytes whatever the colour settings: no
         # colour setting may turn it into a drawing for people.
         out_is_terminal = _is_terminal(sys.stdout)
-        self.out = Console(
+        self.out = StreamConsole(
             highlight=False,
             force_terminal=force_terminal if out_is_terminal else False,
             no_color=no_color,
         )
-        self.err = Console(
+        self.err = StreamConsole(
             stderr=True, highlight=False, force_terminal=force_terminal, no_color=no_color
         )
         self.rich = output_format == "text" and out_is_terminal and os.environ.get("TERM") != "dumb"

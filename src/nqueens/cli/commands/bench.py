@@ -6,7 +6,6 @@ import json
 from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -17,10 +16,7 @@ from rich.progress import (
 
 from nqueens.cli import render
 from nqueens.cli.options import QueensCommand, given
-from nqueens.cli.output import (
-    EXIT_CODES_HELP,
-    Output,
-)
+from nqueens.cli.output import EXIT_CODES_HELP, Output, StreamConsole
 from nqueens.cli.params import BoardSizes, Names, Seconds, WholeNumber
 from nqueens.cli.report import said
 from nqueens.core.strategies import STRATEGIES
@@ -191,7 +187,7 @@ def bench(
         console = (
             output.out
             if on_terminal
-            else Console(width=1000, highlight=False, force_terminal=False)
+            else StreamConsole(width=1000, highlight=False, force_terminal=False)
         )
         width = output.out.width if on_terminal else None
         for table in benchmark.tables(cells, time_limit=time_limit, width=width):
