@@ -6,6 +6,7 @@ the module's own bookkeeping: the constellations of every solution are read off 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections import Counter
@@ -193,3 +194,26 @@ def test_without_the_module_the_command_line_says_so_in_one_line() -> None:
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "C counter" in lines[0]
     assert "Traceback" not in done.stderr
+
+
+def test_a_warning_that_stderr_cannot_take_costs_no_data() -> None:
+    """With stderr's reader gone, the warning's write failed as if stdout had closed: the count
+    was thrown away, with exit 0."""
+    hidden = (
+        "import sys; sys.modules['nqueens.engines.bitboard._edges'] = None; "
+        "from nqueens.__main__ import main; sys.argv = ['nqueens', 'count', '12']; main()"
+    )
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", hidden],
+            stdout=subprocess.PIPE,
+            stderr=writer,
+            text=True,
+            env=process_env(),
+            timeout=60,
+        )
+    finally:
+        os.close(writer)
+    assert (done.returncode, done.stdout.strip()) == (0, str(known_total(12)))

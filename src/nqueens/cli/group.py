@@ -63,7 +63,7 @@ class QueensGroup(click.Group):
             discard_stdout()
             ctx.exit(EXIT_OK)
         except KeyboardInterrupt:
-            click.echo("Interrupted.", err=True)
+            _say_on_stderr("Interrupted.")
             ctx.exit(signals.exit_code())
 
 
@@ -115,8 +115,9 @@ def _show_warning(
     file: TextIO | None = None,
     line: str | None = None,
 ) -> None:
-    """A warning is one line on stderr for the person at the terminal, not a source listing."""
-    click.echo(f"Warning: {message}", err=True)
+    """A warning is one line on stderr for the person at the terminal, not a source listing;
+    a stderr that cannot take it (its reader gone) does not end the command."""
+    _say_on_stderr(f"Warning: {message}")
 
 
 def main() -> None:
