@@ -43,7 +43,8 @@ Exit codes:
   2    bad usage or bad input
   3    the time limit ended the search first: the result is partial
   74   the output, or count's checkpoint, could not be written (a full
-       disk, a closed stdout)
+       disk, stdout closed from the start); a pipe's reader leaving early
+       (| head -1) is no error
   130  interrupted (Ctrl-C): the result is partial; 143 after SIGTERM,
        129 after SIGHUP
 """
