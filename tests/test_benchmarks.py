@@ -52,6 +52,24 @@ def test_enumeration_benchmark_counts_every_board_it_times() -> None:
     assert "WRONG" not in done.stdout
 
 
+def test_variants_benchmark_times_each_rule_beside_a_plain_count_of_another_size() -> None:
+    """The script stops on a count other than OEIS's, so its table is of checked counts."""
+    arguments = ["--torus", "7", "--superqueens", "10", "--plain", "8", "--repeat", "1"]
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "variants.py"), *arguments],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=process_env(),
+    )
+    ((table),) = _tables(done.stdout)
+    assert [row[:4] for row in table] == [
+        ["7", "torus", "28", "8"],
+        ["10", "superqueens", "4", "8"],
+    ]
+    assert all(float(cell) > 0 for row in table for cell in row[4:])
+
+
 def test_benchmarks_that_need_the_peers_say_so_when_they_are_missing(tmp_path: Path) -> None:
     for script in ("compare_seed.py", "counting.py"):
         done = subprocess.run(

@@ -16,7 +16,11 @@ from helpers import TERMINAL_ENV, attacks, invoke, solutions, strip_ansi
 
 import nqueens
 from nqueens.core import theorems
+from nqueens.core.board import Board
+from nqueens.core.results import InputError
 from nqueens.engines import registry
+from nqueens.engines.base import Request
+from nqueens.run.plan import check_bounded
 
 TORUS_COUNTS = {1: 1, 2: 0, 3: 0, 4: 0, 5: 10, 6: 0, 7: 28, 8: 0, 9: 0, 10: 0, 11: 88, 13: 4524}
 SUPERQUEENS_COUNTS = {1: 1, 4: 0, 8: 0, 9: 0, 10: 4, 11: 44, 12: 156}
@@ -345,14 +349,28 @@ def test_a_lone_queen_on_a_torus_attacks_nothing() -> None:
 
 
 def test_a_long_count_under_a_rule_is_refused_in_its_own_words() -> None:
-    """Without a limit, N = 19 is too long under a rule as well; the message spoke of given
+    """Without a limit, N = 20 is too long under a rule as well; the message spoke of given
     queens where none were given, and a board with only blocked squares lost the classic count
     it had quoted."""
-    torus = invoke("count", "19", "--torus")
-    assert torus.exit_code == 2
-    assert "N = 19 (torus) has 19 columns to fill" in torus.stderr
+    superqueens = invoke("count", "20", "--superqueens")
+    assert superqueens.exit_code == 2
+    assert "N = 20 (superqueens) has 20 columns to fill" in superqueens.stderr
+    torus = invoke("count", "23", "--torus")  # 20 to 22 have no solution, by the theorem
+    assert torus.exit_code == 2 and "N = 23 (torus) has 23 columns to fill" in torus.stderr
     blocked = invoke("count", "19", "--block", "1,1")
     assert blocked.exit_code == 2 and "N = 19 has 4,968,057,848 solutions" in blocked.stderr
+
+
+@pytest.mark.parametrize("rule_set", RULE_SETS)
+def test_a_count_under_a_rule_takes_n_19_without_a_limit(rule_set: tuple[str, ...]) -> None:
+    """The rules prune so hard that N = 19 under them counts sooner than the plain N = 18
+    (benchmarks/variants.py): it was refused without a limit all the same. Listing its
+    solutions, and N = 20, still need one."""
+    check_bounded(Request("count", Board(19, rules=rule_set)), resumable=False)
+    with pytest.raises(InputError, match="too many to go through without a limit"):
+        check_bounded(Request("solve", Board(19, rules=rule_set)), resumable=False)
+    with pytest.raises(InputError, match="too many to go through without a limit"):
+        check_bounded(Request("count", Board(20, rules=("superqueens",))), resumable=False)
 
 
 def test_pictures_and_explain_show_the_rule(tmp_path: Path) -> None:

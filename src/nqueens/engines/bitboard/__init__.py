@@ -30,6 +30,7 @@ from nqueens.core.results import Solution, Stats, Status
 from nqueens.core.strategies import FIRST_MIN
 from nqueens.core.symmetry import images
 from nqueens.engines.base import (
+    COUNT,
     Engine,
     Request,
     Subcount,
@@ -65,6 +66,11 @@ FINE_SPLIT_FROM_N = 20
 FINE_SPLIT_TO_N = 26
 """Boards from hours to years of work (N = 26 was the largest count of its day in 2009)."""
 
+RULED_UNBOUNDED_N = 19
+"""The largest board under a rule (torus, superqueens) counted without a limit. The rules prune
+the search so hard that a count of this size ends sooner than the plain count of N = 18, the
+largest allowed without a limit (the README's table of variants gives the times)."""
+
 _SLICE = 1 << 20
 """Placements per call of the search: a few milliseconds compiled, between looks at the clock."""
 
@@ -86,6 +92,10 @@ class BitboardEngine(Engine):
 
     def strategy_for(self, request: Request) -> str | None:
         return FIRST_MIN
+
+    def decides_without_limit(self, request: Request) -> bool:
+        free = request.n - len(request.board.queens)
+        return request.command == COUNT and bool(request.board.rules) and free <= RULED_UNBOUNDED_N
 
     def wants_workers(self, request: Request) -> bool:
         if edges.counts(request):
