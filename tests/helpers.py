@@ -200,6 +200,24 @@ def run_on_terminal(
     return code, b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
 
 
+def run_with_a_reader_gone(command: list[str], stream: str) -> subprocess.CompletedProcess[str]:
+    """Run ``command`` with ``stream`` (stdout or stderr) a pipe whose reader has already gone,
+    as after ``| head -c 1`` or ``2>&1 >file | head -c 1``; the other stream is captured."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        return subprocess.run(
+            command,
+            stdout=writer if stream == "stdout" else subprocess.PIPE,
+            stderr=writer if stream == "stderr" else subprocess.PIPE,
+            text=True,
+            env=process_env(),
+            timeout=60,
+        )
+    finally:
+        os.close(writer)
+
+
 def process_env(settings: dict[str, str | None] = PLAIN_ENV, **extra: str) -> dict[str, str]:
     """This process's environment with ``settings`` applied (None removes a variable), plus
     ``extra``: for commands run as real processes."""

@@ -37,6 +37,7 @@ from helpers import (
     json_stream,
     known_total,
     process_env,
+    run_with_a_reader_gone,
     solutions,
 )
 
@@ -466,25 +467,6 @@ def _assert_ends_on_time(command: str, engine: str, n: int, limit: float = TIME_
     raise AssertionError(f"{' '.join(arguments)} took {times[0]:.2f} s, then {times[1]:.2f} s")
 
 
-def _with_a_reader_gone(arguments: list[str], stream: str) -> Ran:
-    """Run nqueens with ``stream`` (stdout or stderr) a pipe whose reader has already gone, as
-    after ``| head -c 1`` or ``2>&1 >file | head -c 1``; the other stream is captured."""
-    reader, writer = os.pipe()
-    os.close(reader)
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "nqueens", *arguments],
-            stdout=writer if stream == "stdout" else subprocess.PIPE,
-            stderr=writer if stream == "stderr" else subprocess.PIPE,
-            text=True,
-            env=process_env(),
-            timeout=60,
-        )
-    finally:
-        os.close(writer)
-    return Ran(done.returncode, done.stdout or "", done.stderr or "")
-
-
 @pytest.mark.parametrize("stream", ["stdout", "stderr"])
 @pytest.mark.parametrize("command", list(BASE))
 def test_every_command_goes_on_quietly_when_a_pipes_reader_is_gone(
@@ -495,7 +477,8 @@ def test_every_command_goes_on_quietly_when_a_pipes_reader_is_gone(
     data thrown away), ended ``bench | head`` and ``solve --stats`` with stderr's reader gone."""
     takes_stats = any(param.name == "stats" for param in cli.commands[command].params)
     arguments = filled([*BASE[command], *(["--stats"] if takes_stats else [])], files, command)
-    done = _with_a_reader_gone(arguments, stream)
+    ran = run_with_a_reader_gone([sys.executable, "-m", "nqueens", *arguments], stream)
+    done = Ran(ran.returncode, ran.stdout or "", ran.stderr or "")
     assert done.exit_code == 0, done
     assert "Traceback" not in done.stdout + done.stderr
     if stream == "stdout":

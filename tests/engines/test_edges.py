@@ -6,7 +6,6 @@ the module's own bookkeeping: the constellations of every solution are read off 
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from collections import Counter
@@ -18,6 +17,7 @@ from helpers import (
     known_unique,
     process_env,
     run_python,
+    run_with_a_reader_gone,
     symmetry_images,
 )
 
@@ -203,17 +203,5 @@ def test_a_warning_that_stderr_cannot_take_costs_no_data() -> None:
         "import sys; sys.modules['nqueens.engines.bitboard._edges'] = None; "
         "from nqueens.__main__ import main; sys.argv = ['nqueens', 'count', '12']; main()"
     )
-    reader, writer = os.pipe()
-    os.close(reader)
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", hidden],
-            stdout=subprocess.PIPE,
-            stderr=writer,
-            text=True,
-            env=process_env(),
-            timeout=60,
-        )
-    finally:
-        os.close(writer)
+    done = run_with_a_reader_gone([sys.executable, "-c", hidden], "stderr")
     assert (done.returncode, done.stdout.strip()) == (0, str(known_total(12)))
