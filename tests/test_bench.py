@@ -5,11 +5,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import signal
+import subprocess
+import sys
+import time
 from typing import Any
 
 import pytest
 from click.testing import Result
-from helpers import TERMINAL_ENV, invoke, known_total, strip_ansi
+from helpers import TERMINAL_ENV, invoke, known_total, process_env, strip_ansi
 
 from nqueens.engines.gpu import needs
 
@@ -193,3 +197,31 @@ def test_the_solutions_row_gives_the_known_count_where_no_engine_finished() -> N
     assert result.exit_code == 0, result.stderr
     rows = [line.split() for line in result.stdout.splitlines()]
     assert ["solutions", f"{known_total(9)}"] in rows
+
+
+def test_a_stopped_bench_keeps_the_cells_it_measured_and_the_signals_exit_code() -> None:
+    """Ctrl-C threw every measured cell away (bench said 'Interrupted.' alone), and a stop
+    after the first table ended in a traceback: the second table lacked a cell."""
+    arguments = ["bench", "--sizes", "4-6", "--first-sizes", "8,1000", "--engines", "bitboard,cp"]
+    arguments += ["--strategies", "first-min", "-t", "60", "--format", "json"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nqueens", *arguments],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=process_env(),
+    )
+    time.sleep(4)  # the small cells take a second; cp's first solution of N = 1,000 a minute
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    records = json.loads(stdout)
+    plan = [("all", n, engine) for n in (4, 5, 6) for engine in ("bitboard", "cp")]
+    plan += [("first", n, engine) for n in (8, 1000) for engine in ("bitboard", "cp")]
+    measured = [(record["table"], record["n"], record["engine"]) for record in records]
+    assert 0 < len(measured) < len(plan) and measured == plan[: len(measured)], measured
+    assert f"Interrupted: {len(measured)} of 10 cells measured" in stderr, stderr
+    for record in records:
+        if record["table"] == "all":
+            assert record["solutions"] == known_total(record["n"])
+    assert "Traceback" not in stderr

@@ -24,9 +24,10 @@ from rich.table import Table
 from rich.text import Text
 
 from nqueens import api
+from nqueens.core import signals
 from nqueens.core.board import Board
 from nqueens.core.known_counts import KNOWN_TOTALS
-from nqueens.core.results import InputError, Stats
+from nqueens.core.results import InputError, Stats, Status
 from nqueens.engines import registry
 from nqueens.engines.base import COUNT, Request
 from nqueens.engines.base import FIRST as FIRST_COMMAND
@@ -224,7 +225,12 @@ def run(
     mip_solvers: Sequence[str] = ("scip",),
     on_cell: Callable[[Cell], None] | None = None,
 ) -> list[Cell]:
-    """Measure every cell of both tables; ``on_cell`` is told of each one as it is done."""
+    """Measure every cell of both tables; ``on_cell`` is told of each one as it is done.
+
+    A stop signal (Ctrl-C) ends the run with KeyboardInterrupt, never in the middle of a cell's
+    record, so that the cells ``on_cell`` was told of can still be shown; the cell it cut short
+    is not one of them.
+    """
     plan = [
         (ALL, n, column, _measure_all)
         for n in sizes
@@ -234,13 +240,14 @@ def run(
         for n in first_sizes
         for column in columns(engines, strategies, FIRST, mip_solvers)
     ]
-    _import_engines(dict.fromkeys(column.engine for _, _, column, _ in plan), mip_solvers)
     cells: list[Cell] = []
-    for table, n, column, measure in plan:
-        cell = _cell(table, n, column, measure, repeat, time_limit)
-        cells.append(cell)
-        if on_cell is not None:
-            on_cell(cell)
+    with signals.keeping():
+        _import_engines(dict.fromkeys(column.engine for _, _, column, _ in plan), mip_solvers)
+        for table, n, column, measure in plan:
+            cell = _cell(table, n, column, measure, repeat, time_limit)
+            cells.append(cell)
+            if on_cell is not None:
+                on_cell(cell)
     return cells
 
 
@@ -261,13 +268,18 @@ def _cell(
             stats = measure(n, column, time_limit)
         except InputError as error:
             return Cell(table, n, column, REFUSED, refusal=error)
+        if stats.status is Status.INTERRUPTED:  # the search heard the stop: so does the run
+            raise KeyboardInterrupt
         if stats.status.partial:
             return Cell(table, n, column, OVER_LIMIT, stats=stats)
         times.append(time.perf_counter() - started)
     return Cell(table, n, column, FINISHED, statistics.median(times), stats)
 
 
-def _bench_cell_text(cell: Cell, time_limit: float) -> str:
+def _bench_cell_text(cell: Cell | None, time_limit: float) -> str:
+    """A cell's time; blank for one not measured, the run having been stopped before it."""
+    if cell is None:
+        return ""
     if cell.outcome == FINISHED and cell.seconds is not None:
         return f"{cell.seconds:.3f}"
     if cell.outcome == OVER_LIMIT:
@@ -311,7 +323,7 @@ def tables(cells: list[Cell], *, time_limit: float, width: int | None = None) ->
             for label in columns:
                 table.add_row(
                     label.replace("\n", " "),
-                    *(_bench_cell_text(by_place[label, n], time_limit) for n in part),
+                    *(_bench_cell_text(by_place.get((label, n)), time_limit) for n in part),
                 )
             if table_name == ALL:
                 table.add_row(heading, *(_published_text(n) for n in part), style="dim")

@@ -19,6 +19,7 @@ from nqueens.cli.options import QueensCommand, given
 from nqueens.cli.output import EXIT_CODES_HELP, Output, StreamConsole
 from nqueens.cli.params import BoardSizes, Names, Seconds, WholeNumber
 from nqueens.cli.report import said
+from nqueens.core import signals
 from nqueens.core.strategies import STRATEGIES
 from nqueens.core.wording import counted
 from nqueens.engines import registry
@@ -162,21 +163,27 @@ def bench(
         disable=not show_progress,
     ) as progress:
         task = progress.add_task("", total=total)
+        cells: list[Cell] = []
 
         def on_cell(cell: benchmark.Cell) -> None:
+            cells.append(cell)
             label = cell.column.one_line
             progress.update(task, advance=1, description=f"N = {cell.n}, {label}")
 
-        cells = benchmark.run(
-            sizes=size_list,
-            first_sizes=first_size_list,
-            engines=engine_list,
-            strategies=strategy_list,
-            mip_solvers=mip_solvers,
-            repeat=repeat,
-            time_limit=time_limit,
-            on_cell=on_cell,
-        )
+        try:
+            benchmark.run(
+                sizes=size_list,
+                first_sizes=first_size_list,
+                engines=engine_list,
+                strategies=strategy_list,
+                mip_solvers=mip_solvers,
+                repeat=repeat,
+                time_limit=time_limit,
+                on_cell=on_cell,
+            )
+            stopped = False
+        except KeyboardInterrupt:  # the cells measured so far are shown, as partial
+            stopped = True
     if output_format == "json":
         click.echo(json.dumps(benchmark.records(cells), indent=1))
     elif output_format == "csv":
@@ -194,6 +201,12 @@ def bench(
             console.print(table)
         for line in _not_measured(cells):
             output.message(line)
+    if stopped:
+        output.message(
+            f"Interrupted: {len(cells):,} of {counted(total, 'cell')} measured; the results "
+            "above hold those alone."
+        )
+        ctx.exit(signals.exit_code())
 
 
 _LONGEST_NAMED = 100 * 365.25 * 86400
