@@ -7,6 +7,7 @@ import functools
 import json
 import random
 import select
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -486,6 +487,33 @@ def test_verify_checks_each_board_as_it_arrives() -> None:
     assert checking.returncode == 1
     assert json.loads(out)["valid"] is False
     assert b"2 boards checked: 1 not valid." in err
+
+
+def test_a_stopped_verify_says_what_it_checked_with_the_signals_exit_code() -> None:
+    """A stop while verify waited for more boards said 'Interrupted.' alone: the boards it had
+    checked went unsaid, where every other command shows its partial result."""
+    checking = subprocess.Popen(
+        [sys.executable, "-m", "nqueens", "verify", "--format", "json"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=process_env(),
+    )
+    assert checking.stdin is not None and checking.stdout is not None
+    try:
+        for board in (b"2 4 1 3\n", b"1 3 2 4\n"):  # each reported: then verify waits
+            checking.stdin.write(board)
+            checking.stdin.flush()
+            ready, _, _ = select.select([checking.stdout], [], [], 60)
+            assert ready and checking.stdout.readline()
+        checking.send_signal(signal.SIGINT)
+        _, err = checking.communicate(timeout=60)
+    finally:
+        if checking.poll() is None:
+            checking.kill()
+            checking.wait()
+    assert checking.returncode == 130, err
+    assert b"Interrupted: 2 boards checked: 1 not valid, before the stop." in err
 
 
 def test_an_endless_stream_of_rows_is_refused_at_the_first_row_too_many() -> None:

@@ -16,6 +16,7 @@ from nqueens.cli.output import (
     Output,
 )
 from nqueens.cli.params import TextLines
+from nqueens.core import signals
 from nqueens.core.results import InputError
 from nqueens.core.wording import counted
 
@@ -55,25 +56,31 @@ def verify(ctx: click.Context, source: str, output_format: str, rules: frozenset
     output = Output(output_format)
     checked = invalid = 0
     try:
-        for board in read_boards(source, rules):
-            checked += 1
-            invalid += not board.valid
-            if output_format == "json":
-                record = {
-                    "board": board.number,
-                    "n": board.n,
-                    **render.rules_field(board.rules),
-                    "valid": board.valid,
-                    "conflicts": board.conflicts,
-                    "problems": board.problems,
-                }
-                click.echo(json.dumps(record))
-            elif not board.valid:
-                for problem in board.problems:
-                    click.echo(f"{board.label}: {problem}")
+        # A stop raises here rather than ending the process, so what was checked is said.
+        with signals.keeping():
+            for board in read_boards(source, rules):
+                checked += 1
+                invalid += not board.valid
+                if output_format == "json":
+                    record = {
+                        "board": board.number,
+                        "n": board.n,
+                        **render.rules_field(board.rules),
+                        "valid": board.valid,
+                        "conflicts": board.conflicts,
+                        "problems": board.problems,
+                    }
+                    click.echo(json.dumps(record))
+                elif not board.valid:
+                    for problem in board.problems:
+                        click.echo(f"{board.label}: {problem}")
     except InputError as error:
         so_far = f" ({_checked(checked, invalid)} before it)" if checked else ""
         raise click.BadParameter(str(error) + so_far, param_hint="'FILE'") from None
+    except KeyboardInterrupt:  # what was checked is said, as a partial result
+        so_far = f"{_checked(checked, invalid)}, before the stop" if checked else "no board checked"
+        output.message(f"Interrupted: {so_far}.")
+        ctx.exit(signals.exit_code())
     if not checked:
         raise click.BadParameter("no board found in the input", param_hint="'FILE'")
     output.message(f"{_checked(checked, invalid)}.")
