@@ -461,16 +461,21 @@ def test_verify_from_a_file(tmp_path: Path) -> None:
     assert "4 boards checked" in result.stderr
 
 
-def test_verify_checks_each_board_as_it_arrives() -> None:
-    """A stream of any length takes constant memory: a board is reported before the next one
-    is written (reading all of the input first took 1.8 GB for 3.75 million boards)."""
-    checking = subprocess.Popen(
+def _verifying_json() -> subprocess.Popen[bytes]:
+    """``nqueens verify --format json`` as a process, its three streams pipes to this one."""
+    return subprocess.Popen(
         [sys.executable, "-m", "nqueens", "verify", "--format", "json"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=process_env(),
     )
+
+
+def test_verify_checks_each_board_as_it_arrives() -> None:
+    """A stream of any length takes constant memory: a board is reported before the next one
+    is written (reading all of the input first took 1.8 GB for 3.75 million boards)."""
+    checking = _verifying_json()
     assert checking.stdin is not None and checking.stdout is not None
     try:
         checking.stdin.write(b"2 4 1 3\n")
@@ -492,13 +497,7 @@ def test_verify_checks_each_board_as_it_arrives() -> None:
 def test_a_stopped_verify_says_what_it_checked_with_the_signals_exit_code() -> None:
     """A stop while verify waited for more boards said 'Interrupted.' alone: the boards it had
     checked went unsaid, where every other command shows its partial result."""
-    checking = subprocess.Popen(
-        [sys.executable, "-m", "nqueens", "verify", "--format", "json"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=process_env(),
-    )
+    checking = _verifying_json()
     assert checking.stdin is not None and checking.stdout is not None
     try:
         for board in (b"2 4 1 3\n", b"1 3 2 4\n"):  # each reported: then verify waits
