@@ -53,23 +53,26 @@ def assert_valid_board(rows: Sequence[int], n: int) -> None:
 def brute_force_solutions(n: int) -> frozenset[tuple[int, ...]]:
     """Every solution, by trying every row in every column with no solver: independent of any
     solver (small n only; computed once per n in a test process)."""
-    return frozenset(_every_placement(n, (), frozenset()))
+    return frozenset(_every_placement([range(n)] * n))
 
 
 def _every_placement(
-    n: int, rows: tuple[int, ...], barred: frozenset[tuple[str, int]]
+    choices: Sequence[Sequence[int]],
+    rows: tuple[int, ...] = (),
+    barred: frozenset[tuple[str, int]] = frozenset(),
 ) -> Iterator[tuple[int, ...]]:
-    """The solutions that extend ``rows`` (rows[c]: the queen's row in column c), where
-    ``barred`` holds the rows (``"row", r``) and diagonals (``"sum", r + c``; ``"difference",
-    r - c``) the queens placed so far take."""
+    """The solutions that extend ``rows`` (rows[c]: the queen's row in column c), a queen in
+    each column c on one of the rows ``choices[c]``, where ``barred`` holds the rows (``"row",
+    r``) and diagonals (``"sum", r + c``; ``"difference", r - c``) the queens placed so far
+    take: plain column-by-column backtracking."""
     col = len(rows)
-    if col == n:
+    if col == len(choices):
         yield rows
         return
-    for row in range(n):
+    for row in choices[col]:
         lines = {("row", row), ("sum", row + col), ("difference", row - col)}
         if not lines & barred:
-            yield from _every_placement(n, (*rows, row), barred | lines)
+            yield from _every_placement(choices, (*rows, row), barred | lines)
 
 
 def parse_plain_boards(text: str) -> list[tuple[int, ...]]:
@@ -294,17 +297,7 @@ def _completions(
         for col in range(n)
     ]
 
-    def place(col: int, rows: frozenset[int], taken: frozenset[tuple[str, int]]) -> int:
-        if col == n:
-            return 1
-        total = 0
-        for row in choices[col]:
-            lines = {("sum", row + col), ("difference", row - col)}
-            if row not in rows and not lines & taken:
-                total += place(col + 1, rows | {row}, taken | lines)
-        return total
-
-    return place(0, frozenset(), frozenset())
+    return sum(1 for _ in _every_placement(choices))
 
 
 def searched(blocked: Sequence[int], gaps: Sequence[int], lines: int, n: int) -> tuple[int, int]:
