@@ -76,12 +76,9 @@ def _request(
     unique: bool = False,
     symmetry: bool = True,
     seed: int | None = None,
-    resumable: bool = False,
-    bounded: bool = True,
 ) -> Request:
-    """The arguments every command shares, checked, as one request; a ``resumable`` count
-    (checkpoint or cluster) may run as long as it takes. ``bounded=False`` leaves the check that
-    a search without a limit ends in reasonable time to the caller, who knows its engine."""
+    """The arguments every command shares, checked, as one request. Whether a search without a
+    limit ends in reasonable time is its engine's to say: the caller checks it once it has one."""
     board = board_of(n, queens, blocked, excluded)
     check_board_size(board.n, command)
     if limit is not None:
@@ -109,8 +106,6 @@ def _request(
         options=options,
         seed=seed,
     )
-    if bounded:
-        check_bounded(request, resumable=resumable)
     return request
 
 
@@ -124,9 +119,7 @@ def _engine(name: str, request: Request) -> Engine:
         engine = registry.engine_named(name)
     else:
         engine = registry.option_owner(request) or (
-            registry.for_count(request)
-            if request.command == COUNT
-            else registry.engine_named(registry.SOLVE_DEFAULT)
+            registry.for_count(request) if request.command == COUNT else registry.for_solve(request)
         )
     registry.check(engine, request)
     return engine
@@ -154,7 +147,8 @@ def solve(
     The stream's ``stats`` tell how the search ended once it is exhausted or closed. Other
     keywords are the engine's own options, such as ``mip_solver="glpk"`` for the mip engine.
 
-    ``engine="auto"`` runs CP-SAT, except where a theorem answers without a search (a torus
+    ``engine="auto"`` runs CP-SAT, or the reduced engine for excluded diagonals and for puzzles
+    on boards too large for CP-SAT; a theorem answers without a search where one does (a torus
     whose N is divisible by 2 or 3 has no solution, nor given squares that close a whole row or
     column): ``stats.engine`` is then ``"theorem"``.
     """
@@ -169,13 +163,12 @@ def solve(
         time_limit=time_limit,
         limit=limit,
         unique=unique,
-        bounded=False,
     )
     answered = answered_at_once(request, engine)
     if answered is not None:
         return answered.stopping_after(request.limit)
-    check_bounded(request, resumable=False)
     chosen = _engine(engine, request)
+    check_bounded(request, resumable=False, engine=chosen)
     stream = chosen.solve(replace(request, strategy=chosen.strategy_for(request)))
     return stream.stopping_after(request.limit)
 
@@ -255,8 +248,6 @@ def count(
         time_limit=time_limit,
         unique=unique,
         symmetry=symmetry,
-        resumable=resumable,
-        bounded=False,
     )
     request = replace(request, remote=where is not None)
     if workers is not None:

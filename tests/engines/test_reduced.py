@@ -4,12 +4,16 @@ published instances and random ones, against answers computed independently."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from helpers import DATA, count_completions, invoke, json_stream
 
 import nqueens
 from nqueens import Status
+from nqueens.core.board import Board
+from nqueens.engines.base import Request
+from nqueens.engines.reduced import UNBOUNDED_POSITIONS, reduce, search_size
 
 PUBLISHED = {  # completions of CSPLib's samples, counted exhaustively by its authors
     "completion-12-12-5.param": 0,
@@ -116,3 +120,81 @@ def test_first_on_a_published_instance_decides_it(name: str, completions: int) -
 def test_a_puzzle_with_too_many_free_columns_is_refused_by_the_reduced_engine() -> None:
     with pytest.raises(nqueens.InputError, match="up to 64 columns without a given queen"):
         nqueens.first(100, engine="reduced", queens=[(0, 0)])
+
+
+def _given_queens(text: str) -> list[tuple[int, int]]:
+    """The ``letting init`` squares of a CSPLib problem 79 file, 0-based (row, col) as written."""
+    pairs = text.split("letting init", 1)[1]
+    return [(int(row), int(col)) for row, col in re.findall(r"\[\s*(\d+)\s*,\s*(\d+)\s*\]", pairs)]
+
+
+@pytest.mark.parametrize(("name", "completions"), PUBLISHED.items())
+def test_solve_lists_a_published_instance_without_being_told_an_engine(
+    name: str, completions: int
+) -> None:
+    """CP-SAT takes boards up to N = 1,000: left to pick its engine, solve refused these
+    instances (N = 3,083 to 5,263) and had the user name one of the engines that could."""
+    path = DATA / name
+    result = invoke("solve", "--board", str(path), "--format", "json", "--stats")
+    records, status = json_stream(result.stdout)
+    assert result.exit_code == (0 if completions else 1), result.stderr
+    assert (status["solutions"], status["engine"]) == (completions, "reduced")
+    given = _given_queens(path.read_text())
+    listed = {tuple(record["rows"]) for record in records}
+    assert len(listed) == len(records) == completions
+    for rows in listed:
+        n = len(rows)
+        assert all(rows[col] == row for row, col in given)
+        assert sorted(rows) == list(range(n))
+        assert len({row + col for col, row in enumerate(rows)}) == n
+        assert len({row - col for col, row in enumerate(rows)}) == n
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("count", "25", "--exclude-diagonal", "1,1/"),
+        ("count", "25", "--exclude-diagonal", "1,1/", "--engine", "reduced"),
+        ("solve", "25", "--exclude-diagonal", "1,1/"),
+        ("solve", "25", "--exclude-diagonal", "1,1/", "--engine", "reduced"),
+        ("solve", "25", "--exclude-diagonal", "1,1/", "--engine", "cp-sat"),
+    ],
+)
+def test_an_excluded_diagonal_that_leaves_most_of_the_board_needs_a_limit(
+    args: tuple[str, ...],
+) -> None:
+    """One excluded diagonal leaves N = 25 nearly whole, a count of days: it was taken without
+    a limit, as though any excluded diagonal left the reduced engine a small problem (and any
+    engine could list what the reduced engine decides)."""
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert "too many to go through without a limit" in result.stderr
+
+
+def test_given_queens_that_leave_a_large_problem_need_a_limit() -> None:
+    """The first 36 queens of a solution of N = 100 leave 64 columns: far too many to count,
+    though the board is one the reduced engine takes. 80 of its queens, drawn at random, leave
+    20 columns but few ways to fill them (313), and are counted without a limit."""
+    rows = nqueens.first(100, engine="local", seed=3).solution
+    assert rows is not None
+    squares = rows.squares()
+    with pytest.raises(nqueens.InputError, match="64 columns have no given queen"):
+        nqueens.count(100, queens=squares[:36])
+    random.Random(2).shuffle(squares)
+    given = squares[:80]
+    assert nqueens.count(100, queens=given).solutions == _completions(100, set(given), set())
+
+
+@pytest.mark.parametrize("n", [9, 11, 13])
+def test_the_size_estimate_is_near_the_positions_the_search_visits(n: int) -> None:
+    """Whether a puzzle may be counted without a limit rests on this estimate: it must be near
+    the positions the search then visits (the count's own tally, in one piece below 14 columns)."""
+    stats = nqueens.count(n, engine="reduced", workers=1)
+    estimate = search_size(reduce(Request("count", Board(n))))
+    assert stats.branches / 2 < estimate < stats.branches * 2
+
+
+def test_the_limit_on_the_search_is_that_of_the_largest_board_counted_without_one() -> None:
+    """Every engine counts the empty N = 18 without a limit, and none the empty N = 19."""
+    sizes = [search_size(reduce(Request("count", Board(n)))) for n in (18, 19)]
+    assert sizes[0] <= UNBOUNDED_POSITIONS < sizes[1]

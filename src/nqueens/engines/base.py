@@ -143,12 +143,14 @@ class Engine:
         return True
 
     def prefers(self, request: Request) -> bool:
-        """Whether the auto count should take the excluded-diagonals order for ``request``."""
+        """Whether ``request`` suits this engine best: the auto count then takes the
+        excluded-diagonals order, and the auto listing takes this engine."""
         return False
 
     def decides_without_limit(self, request: Request) -> bool:
-        """Whether its search of ``request`` ends in seconds, however many columns are free: a
-        count without a limit is then reasonable where the board's size alone says it is not."""
+        """Whether its search of ``request`` ends in minutes at most, however many columns are
+        free: a count or listing without a limit is then reasonable where the board's size alone
+        says it is not."""
         return False
 
     def counts_in_minutes(self, request: Request) -> bool:

@@ -35,7 +35,8 @@ AUTO_ENGINE = "auto"
 """The engine name that lets nqueens choose: the fastest engine that can take the request."""
 
 SOLVE_DEFAULT = cpsat.NAME
-"""The engine ``solve`` runs unless told: it enumerates with symmetry and puzzles, on every core."""
+"""The engine ``solve`` runs unless told, where it can and no other engine is suited better: it
+enumerates with symmetry and puzzles, on every core."""
 
 
 def describe(capability: str) -> str:
@@ -162,3 +163,17 @@ def for_count(request: Request) -> Engine:
         key=lambda engine: rank(engine) or 0,
     )
     return next((e for e in candidates if refusal(e, request) is None), candidates[-1])
+
+
+def for_solve(request: Request) -> Engine:
+    """The engine that lists the solutions of ``request``: one that prefers it (the reduced
+    engine, for excluded diagonals), else CP-SAT, else the fastest counter that can take it (a
+    puzzle on a board too large for CP-SAT); CP-SAT when none can, so that checking it says why."""
+    default = ENGINES[SOLVE_DEFAULT]
+    preferred = [engine for engine in ENGINES.values() if engine.prefers(request)]
+    counters = sorted(
+        (engine for engine in ENGINES.values() if engine.count_rank is not None),
+        key=lambda engine: engine.count_rank or 0,
+    )
+    candidates = [*preferred, default, *counters]
+    return next((e for e in candidates if refusal(e, request) is None), default)

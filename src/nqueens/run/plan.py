@@ -170,21 +170,18 @@ def _fastest_first(board: Board) -> list[Attempt]:
     ]
 
 
-def check_bounded(request: Request, *, resumable: bool, engine: Engine | None = None) -> None:
+def check_bounded(request: Request, *, resumable: bool, engine: Engine) -> None:
     """Refuse a count or a listing that would run for hours with nothing to stop it: no time
     limit, no solution limit, no checkpoint or cluster to resume or share it (``resumable``), more
-    free columns than any board counted without a limit, and no engine that decides it at once or
-    counts it in minutes. Where the ``engine`` to run is known, only its word counts: another
-    engine's speed does not bound its search."""
+    free columns than any board counted without a limit, and an ``engine`` that does not say it
+    decides the board at once or counts it in minutes (another engine's speed does not bound its
+    search)."""
     board = request.board
     free = board.n - len(board.queens)
     stopped = request.limit is not None or request.time_limit is not None or resumable
     if request.command == FIRST or stopped or free <= MAX_UNBOUNDED_ENUMERATION_N:
         return
-    deciders = [engine] if engine is not None else registry.ENGINES.values()
-    if any(each.decides_without_limit(request) for each in deciders):
-        return
-    if engine is not None and engine.counts_in_minutes(request):
+    if engine.decides_without_limit(request) or engine.counts_in_minutes(request):
         return
     if board.queens:
         size = f"{free} columns have no given queen"

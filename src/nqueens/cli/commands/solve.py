@@ -45,7 +45,11 @@ from nqueens.engines.base import SOLVE
     help="Only one of each set of solutions that are turns or mirror images of each other.",
 )
 @takes_board
-@engine_options(registry.AUTO_ENGINE, registry.SOLVE_DEFAULT)
+@engine_options(
+    registry.AUTO_ENGINE,
+    f"{registry.SOLVE_DEFAULT} (reduced for excluded diagonals, and for puzzles on boards too "
+    f"large for {registry.SOLVE_DEFAULT})",
+)
 @board_options
 @common_options
 @click.pass_context

@@ -12,6 +12,7 @@ search's own first choices, and the pieces are shared among processes.
 from __future__ import annotations
 
 import functools
+import random
 import time
 from dataclasses import dataclass, replace
 from typing import Any
@@ -34,6 +35,12 @@ STAT_NAMES = ("subproblems", "nodes")
 MAX_FREE = 64
 """Free columns the search takes: a column's candidate rows are one 64-bit word."""
 
+UNBOUNDED_POSITIONS = 3 * 10**10
+"""The most positions a count or listing without a limit may have the search visit: about what
+the empty 18 x 18 board costs it, the largest board any engine goes through without a limit
+(:data:`~nqueens.core.strategies.MAX_UNBOUNDED_ENUMERATION_N`)."""
+
+_SIZE_DESCENTS = 200  # random descents in an estimate of the search's size
 _SLICE = 1 << 18  # placements per call of the search, between looks at the clock
 _BATCH = 256  # solutions handed over per call when they are listed
 _PIECES = 64  # a count is cut into about this many pieces, for every core and the progress bar
@@ -154,6 +161,41 @@ def place(attack: Any, allowed: tuple[int, ...], column: int, row: int) -> tuple
     return narrowed if all(narrowed) else None
 
 
+def search_size(reduction: Reduction, beyond: float = float("inf")) -> float:
+    """Knuth's estimate of the positions the search visits ("Estimating the efficiency of
+    backtrack programs", 1975): the mean over random descents, each taking the column the search
+    takes and one of its rows at random, of the sum of the products of the rows met on the way.
+    The descents are drawn the same way every time; they stop as soon as the mean must be more
+    than ``beyond``, which is then all the answer says."""
+    attack = attacks(reduction)
+    draw = random.Random(0)
+    total = 0.0
+    for _ in range(_SIZE_DESCENTS):
+        total += _descent(attack, reduction.allowed, draw)
+        if total > beyond * _SIZE_DESCENTS:
+            break
+    return total / _SIZE_DESCENTS
+
+
+def _descent(attack: Any, allowed: tuple[int, ...], draw: random.Random) -> float:
+    """One random descent of the search from ``allowed``: the positions it stands for."""
+    positions = paths = 1.0
+    open_columns = set(range(len(allowed)))
+    while open_columns:
+        column = min(open_columns, key=lambda k: (allowed[k].bit_count(), k))
+        rows = [row for row in range(allowed[column].bit_length()) if allowed[column] >> row & 1]
+        if not rows:
+            break
+        paths *= len(rows)
+        positions += paths
+        narrowed = place(attack, allowed, column, draw.choice(rows))
+        if narrowed is None:
+            break
+        allowed = narrowed
+        open_columns.discard(column)
+    return positions
+
+
 @dataclass(frozen=True)
 class ReducedSubproblem(Subproblem):
     """Count the solutions of one piece of a reduction."""
@@ -175,11 +217,11 @@ class ReducedEngine(Engine):
     excluded_diagonals_rank = 1
 
     def decides_without_limit(self, request: Request) -> bool:
-        # Given queens each take two diagonals out of a board too large for the full searches,
-        # and excluded diagonals make the paper's instances: either way, what is left is decided
-        # in seconds (and Ctrl-C still gives a partial count).
-        large_board = request.n > MAX_FREE
-        return free_columns(request) <= MAX_FREE and (large_board or bool(request.board.excluded))
+        # Given queens and excluded diagonals may leave little to search, or nearly the whole
+        # board (one excluded diagonal on N = 25): the search's own size says which.
+        if request.board.rules or free_columns(request) > MAX_FREE:
+            return False
+        return search_size(reduce(request), UNBOUNDED_POSITIONS) <= UNBOUNDED_POSITIONS
 
     def prefers(self, request: Request) -> bool:
         # Near the paper's phase transition few boards survive, and forward checking prunes
