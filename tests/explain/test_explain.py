@@ -64,6 +64,14 @@ def test_explain_command_prints_every_step() -> None:
     assert board == ["x x F x", "Q x x x", "x x x F", "x F x x"]
 
 
+def test_a_count_of_one_is_said_in_the_singular() -> None:
+    """first-fail-mid decides N = 4 with one choice, which explain called "1 branches"."""
+    result = invoke("explain", "4", "--strategy", "first-fail-mid")
+    assert "1 solution in 3 steps: 0 failures, 1 branch (the solver's own counts)." in (
+        result.stderr
+    )
+
+
 def test_explain_on_a_terminal_marks_fresh_crosses() -> None:
     result = invoke("explain", "4", env=TERMINAL_ENV)
     assert "\x1b[" in result.stdout

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 
 def noun_for(number: int, noun: str) -> str:
-    """``noun`` as it follows ``number``: in the plural unless the number is one."""
-    return noun if number == 1 else f"{noun}s"
+    """``noun`` as it follows ``number``: in the plural unless the number is one ("branch",
+    "branches")."""
+    if number == 1:
+        return noun
+    return f"{noun}es" if noun.endswith(("s", "x", "ch", "sh")) else f"{noun}s"
 
 
 def counted(number: int, noun: str) -> str:

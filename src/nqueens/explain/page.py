@@ -53,11 +53,13 @@ def board_code(explanation: Explanation, node_id: int) -> str:
 def statistics_line(explanation: Explanation) -> str:
     tree = explanation.tree
     scope = "every solution" if explanation.solutions > 1 else "to the first solution"
-    return (
-        f"N = {explanation.n}, {explanation.strategy}, {scope}: {len(tree.nodes):,} nodes, "
-        f"{counted(tree.failures, 'failure')}, {counted(tree.solutions, 'solution')}, "
-        f"depth {tree.depth}"
+    figures = (
+        counted(len(tree.nodes), "node"),
+        counted(tree.failures, "failure"),
+        counted(tree.solutions, "solution"),
+        f"depth {tree.depth}",
     )
+    return f"N = {explanation.n}, {explanation.strategy}, {scope}: {', '.join(figures)}"
 
 
 def tree_svg(
@@ -198,7 +200,7 @@ def _draw(
             count = _text(group, 0, 23, f"{p.hidden:,}", size=9)  # under it, centred
             count.set("fill", RED)
             count.set("text-anchor", "middle")
-            title = f"{p.hidden:,} nodes of a failed subtree, under node {p.node.id}"
+            title = f"{counted(p.hidden, 'node')} of a failed subtree, under node {p.node.id}"
         ET.SubElement(group, "title").text = title
 
 

@@ -148,8 +148,8 @@ def explain(
         output.message(
             f"{explanation.strategy}: {counted(explanation.solutions, 'solution')} in "
             f"{counted(len(explanation.events), 'step')}: "
-            f"{counted(explanation.failures, 'failure')}, {explanation.branches:,} branches "
-            "(the solver's own counts)."
+            f"{counted(explanation.failures, 'failure')}, "
+            f"{counted(explanation.branches, 'branch')} (the solver's own counts)."
         )
     ctx.exit(EXIT_OK if explanations[0].solutions else EXIT_NO_SOLUTION)
 
