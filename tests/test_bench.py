@@ -211,7 +211,11 @@ def test_a_stopped_bench_keeps_the_cells_it_measured_and_the_signals_exit_code()
         text=True,
         env=process_env(),
     )
-    time.sleep(4)  # the small cells take a second; cp's first solution of N = 1,000 a minute
+    assert process.stderr is not None
+    assert process.stderr.readline().startswith("Measuring 10 cells")
+    # The nine small cells take under 0.5 s once measuring starts; cp's first solution of
+    # N = 1,000 a minute, so the stop comes in the second table's last cell.
+    time.sleep(1.5)
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
