@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, every_constellation_searched, known_total, process_env
+from helpers import DATA, ROOT, every_constellation_searched, known_total, process_env
 
 BENCHMARKS = ROOT / "benchmarks"
 ENGINE_KERNEL = ROOT / "src" / "nqueens" / "engines" / "gpu" / "device.py"
@@ -80,6 +80,23 @@ def test_benchmarks_that_need_the_peers_say_so_when_they_are_missing(tmp_path: P
         assert done.returncode == 1, (script, done.stderr)
         assert "is missing: " in done.stderr and "--peers" in done.stderr
         assert "Traceback" not in done.stderr
+
+
+def test_size_estimate_benchmark_sets_each_estimate_beside_a_checked_count(tmp_path: Path) -> None:
+    for name in ("completion-12-12-5.param", "diag-12-4-5.param"):
+        (tmp_path / name).write_text((DATA / name).read_text())
+    arguments = ["--sizes", "8", "--instances", str(tmp_path)]
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "size_estimate.py"), *arguments],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=process_env(),
+    )
+    ((table),) = _tables(done.stdout)
+    names = ["completion-12-12-5.param (N = 3,083)", "diag-12-4-5.param (N = 12)", "empty N = 8"]
+    assert [row[:2] for row in table] == [[names[0], "0"], [names[1], "0"], [names[2], "92"]]
+    assert all(0.5 < float(row[4]) < 2 for row in table)
 
 
 @pytest.mark.slow
