@@ -230,6 +230,36 @@ def process_env(settings: dict[str, str | None] = PLAIN_ENV, **extra: str) -> di
     return env
 
 
+NQUEENS = (sys.executable, "-m", "nqueens")
+"""The command line as a process of its own: this interpreter running the package."""
+
+
+def start_nqueens(*arguments: str, **popen: Any) -> subprocess.Popen[str]:
+    """``nqueens ARGUMENTS`` started as a process of its own, its stdout and stderr pipes of
+    text, with the plain settings (:func:`process_env`), unless ``popen`` says otherwise."""
+    settings: dict[str, Any] = {
+        "stdout": subprocess.PIPE,
+        "stderr": subprocess.PIPE,
+        "env": process_env(),
+    }
+    process: subprocess.Popen[str] = subprocess.Popen(
+        [*NQUEENS, *arguments], text=True, **(settings | popen)
+    )
+    return process
+
+
+def run_nqueens(*arguments: str, **run: Any) -> subprocess.CompletedProcess[str]:
+    """``nqueens ARGUMENTS`` run to its end as a process of its own, its output captured as
+    text (where ``run`` names no stream), with the plain settings and a minute's timeout,
+    unless ``run`` says otherwise."""
+    settings: dict[str, Any] = {"env": process_env(), "timeout": 60}
+    settings["capture_output"] = not {"stdout", "stderr"} & run.keys()
+    done: subprocess.CompletedProcess[str] = subprocess.run(
+        [*NQUEENS, *arguments], text=True, **(settings | run)
+    )
+    return done
+
+
 def run_python(
     code: str, env: dict[str, str] | None = None, timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:

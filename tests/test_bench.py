@@ -6,14 +6,12 @@ import csv
 import io
 import json
 import signal
-import subprocess
-import sys
 import time
 from typing import Any
 
 import pytest
 from click.testing import Result
-from helpers import TERMINAL_ENV, invoke, known_total, process_env, strip_ansi
+from helpers import TERMINAL_ENV, invoke, known_total, start_nqueens, strip_ansi
 
 from nqueens.engines.gpu import needs
 
@@ -204,13 +202,7 @@ def test_a_stopped_bench_keeps_the_cells_it_measured_and_the_signals_exit_code()
     after the first table ended in a traceback: the second table lacked a cell."""
     arguments = ["bench", "--sizes", "4-6", "--first-sizes", "8,1000", "--engines", "bitboard,cp"]
     arguments += ["--strategies", "first-min", "-t", "60", "--format", "json"]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "nqueens", *arguments],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=process_env(),
-    )
+    process = start_nqueens(*arguments)
     assert process.stderr is not None
     assert process.stderr.readline().startswith("Measuring 10 cells")
     # The nine small cells take under 0.5 s once measuring starts; cp's first solution of

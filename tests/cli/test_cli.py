@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ from typing import Any
 import pytest
 from helpers import (
     DATA,
+    NQUEENS,
     PLAIN_ENV,
     TERMINAL_ENV,
     assert_valid_board,
@@ -776,9 +776,7 @@ def test_errors_name_the_argument_one_way() -> None:
 
 
 def test_verify_on_a_terminal_says_it_is_waiting_for_boards() -> None:
-    code, screen = run_on_terminal(
-        [sys.executable, "-m", "nqueens", "verify"], process_env(), typed=b"\x04"
-    )
+    code, screen = run_on_terminal([*NQUEENS, "verify"], process_env(), typed=b"\x04")
     assert "Reading from the terminal" in screen and "Ctrl-D" in screen
     assert code == 2 and "no board found" in screen
 

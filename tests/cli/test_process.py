@@ -4,22 +4,28 @@ from __future__ import annotations
 
 import os
 import resource
+import shlex
 import shutil
 import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
-from helpers import assert_valid_board, invoke, process_env, run_python
+from helpers import (
+    NQUEENS,
+    assert_valid_board,
+    invoke,
+    process_env,
+    run_nqueens,
+    run_python,
+    start_nqueens,
+)
 
-COMMAND = [sys.executable, "-m", "nqueens"]
+NQ = shlex.join(NQUEENS)
+"""The command line, for a shell."""
 
 
 def test_python_m_nqueens_counts() -> None:
-    done = subprocess.run(
-        [*COMMAND, "count", "6"], capture_output=True, text=True, env=process_env()
-    )
+    done = run_nqueens("count", "6")
     assert done.returncode == 0
     assert done.stdout == "4\n"
     assert done.stderr == "", "solver log lines leaked to stderr"
@@ -40,34 +46,20 @@ def test_the_command_line_starts_without_reading_package_metadata() -> None:
 
 
 def test_first_leaves_stderr_to_the_timing_line() -> None:
-    done = subprocess.run(
-        [*COMMAND, "first", "30"], capture_output=True, text=True, env=process_env()
-    )
+    done = run_nqueens("first", "30")
     assert done.returncode == 0
     assert done.stderr.startswith("Found in") and done.stderr.count("\n") == 1
 
 
 @pytest.mark.slow
 def test_time_limited_count_of_a_large_board_ends_on_time() -> None:
-    done = subprocess.run(
-        [*COMMAND, "count", "40", "--time-limit", "1"],
-        capture_output=True,
-        text=True,
-        env=process_env(),
-        timeout=30,
-    )
+    done = run_nqueens("count", "40", "--time-limit", "1", timeout=30)
     assert done.returncode == 3
     assert "stopped by the time limit" in done.stderr
 
 
 def test_closed_pipe_ends_quietly() -> None:
-    process = subprocess.Popen(
-        [*COMMAND, "solve", "12"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=process_env(),
-    )
+    process = start_nqueens("solve", "12")
     assert process.stdout is not None and process.stderr is not None
     first_line = process.stdout.readline()
     assert first_line.startswith("Solution 1")
@@ -117,36 +109,26 @@ def test_leaving_a_stream_early_ends_the_interpreter_cleanly(engine: str, how: s
     assert (done.returncode, done.stdout) == (0, "done\n"), done.stderr
 
 
-def _run_with(args: list[str], **streams: Any) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*COMMAND, *args],
-        text=True,
-        env=process_env(),
-        timeout=60,
-        **streams,
-    )
-
-
 def test_a_full_disk_is_exit_74_with_one_line() -> None:
     with open("/dev/full", "w") as full:
-        done = _run_with(["solve", "8"], stdout=full, stderr=subprocess.PIPE)
+        done = run_nqueens("solve", "8", stdout=full, stderr=subprocess.PIPE)
     assert done.returncode == 74
     assert done.stderr == "Error: the output could not be written: No space left on device.\n"
     with open("/dev/full", "w") as full:
-        done = _run_with(["solve", "8"], stdout=subprocess.DEVNULL, stderr=full)
+        done = run_nqueens("solve", "8", stdout=subprocess.DEVNULL, stderr=full)
     assert done.returncode == 74  # the summary on stderr could not be written
 
 
 def test_bad_usage_stays_exit_2_when_stderr_is_full() -> None:
     with open("/dev/full", "w") as full:
-        done = _run_with(["count", "0"], stdout=subprocess.PIPE, stderr=full)
+        done = run_nqueens("count", "0", stdout=subprocess.PIPE, stderr=full)
     assert (done.returncode, done.stdout) == (2, "")
 
 
 def _in_a_shell(command_line: str) -> subprocess.CompletedProcess[str]:
     """``nqueens`` with ``command_line``, redirections included, run by bash."""
     return subprocess.run(
-        ["bash", "-c", f'"{sys.executable}" -m nqueens {command_line}'],
+        ["bash", "-c", f"{NQ} {command_line}"],
         capture_output=True,
         text=True,
         env=process_env(),
@@ -228,14 +210,7 @@ def test_a_search_that_cannot_fit_in_memory_is_refused_at_once() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, resource.RLIM_INFINITY))
 
     def run_limited(*arguments: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [*COMMAND, *arguments],
-            capture_output=True,
-            text=True,
-            env=process_env(),
-            timeout=60,
-            preexec_fn=limit_memory,
-        )
+        return run_nqueens(*arguments, preexec_fn=limit_memory)
 
     # The cp engine needs 2.4 GB for N = 10,000; the auto plan takes local search, which fits.
     refused = run_limited("first", "10000", "--engine", "cp")
@@ -273,9 +248,6 @@ def _on_a_full_filesystem(shell: str, tmp_path: Path) -> subprocess.CompletedPro
     if done.returncode == 99:
         pytest.skip(f"this machine does not allow a tmpfs mount: {done.stderr.strip()}")
     return done
-
-
-NQ = f'"{sys.executable}" -m nqueens'
 
 
 FULL_WRITES = {
@@ -324,7 +296,7 @@ def test_memory_running_out_is_one_line_and_exit_2() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (700 << 20, 700 << 20))
 
     done = subprocess.run(
-        [*COMMAND, "verify"],
+        [*NQUEENS, "verify"],
         input=b"1 " * 10_000_000 + b"\n",
         capture_output=True,
         env=process_env(),

@@ -30,6 +30,7 @@ import pytest
 from helpers import (
     ANSI_ESCAPE,
     DATA,
+    NQUEENS,
     PLAIN_ENV,
     assert_valid_board,
     invoke,
@@ -37,8 +38,10 @@ from helpers import (
     json_stream,
     known_total,
     process_env,
+    run_nqueens,
     run_with_a_reader_gone,
     solutions,
+    start_nqueens,
 )
 
 import nqueens
@@ -451,14 +454,7 @@ def _assert_ends_on_time(command: str, engine: str, n: int, limit: float = TIME_
     times = []
     for _ in range(2):
         started = time.monotonic()
-        process = subprocess.run(
-            [sys.executable, "-m", "nqueens", *arguments],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=process_env(),
-            timeout=60,
-        )
+        process = run_nqueens(*arguments, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         times.append(time.monotonic() - started)
         assert process.returncode in (0, 1, 3), process.stderr
         assert "Traceback" not in process.stderr
@@ -477,7 +473,7 @@ def test_every_command_goes_on_quietly_when_a_pipes_reader_is_gone(
     data thrown away), ended ``bench | head`` and ``solve --stats`` with stderr's reader gone."""
     takes_stats = any(param.name == "stats" for param in cli.commands[command].params)
     arguments = filled([*BASE[command], *(["--stats"] if takes_stats else [])], files, command)
-    ran = run_with_a_reader_gone([sys.executable, "-m", "nqueens", *arguments], stream)
+    ran = run_with_a_reader_gone([*NQUEENS, *arguments], stream)
     done = Ran(ran.returncode, ran.stdout or "", ran.stderr or "")
     assert done.exit_code == 0, done
     assert "Traceback" not in done.stdout + done.stderr
@@ -543,14 +539,7 @@ def test_ctrl_c_stops_every_command_on_every_engine_at_once(
 def _assert_stops_at_once(command: str, engine: str, n: int, delay: float) -> None:
     """SIGINT ``delay`` s after the command catches it: exit 130, no traceback, at once."""
     arguments = [command, str(n), "--engine", engine, "-t", "30", "--format", "json"]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "nqueens", *arguments],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=process_env(),
-        start_new_session=True,
-    )
+    process = start_nqueens(*arguments, stdout=subprocess.DEVNULL, start_new_session=True)
     try:
         _wait_for_handlers(process.pid)
         time.sleep(delay)

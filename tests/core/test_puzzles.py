@@ -16,6 +16,7 @@ from typing import cast
 import pytest
 from helpers import (
     DATA,
+    NQUEENS,
     ROOT,
     TERMINAL_ENV,
     assert_valid_board,
@@ -464,7 +465,7 @@ def test_verify_from_a_file(tmp_path: Path) -> None:
 def _verifying_json() -> subprocess.Popen[bytes]:
     """``nqueens verify --format json`` as a process, its three streams pipes to this one."""
     return subprocess.Popen(
-        [sys.executable, "-m", "nqueens", "verify", "--format", "json"],
+        [*NQUEENS, "verify", "--format", "json"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -519,7 +520,7 @@ def test_an_endless_stream_of_rows_is_refused_at_the_first_row_too_many() -> Non
     """``yes Q | nqueens verify`` stops at line 2 rather than keeping rows until memory runs
     out: a board's rows are known to be too many before its end."""
     checking = subprocess.Popen(
-        [sys.executable, "-m", "nqueens", "verify"],
+        [*NQUEENS, "verify"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

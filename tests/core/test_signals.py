@@ -18,12 +18,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import assert_valid_board, known_total, process_env, run_python
+from helpers import assert_valid_board, known_total, process_env, run_python, start_nqueens
 
 import nqueens
 from nqueens.engines.bitboard import edges
 
-COMMAND = [sys.executable, "-m", "nqueens"]
 HANDLERS_TIMEOUT = 30.0  # seconds for a process to set up its handlers, however loaded the machine
 END_TIMEOUT = 60.0
 
@@ -33,11 +32,8 @@ def _start(
     before_exec: Callable[[], None] | None = None,
     env: dict[str, str] | None = None,
 ) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [*COMMAND, *arguments],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    return start_nqueens(
+        *arguments,
         env=env or process_env(),
         start_new_session=True,  # its own process group, to look for leftovers afterwards
         preexec_fn=before_exec,

@@ -10,15 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, known_total, process_env, run_python
+from helpers import ROOT, known_total, process_env, run_nqueens, run_python
 
 PACKAGE = ROOT / "src" / "nqueens"
-
-
-def _nqueens(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "nqueens", *args], capture_output=True, text=True, env=env
-    )
 
 
 def test_small_boards_and_help_load_no_solver() -> None:
@@ -58,7 +52,7 @@ def test_without_compiled_code_the_count_is_exact_with_one_warning(
 ) -> None:
     (tmp_path / "numba").mkdir()
     (tmp_path / "numba" / "__init__.py").write_text(FAKE_NUMBA[problem])
-    done = _nqueens(
+    done = run_nqueens(
         "count",
         "14",
         "--no-symmetry",
@@ -79,7 +73,7 @@ def test_without_compiled_code_local_search_still_finds_a_solution(
     (tmp_path / "numba").mkdir()
     (tmp_path / "numba" / "__init__.py").write_text(FAKE_NUMBA[problem])
     arguments = ["first", "2000", "--engine", "local", "--style", "compact"]
-    done = _nqueens(*arguments, env=process_env(PYTHONPATH=str(tmp_path)))
+    done = run_nqueens(*arguments, env=process_env(PYTHONPATH=str(tmp_path)))
     assert done.returncode == 0, done.stderr
     rows = [int(row) - 1 for row in done.stdout.split()]
     assert sorted(rows) == list(range(2000))

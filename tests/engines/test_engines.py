@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 
@@ -16,6 +14,7 @@ from helpers import (
     json_stream,
     known_total,
     parse_plain_boards,
+    run_nqueens,
 )
 
 import nqueens
@@ -219,11 +218,7 @@ def test_counting_options_of_splitting_engines_are_refused_elsewhere() -> None:
 @pytest.mark.parametrize("mip_solver", ["scip", "cbc", "highs", "glpk"])
 def test_no_mip_solver_writes_into_the_data(mip_solver: str) -> None:
     command = ["first", "6", "--engine", "mip", "--mip-solver", mip_solver]
-    done = subprocess.run(
-        [sys.executable, "-m", "nqueens", *command],
-        capture_output=True,
-        text=True,
-    )
+    done = run_nqueens(*command)
     assert done.returncode == 0
     (board,) = parse_plain_boards(done.stdout)
     assert_valid_board(board, 6)

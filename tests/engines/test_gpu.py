@@ -29,7 +29,9 @@ from helpers import (
     known_total,
     known_unique,
     process_env,
+    run_nqueens,
     run_python,
+    start_nqueens,
     symmetry_images,
 )
 
@@ -41,7 +43,6 @@ from nqueens.engines.bitboard import edges
 from nqueens.engines.gpu import kernel, needs
 
 SIMULATOR = process_env(NUMBA_ENABLE_CUDASIM="1")
-COUNT_ON_THE_SIMULATOR = [sys.executable, "-m", "nqueens", "count", "--format", "json"]
 
 pytestmark = pytest.mark.skipif(
     edges.c_module() is None, reason="the package was built without its C module"
@@ -188,13 +189,8 @@ def test_the_simulated_kernel_counts_puzzles_and_boards_without_symmetry(
 
 @pytest.mark.slow  # the README's example runs it by default, without the JSON
 def test_the_command_line_runs_on_the_simulator_and_says_so() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "nqueens", "count", "6", "--engine", "gpu", "--format", "json"],
-        capture_output=True,
-        text=True,
-        env=SIMULATOR,
-        timeout=120,
-    )
+    arguments = ["count", "6", "--engine", "gpu", "--format", "json"]
+    done = run_nqueens(*arguments, env=SIMULATOR, timeout=120)
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)
     assert record["solutions"] == known_total(6)
@@ -321,13 +317,8 @@ def test_the_simulator_is_asked_for_as_numba_reads_it(
 def test_a_time_limit_is_kept_on_the_simulator_while_a_launch_runs() -> None:
     """A simulated launch of N = 18 takes minutes: the limit of 1 s ended the count then."""
     started = time.monotonic()
-    done = subprocess.run(
-        [*COUNT_ON_THE_SIMULATOR, "18", "--engine", "gpu", "--time-limit", "1"],
-        capture_output=True,
-        text=True,
-        env=SIMULATOR,
-        timeout=60,
-    )
+    arguments = ["count", "18", "--engine", "gpu", "--time-limit", "1", "--format", "json"]
+    done = run_nqueens(*arguments, env=SIMULATOR)
     assert done.returncode == 3, done.stderr
     assert time.monotonic() - started < 20
     record = json.loads(done.stdout)
@@ -345,14 +336,8 @@ def test_a_checkpoint_keeps_the_launches_counted_and_resumes_exactly(tmp_path: P
     """Stopped (SIGTERM) once a launch is recorded: a time limit of 2 s had, on a busy machine,
     ended the count while the simulator still loaded, before any launch."""
     path = tmp_path / "gpu.ckpt"
-    command = [sys.executable, "-m", "nqueens", "count", "12", "--engine", "gpu", "--unique"]
-    counting = subprocess.Popen(
-        [*command, "--checkpoint", str(path)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=SIMULATOR,
-    )
+    command = ["count", "12", "--engine", "gpu", "--unique"]
+    counting = start_nqueens(*command, "--checkpoint", str(path), env=SIMULATOR)
     try:
         deadline = time.monotonic() + 120
         while not _launches_recorded(path) and counting.poll() is None:
@@ -366,13 +351,7 @@ def test_a_checkpoint_keeps_the_launches_counted_and_resumes_exactly(tmp_path: P
     assert counting.returncode == 143, stderr  # stopped by the signal, before the end
     kept = _launches_recorded(path)
     assert kept  # launches finished before the stop are recorded
-    resumed = subprocess.run(
-        [*command, "--checkpoint", str(path)],
-        capture_output=True,
-        text=True,
-        env=SIMULATOR,
-        timeout=120,
-    )
+    resumed = run_nqueens(*command, "--checkpoint", str(path), env=SIMULATOR, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
     assert resumed.stdout.split() == [str(known_total(12)), str(known_unique(12))]
     places = [int(line.split()[0]) for line in path.read_text().splitlines()[1:]]

@@ -10,13 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import assert_valid_board, invoke, json_stream, process_env
+from helpers import NQUEENS, assert_valid_board, invoke, json_stream, process_env, run_nqueens
 
 import nqueens
 from nqueens import InputError, Status
 from nqueens.formats.boards import random_puzzle
-
-COMMAND = [sys.executable, "-m", "nqueens"]
 
 
 def _assert_solution(rows: list[int] | tuple[int, ...]) -> None:
@@ -94,13 +92,7 @@ def test_boards_without_solutions_are_answered_by_complete_engines(n: int) -> No
 
 def test_a_huge_board_streams_as_json_and_compact_and_verifies(tmp_path: Path) -> None:
     n = 200_000
-    done = subprocess.run(
-        [*COMMAND, "first", str(n), "--format", "json", "--seed", "1"],
-        capture_output=True,
-        text=True,
-        env=process_env(),
-        timeout=120,
-    )
+    done = run_nqueens("first", str(n), "--format", "json", "--seed", "1", timeout=120)
     assert done.returncode == 0, done.stderr
     (record,), status = json_stream(done.stdout)
     assert record["n"] == n and status["engine"] == "local"
@@ -145,7 +137,7 @@ def test_verify_names_the_pairs_of_an_invalid_board_of_millions_in_little_memory
     rows[0] = rows[2]
     path = tmp_path / "board.json"
     path.write_text(json.dumps({"n": n, "rows": rows}) + "\n")
-    verify = [*COMMAND, "verify", str(path)]
+    verify = [*NQUEENS, "verify", str(path)]
     done = subprocess.run(
         [sys.executable, "-c", MEASURED_CHILD, *verify],
         capture_output=True,

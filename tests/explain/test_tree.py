@@ -10,14 +10,13 @@ import re
 import select
 import signal
 import subprocess
-import sys
 import termios
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from helpers import TERMINAL_ENV, invoke, process_env, strip_ansi
+from helpers import NQUEENS, TERMINAL_ENV, invoke, process_env, strip_ansi
 
 import nqueens
 from nqueens.core.board import Board
@@ -217,7 +216,7 @@ def _explain_on_a_terminal(*arguments: str) -> tuple[int, subprocess.Popen[bytes
     """``nqueens explain`` with a pseudo-terminal for stdin, stdout and stderr."""
     controller, terminal = pty.openpty()
     process = subprocess.Popen(
-        [sys.executable, "-m", "nqueens", "explain", *arguments],
+        [*NQUEENS, "explain", *arguments],
         stdin=terminal,
         stdout=terminal,
         stderr=terminal,

@@ -7,14 +7,20 @@ import os
 import resource
 import signal
 import subprocess
-import sys
 import time
 import zlib
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import invoke, known_total, known_unique, process_env, run_python
+from helpers import (
+    invoke,
+    known_total,
+    known_unique,
+    run_nqueens,
+    run_python,
+    start_nqueens,
+)
 
 import nqueens
 
@@ -194,12 +200,8 @@ def test_a_checkpoint_that_cannot_be_trusted_is_refused_and_left_as_it_is(
 
 def test_two_counts_on_one_checkpoint_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "count.ckpt"
-    first = subprocess.Popen(
-        [sys.executable, "-m", "nqueens", "count", "17", "--checkpoint", str(path)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=process_env(),
-    )
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    first = start_nqueens("count", "17", "--checkpoint", str(path), **quiet)
     try:
         deadline = time.monotonic() + 60
         while not path.exists() or path.stat().st_size == 0:
@@ -241,14 +243,8 @@ def _file_size_limit(size: int) -> Callable[[], None]:
 
 def test_a_full_disk_stops_the_count_and_keeps_what_was_written(tmp_path: Path) -> None:
     path = tmp_path / "count.ckpt"
-    full = subprocess.run(
-        [sys.executable, "-m", "nqueens", "count", "14", "--checkpoint", str(path)],
-        capture_output=True,
-        text=True,
-        env=process_env(),
-        preexec_fn=_file_size_limit(700),
-        timeout=120,
-        check=False,
+    full = run_nqueens(
+        "count", "14", "--checkpoint", str(path), preexec_fn=_file_size_limit(700), timeout=120
     )
     assert full.returncode == 74, full.stderr
     assert full.stderr.startswith(f"Error: cannot write the checkpoint {path}: ")
@@ -261,13 +257,7 @@ def test_a_full_disk_stops_the_count_and_keeps_what_was_written(tmp_path: Path) 
 
 
 def _count_process(n: int, path: Path, *extra: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "nqueens", "count", str(n), "--checkpoint", str(path), *extra],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=process_env(),
-    )
+    return start_nqueens("count", str(n), "--checkpoint", str(path), *extra)
 
 
 def _wait_for_lines(path: Path, process: subprocess.Popen[str], count: int) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import invoke, known_total, known_unique, process_env
+from helpers import invoke, known_total, known_unique, process_env, run_nqueens, start_nqueens
 
 import nqueens
 
@@ -132,14 +132,8 @@ def test_a_local_cluster_is_started_and_stopped(tmp_path: Path) -> None:
 
 
 def _count_on(cluster: Cluster, n: int, *extra: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "nqueens", "count", str(n), "--cluster", cluster.address, *extra],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=process_env(),
-        start_new_session=True,
-    )
+    arguments = ["count", str(n), "--cluster", cluster.address, *extra]
+    return start_nqueens(*arguments, start_new_session=True)
 
 
 def _wait_for_lines(path: Path, counting: subprocess.Popen[str], lines: int) -> None:
@@ -202,9 +196,6 @@ def test_a_worker_with_a_gpu_takes_the_gpu_engines_pieces_for_a_client_without_o
     assert record["pieces"] > 0 and "cluster" in record["backend"]
 
 
-COUNT_9_ON_GPU = [sys.executable, "-m", "nqueens", "count", "9", "--engine", "gpu", "--unique"]
-
-
 @pytest.mark.slow  # seconds of the simulator, and the few the client takes to see a worker go
 def test_the_pieces_of_a_killed_gpu_worker_are_counted_on_the_cpus(
     cluster: Cluster, tmp_path: Path
@@ -213,14 +204,9 @@ def test_the_pieces_of_a_killed_gpu_worker_are_counted_on_the_cpus(
     doomed = cluster.add_worker("--resources", "GPU=1", env=simulator)
     cluster.add_worker()
     path = tmp_path / "gpu.ckpt"
-    counting = subprocess.Popen(
-        [*COUNT_9_ON_GPU, "--cluster", cluster.address, "--checkpoint", str(path)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=simulator,
-        start_new_session=True,
-    )
+    arguments = ["count", "9", "--engine", "gpu", "--unique", "--cluster", cluster.address]
+    arguments += ["--checkpoint", str(path)]
+    counting = start_nqueens(*arguments, env=simulator, start_new_session=True)
     _wait_for_lines(path, counting, 3)
     _stop(doomed)  # kill -9: what it held waits for a GPU no worker has any more
     out, err = _finish(counting)
@@ -306,13 +292,7 @@ def test_without_dask_a_cluster_count_says_how_to_install_it(
 
 def _ends_within(seconds: float, *arguments: str) -> subprocess.CompletedProcess[str]:
     started = time.monotonic()
-    process = subprocess.run(
-        [sys.executable, "-m", "nqueens", *arguments],
-        capture_output=True,
-        text=True,
-        env=process_env(),
-        timeout=60,
-    )
+    process = run_nqueens(*arguments)
     took = time.monotonic() - started
     assert took < seconds, f"{' '.join(arguments)} took {took:.1f} s"
     return process
@@ -393,14 +373,7 @@ def test_a_stopped_cluster_count_leaves_no_process_and_resumes(
 ) -> None:
     path = tmp_path / "count.ckpt"
     arguments = ["count", "16", "--cluster", "local:2", "--checkpoint", str(path)]
-    counting = subprocess.Popen(
-        [sys.executable, "-m", "nqueens", *arguments],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=process_env(),
-        start_new_session=True,
-    )
+    counting = start_nqueens(*arguments, start_new_session=True)
     try:
         if when == "counting":
             _wait_for_lines(path, counting, 3)
