@@ -94,7 +94,10 @@ def main() -> None:
             arguments = ["--board", str(path)]
             if diagonals is not None:
                 arguments += ["--diagonals", str(diagonals)]
-            ratios.append(row(f"{name} (N = {board.n:,})", board, arguments, expected))
+            title = f"{name} (N = {board.n:,})"
+            if diagonals is not None:
+                title = f"{name} (N = {board.n:,}, its first {diagonals} diagonals)"
+            ratios.append(row(title, board, arguments, expected))
     totals = json.loads(COUNTS.read_text())["total"]
     for n in args.sizes:
         ratios.append(row(f"empty N = {n}", Board(n), [str(n)], int(totals[str(n)])))
