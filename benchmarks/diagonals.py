@@ -16,6 +16,14 @@ here, never by nqueens), and nqueens, shiftqueensdiags and the count agree on so
 
     python benchmarks/diagonals.py --peers ../shared/peers            # the README's table
     python benchmarks/diagonals.py --peers ../shared/peers --sizes 16,17 --seeds 1
+
+With ``--count-engines D1,D2,...`` it times instead the two engines that count such boards,
+``nqueens count --engine reduced`` and ``--engine bitboard`` (each with --time-limit, which the
+bitboard engine needs beyond 18 free columns), on the first d diagonals of each list for each d
+given, beside the share of squares those diagonals exclude and the engine ``auto`` counts with;
+the two counts must agree. This is what the auto count's choice between them rests on:
+
+    python benchmarks/diagonals.py --count-engines 2,6,10,14,16,18 --sizes 17,18 --time-limit 300
 """
 
 from __future__ import annotations
@@ -150,6 +158,55 @@ def build_shiftqueens(peers: Path, folder: Path) -> Path:
     return binary
 
 
+def excluded_share(n: int, diagonals: list[tuple[int, int]]) -> float:
+    """The share of the board's squares that ``diagonals`` exclude."""
+    sums = {k for k, t in diagonals if t == 1}
+    differences = {k - (n - 1) for k, t in diagonals if t == 0}
+    squares = [(r, c) for r in range(n) for c in range(n)]
+    return sum(r + c in sums or r - c in differences for r, c in squares) / n**2
+
+
+def count_on(path: Path, d: int, engine: str, time_limit: float) -> tuple[float, int, str]:
+    """Seconds, solutions and engine of ``nqueens count`` on the first d diagonals of
+    ``path`` (engine "auto": the one auto chose)."""
+    command = [*NQUEENS, "count", "--board", str(path), "--diagonals", str(d)]
+    command += ["--engine", engine, "--time-limit", f"{time_limit:g}", "--format", "json"]
+    seconds, done = timed(command)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} exited {done.returncode}: {done.stderr}")
+    record = json.loads(done.stdout)
+    return seconds, int(record["solutions"]), str(record["engine"])
+
+
+def compare_counts(args: argparse.Namespace, depths: list[int], folder: Path) -> None:
+    """The reduced and bitboard engines' counts side by side: --count-engines."""
+    print("| n | seed | d | excluded squares | solutions | reduced (s) | bitboard (s) ", end="")
+    print("| reduced / bitboard | auto |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    ratios = []
+    for n in args.sizes:
+        for seed in range(1, args.seeds + 1):
+            diagonals = generate(n, seed)
+            path = folder / f"diag-{n}-{seed}.param"
+            path.write_text(instance_text(n, diagonals))
+            for d in [d for d in depths if d <= len(diagonals)]:
+                reduced_s, solutions, _ = count_on(path, d, "reduced", args.time_limit)
+                bitboard_s, again, _ = count_on(path, d, "bitboard", args.time_limit)
+                if again != solutions:
+                    raise SystemExit(f"n={n} seed={seed} d={d}: {solutions:,} against {again:,}")
+                _, _, auto = count_on(path, d, "auto", args.time_limit)
+                ratios.append(reduced_s / bitboard_s)
+                print(
+                    f"| {n} | {seed} | {d} | {excluded_share(n, diagonals[:d]):.0%} | "
+                    f"{solutions:,} | {reduced_s:.2f} | {bitboard_s:.2f} | "
+                    f"{ratios[-1]:.2f} | {auto} |",
+                    flush=True,
+                )
+    if ratios:
+        print(f"\nreduced / bitboard: median {statistics.median(ratios):.2f}, ", end="")
+        print(f"from {min(ratios):.2f} to {max(ratios):.2f}, over {len(ratios)} boards.")
+
+
 def cell(timing: Timing, time_limit: float | None = None) -> str:
     if timing.solvable is None:
         return f"> {time_limit:g} s" if time_limit else "undecided"
@@ -164,10 +221,18 @@ def main() -> None:
     parser.add_argument("--below", type=int, default=4, help="d runs from n - BELOW to n")
     parser.add_argument("--time-limit", type=float, default=10.0, help="for CP-SAT and cp")
     parser.add_argument("--no-models", action="store_true", help="skip CP-SAT and cp")
+    parser.add_argument(
+        "--count-engines",
+        type=parse_sizes,
+        help="time the reduced and bitboard engines' counts on these d instead",
+    )
     args = parser.parse_args()
     print(f"Machine: {machine()}; whole processes, seconds.\n")
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
+        if args.count_engines:
+            compare_counts(args, args.count_engines, folder)
+            return
         binary = build_shiftqueens(args.peers, folder)
         header = "| n | seed | d | answer | nqueens first | nqueens count | shiftqueensdiags |"
         if not args.no_models:

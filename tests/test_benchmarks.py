@@ -82,6 +82,22 @@ def test_benchmarks_that_need_the_peers_say_so_when_they_are_missing(tmp_path: P
         assert "Traceback" not in done.stderr
 
 
+def test_diagonals_benchmark_times_both_counting_engines_and_names_autos_choice() -> None:
+    arguments = ["--count-engines", "3", "--sizes", "10", "--seeds", "1", "--time-limit", "60"]
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "diagonals.py"), *arguments],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=process_env(),
+    )
+    ((row,),) = _tables(done.stdout)
+    n, seed, d, share, solutions, *seconds, auto = row
+    assert (n, seed, d, auto) == ("10", "1", "3", "bitboard")
+    assert share.endswith("%") and int(solutions) > 0
+    assert all(float(cell) > 0 for cell in seconds)
+
+
 def test_size_estimate_benchmark_sets_each_estimate_beside_a_checked_count(tmp_path: Path) -> None:
     (tmp_path / "diag-12-4-5.param").write_text((DATA / "diag-12-4-5.param").read_text())
     arguments = ["--sizes", "8", "--instances", str(tmp_path)]

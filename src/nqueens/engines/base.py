@@ -127,7 +127,8 @@ class Engine:
     """Its place in what ``count --engine auto`` tries, fastest first (None: never tried);
     ``benchmarks/counting.py`` measures the order."""
     excluded_diagonals_rank: ClassVar[int | None] = None
-    """The same for boards with excluded diagonals, except small ones (``prefers``)."""
+    """The same for boards with excluded diagonals that an engine ``prefers``, beyond the free
+    columns every engine counts without a limit."""
     resource: ClassVar[str | None] = None
     """What its pieces need of a cluster's worker, as Dask names worker resources ("GPU"):
     workers that have it take the pieces as they are, the others as ``on_cpu`` makes them."""
@@ -143,8 +144,8 @@ class Engine:
         return True
 
     def prefers(self, request: Request) -> bool:
-        """Whether ``request`` suits this engine best: the auto count then takes the
-        excluded-diagonals order, and the auto listing takes this engine."""
+        """Whether ``request`` suits this engine best: the auto listing then takes this engine,
+        and the auto count the excluded-diagonals order on a large board."""
         return False
 
     def decides_without_limit(self, request: Request) -> bool:
