@@ -27,15 +27,21 @@ def _tables(text: str) -> list[list[list[str]]]:
     return tables
 
 
-def test_enumeration_benchmark_counts_every_board_it_times() -> None:
-    arguments = ["--sizes", "6-7", "--split-sizes", "8", "--columns", "1-2"]
-    arguments += ["--presolve-cases", "8:1"]
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "enumeration.py"), *arguments],
+def _benchmark(script: str, *arguments: str) -> subprocess.CompletedProcess[str]:
+    """benchmarks/SCRIPT run to its end with the plain settings, which must succeed."""
+    return subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *arguments],
         capture_output=True,
         text=True,
         check=True,
+        env=process_env(),
     )
+
+
+def test_enumeration_benchmark_counts_every_board_it_times() -> None:
+    arguments = ["--sizes", "6-7", "--split-sizes", "8", "--columns", "1-2"]
+    arguments += ["--presolve-cases", "8:1"]
+    done = _benchmark("enumeration.py", *arguments)
     inprocessing, split, presolve = _tables(done.stdout)
     assert {row[0]: row[1] for row in inprocessing} == {"6": "4", "7": "40"}
     ((n, count, one_column, two_columns),) = split
@@ -55,13 +61,7 @@ def test_enumeration_benchmark_counts_every_board_it_times() -> None:
 def test_variants_benchmark_times_each_rule_beside_a_plain_count_of_another_size() -> None:
     """The script stops on a count other than OEIS's, so its table is of checked counts."""
     arguments = ["--torus", "7", "--superqueens", "10", "--plain", "8", "--repeat", "1"]
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "variants.py"), *arguments],
-        capture_output=True,
-        text=True,
-        check=True,
-        env=process_env(),
-    )
+    done = _benchmark("variants.py", *arguments)
     ((table),) = _tables(done.stdout)
     assert [row[:4] for row in table] == [
         ["7", "torus", "28", "8"],
@@ -84,13 +84,7 @@ def test_benchmarks_that_need_the_peers_say_so_when_they_are_missing(tmp_path: P
 
 def test_diagonals_benchmark_times_both_counting_engines_and_names_autos_choice() -> None:
     arguments = ["--count-engines", "3", "--sizes", "10", "--seeds", "1", "--time-limit", "60"]
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "diagonals.py"), *arguments],
-        capture_output=True,
-        text=True,
-        check=True,
-        env=process_env(),
-    )
+    done = _benchmark("diagonals.py", *arguments)
     ((row,),) = _tables(done.stdout)
     n, seed, d, share, solutions, *seconds, auto = row
     assert (n, seed, d, auto) == ("10", "1", "3", "bitboard")
@@ -101,13 +95,7 @@ def test_diagonals_benchmark_times_both_counting_engines_and_names_autos_choice(
 def test_size_estimate_benchmark_sets_each_estimate_beside_a_checked_count(tmp_path: Path) -> None:
     (tmp_path / "diag-12-4-5.param").write_text((DATA / "diag-12-4-5.param").read_text())
     arguments = ["--sizes", "8", "--instances", str(tmp_path)]
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "size_estimate.py"), *arguments],
-        capture_output=True,
-        text=True,
-        check=True,
-        env=process_env(),
-    )
+    done = _benchmark("size_estimate.py", *arguments)
     ((table),) = _tables(done.stdout)
     assert [row[:2] for row in table] == [
         ["diag-12-4-5.param (N = 12, its first 12 diagonals)", "0"],
@@ -119,12 +107,7 @@ def test_size_estimate_benchmark_sets_each_estimate_beside_a_checked_count(tmp_p
 @pytest.mark.slow
 def test_large_board_benchmark_checks_every_board_it_times() -> None:
     arguments = ["--sizes", "100", "--large", "3000", "--repeat", "1"]
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "large.py"), *arguments],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    done = _benchmark("large.py", *arguments)
     firsts, large = _tables(done.stdout)
     assert [row[0] for row in firsts] == ["100"] and [row[0] for row in large] == ["3,000"]
     assert all(cell.endswith(" MB") for row in firsts + large for cell in row[1:])
@@ -134,12 +117,7 @@ def test_large_board_benchmark_checks_every_board_it_times() -> None:
 def test_cluster_benchmark_counts_exactly_through_a_kill_and_two_stops() -> None:
     pytest.importorskip("distributed", reason="the cluster extra is not installed")
     arguments = ["--fault", "16", "--throughput", "13", "--repeat", "1", "--resume", "17"]
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "cluster.py"), *arguments, "--project", "15", "--quick"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    done = _benchmark("cluster.py", *arguments, "--project", "15", "--quick")
     killed, throughput, resumed, projected = _tables(done.stdout)
     assert killed[0][2] == killed[0][3] == f"{known_total(16):,}"
     assert [len(row) for row in throughput] == [4, 4, 4] and "pool" in throughput[0][0]
@@ -251,13 +229,7 @@ def test_gpu_work_counts_the_pieces_and_placements_and_checks_the_solutions() ->
     """benchmarks/gpu_work.py: the device's work for each N, counted on the CPU piece by piece:
     its placements as the tests' own search of each constellation counts them, its solutions
     weighted as the engine weighs them and checked against the published counts."""
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "gpu_work.py"), "--sizes", "10-12"],
-        capture_output=True,
-        text=True,
-        env=process_env(),
-        check=True,
-    )
+    done = _benchmark("gpu_work.py", "--sizes", "10-12")
     rows = _tables(done.stdout)[0]
     assert [row[0] for row in rows] == ["10", "11", "12"]
     pieces = [int(row[1].replace(",", "")) for row in rows]
@@ -273,13 +245,7 @@ def test_gpu_work_models_the_launches_tails() -> None:
     shorter than the turns spread evenly, nor shorter with launches one after another than as
     the engine begins them; a single launch's the same either way, and more launches one after
     another take longer."""
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "gpu_work.py"), "--sizes", "14", "--tails"],
-        capture_output=True,
-        text=True,
-        env=process_env(),
-        check=True,
-    )
+    done = _benchmark("gpu_work.py", "--sizes", "14", "--tails")
     rows = _tables(done.stdout)[1]
     assert [row[1:3] for row in rows] == [["2^22", "2"], ["2^24", "1"], ["2^26", "1"]]
     alone, beside = ([float(row[column]) for row in rows] for column in (4, 5))
@@ -301,13 +267,7 @@ def test_gpu_benchmark_reads_the_kernels_resources_from_the_compiler() -> None:
     """Without a device: only CUDA's compilers (the gpu extra, or a CUDA toolkit)."""
     _compilers_or_skip()
     candidate = ENGINE_KERNEL  # a kernel of one's own, reported beside the engine's
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "gpu.py"), "--compiler-report", "--kernel", candidate],
-        capture_output=True,
-        text=True,
-        env=process_env(),
-        check=True,
-    )
+    done = _benchmark("gpu.py", "--compiler-report", "--kernel", str(candidate))
     report = re.fullmatch(
         r"For sm_90:\nthe engine's kernel: (\d+) registers a thread, a (\d+)-byte stack, .*\n"
         rf"kernel of {re.escape(str(candidate))}: \d+ registers a thread, .*\n",
