@@ -62,7 +62,8 @@ def stopped(arguments: list[str], delay: float) -> float:
     process = subprocess.Popen(
         [*NQUEENS, *arguments, "-t", "60", "--format", "json"],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
         start_new_session=True,
     )
     try:
@@ -70,14 +71,16 @@ def stopped(arguments: list[str], delay: float) -> float:
         time.sleep(delay)
         sent = time.monotonic()
         os.killpg(process.pid, signal.SIGINT)
-        code = process.wait(timeout=60)
+        _, said = process.communicate(timeout=60)
         took = time.monotonic() - sent
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-    if code != 130:
-        raise SystemExit(f"{' '.join(arguments)}: exit {code} after SIGINT")
+    if process.returncode != 130:
+        raise SystemExit(
+            f"{' '.join(arguments)}: exit {process.returncode} after SIGINT: {said[-2000:]}"
+        )
     return took
 
 
