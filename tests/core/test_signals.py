@@ -366,15 +366,29 @@ def test_a_ctrl_c_while_the_api_loads_its_search_is_the_callers_to_handle() -> N
     assert (ran.returncode, ran.stdout) == (0, "the caller handles it\n"), ran.stderr
 
 
-def test_a_signal_while_multiprocessing_is_half_imported_ends_the_command_line() -> None:
+HALF_IMPORTED = {
+    "before active_children": "",
+    "before its set of children": (
+        "path = os.path.join(os.path.dirname(os.__file__), 'multiprocessing', 'process.py')\n"
+        "source = open(path).read()\n"
+        "made = sys.modules['multiprocessing.process'].__dict__\n"
+        "exec(source[: source.index('\\n_children = set()')], made)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("where", list(HALF_IMPORTED))
+def test_a_signal_while_multiprocessing_is_half_imported_ends_the_command_line(where: str) -> None:
     """A Ctrl-C that lands while Python's multiprocessing package is being imported (the count
-    command imports it at start-up) ends the process with 130; it was a traceback, because the
-    half-made package had no ``active_children`` to ask."""
+    command imports it at start-up) ends the process with 130. It was a traceback, and exit 1:
+    the half-made module had no ``active_children`` to ask, or one that read a set of children
+    not made yet (a stopped ``count --engine mip`` under load)."""
     program = (
-        "import sys, types\n"
+        "import os, sys, types\n"
         "from nqueens.core import signals\n"
         "for name in ('multiprocessing', 'multiprocessing.process'):\n"
         "    sys.modules[name] = types.ModuleType(name)  # as while its import runs\n"
+        f"{HALF_IMPORTED[where]}"
         "signals.install()\n"
         "signals._end_now_if_idle(signals.signal.SIGINT)\n"
     )

@@ -111,10 +111,10 @@ def _end_now_if_idle(signum: int) -> None:
     if not _installed or _keeping:
         return
     # Read from the module that defines it: while multiprocessing is still being imported (a
-    # signal can land then), its package has no active_children yet, and no child exists.
+    # signal can land then), no child exists, and the module may lack active_children or the
+    # set of children it reads, which is made last.
     process = sys.modules.get("multiprocessing.process")
-    active_children = getattr(process, "active_children", None)
-    if active_children is not None and active_children():
+    if process is not None and hasattr(process, "_children") and process.active_children():
         return
     try:
         if sys.stdout is not None:
