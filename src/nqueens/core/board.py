@@ -299,6 +299,11 @@ class Board:
         return f"N = {self.n}{rules}"
 
     @property
+    def free_columns(self) -> int:
+        """Columns without a given queen: what a search has left to fill."""
+        return self.n - len(self.queens)
+
+    @property
     def constrained(self) -> bool:
         """True when any square or diagonal is given."""
         return bool(self.queens or self.blocked or self.excluded)

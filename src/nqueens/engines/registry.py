@@ -153,8 +153,7 @@ def for_count(request: Request) -> Engine:
     apply beyond the free columns every engine counts without a limit: within them the bitboard
     engine counts such boards as fast as the reduced engine or up to twice as fast
     (``benchmarks/diagonals.py --count-engines``)."""
-    free = request.n - len(request.board.queens)
-    excluded = free > MAX_UNBOUNDED_ENUMERATION_N and any(
+    excluded = request.board.free_columns > MAX_UNBOUNDED_ENUMERATION_N and any(
         engine.prefers(request) for engine in ENGINES.values()
     )
 

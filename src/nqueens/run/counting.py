@@ -138,8 +138,7 @@ def _prepared(engine: Engine, request: Request, deadline: float | None) -> bool:
 def is_long(request: Request) -> bool:
     """Whether a count of ``request`` without a time limit takes minutes or more: it has more
     columns without a given queen than the largest board counted without a limit."""
-    free = request.n - len(request.board.queens)
-    return request.time_limit is None and free > MAX_UNBOUNDED_ENUMERATION_N
+    return request.time_limit is None and request.board.free_columns > MAX_UNBOUNDED_ENUMERATION_N
 
 
 def _added_up(

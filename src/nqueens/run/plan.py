@@ -150,7 +150,7 @@ def _fastest_first(board: Board) -> list[Attempt]:
         return [Attempt(cp.NAME, FIRST_FAIL_MID, FIRST_TRY_SECONDS), Attempt(cpsat.NAME, AUTO)]
     if not board.constrained:
         return [Attempt(cp.NAME, FIRST_FAIL_MID)]
-    free = n - len(board.queens)
+    free = board.free_columns
     if n > bitboard.ENGINE.max_n and free <= REDUCED_FIRST_MAX_FREE:
         return [Attempt(reduced.NAME, None)]
     if board.excluded and free <= reduced.MAX_FREE:
@@ -177,7 +177,7 @@ def check_bounded(request: Request, *, resumable: bool, engine: Engine) -> None:
     decides the board at once or counts it in minutes (another engine's speed does not bound its
     search)."""
     board = request.board
-    free = board.n - len(board.queens)
+    free = board.free_columns
     stopped = request.limit is not None or request.time_limit is not None or resumable
     if request.command == FIRST or stopped or free <= MAX_UNBOUNDED_ENUMERATION_N:
         return

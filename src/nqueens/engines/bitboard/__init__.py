@@ -94,8 +94,8 @@ class BitboardEngine(Engine):
         return FIRST_MIN
 
     def decides_without_limit(self, request: Request) -> bool:
-        free = request.n - len(request.board.queens)
-        return request.command == COUNT and bool(request.board.rules) and free <= RULED_UNBOUNDED_N
+        ruled = request.command == COUNT and bool(request.board.rules)
+        return ruled and request.board.free_columns <= RULED_UNBOUNDED_N
 
     def wants_workers(self, request: Request) -> bool:
         if edges.counts(request):

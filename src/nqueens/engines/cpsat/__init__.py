@@ -233,7 +233,7 @@ class CpSatEngine(Engine):
 
     def wants_workers(self, request: Request) -> bool:
         # Below ten open columns, starting the worker processes costs more than they save.
-        return request.n - len(request.board.queens) >= WORKERS_FROM_OPEN_COLUMNS
+        return request.board.free_columns >= WORKERS_FROM_OPEN_COLUMNS
 
     def memory_needed(self, request: Request) -> int:
         # OR-Tools once loaded, then what CP-SAT's parallel workers took at N = 1,000 and

@@ -137,10 +137,10 @@ class GpuEngine(Engine):
         # gpu engine is asked for by name. The simulator is slower than any engine on the CPU.
         if request.remote or kernel.simulated():
             return False
-        return reduced.free_columns(request) >= AUTO_FROM_N
+        return request.board.free_columns >= AUTO_FROM_N
 
     def counts_in_minutes(self, request: Request) -> bool:
-        return not kernel.simulated() and reduced.free_columns(request) <= MINUTES_UP_TO
+        return not kernel.simulated() and request.board.free_columns <= MINUTES_UP_TO
 
     def wants_workers(self, request: Request) -> bool:
         return False  # one process drives the device

@@ -62,15 +62,10 @@ NOTHING = Reduction(0, (), (), (), ())
 """The reduction of no board, as a default."""
 
 
-def free_columns(request: Request) -> int:
-    """Columns without a given queen."""
-    return request.n - len(request.board.queens)
-
-
 def large(request: Request) -> bool:
     """Whether the free part is large enough to be cut and shared among processes (and the
     compiled search pays for loading itself)."""
-    return free_columns(request) >= _WORKERS_FROM
+    return request.board.free_columns >= _WORKERS_FROM
 
 
 def reduce(request: Request) -> Reduction:
@@ -219,7 +214,7 @@ class ReducedEngine(Engine):
     def decides_without_limit(self, request: Request) -> bool:
         # Given queens and excluded diagonals may leave little to search, or nearly the whole
         # board (one excluded diagonal on N = 25): the search's own size says which.
-        if request.board.rules or free_columns(request) > MAX_FREE:
+        if request.board.rules or request.board.free_columns > MAX_FREE:
             return False
         return search_size(reduce(request), UNBOUNDED_POSITIONS) <= UNBOUNDED_POSITIONS
 
@@ -229,7 +224,7 @@ class ReducedEngine(Engine):
         return bool(request.board.excluded) and large(request)
 
     def refusal(self, request: Request) -> str | None:
-        free = free_columns(request)
+        free = request.board.free_columns
         if free > MAX_FREE:
             return (
                 f"the reduced engine keeps a column's free rows in one 64-bit word and takes "
