@@ -21,7 +21,7 @@ With ``--count-engines D1,D2,...`` it times instead the two engines that count s
 ``nqueens count --engine reduced`` and ``--engine bitboard`` (each with --time-limit, which the
 bitboard engine needs beyond 18 free columns), on the first d diagonals of each list for each d
 given, beside the share of squares those diagonals exclude and the engine ``auto`` counts with;
-the two counts must agree. This is what the auto count's choice between them rests on:
+the three counts must agree. This is what the auto count's choice between them rests on:
 
     python benchmarks/diagonals.py --count-engines 2,6,10,14,16,18 --sizes 17,18 --time-limit 300
 """
@@ -192,9 +192,12 @@ def compare_counts(args: argparse.Namespace, depths: list[int], folder: Path) ->
             for d in [d for d in depths if d <= len(diagonals)]:
                 reduced_s, solutions, _ = count_on(path, d, "reduced", args.time_limit)
                 bitboard_s, again, _ = count_on(path, d, "bitboard", args.time_limit)
-                if again != solutions:
-                    raise SystemExit(f"n={n} seed={seed} d={d}: {solutions:,} against {again:,}")
-                _, _, auto = count_on(path, d, "auto", args.time_limit)
+                _, by_auto, auto = count_on(path, d, "auto", args.time_limit)
+                if again != solutions or by_auto != solutions:
+                    raise SystemExit(
+                        f"n={n} seed={seed} d={d}: reduced {solutions:,}, bitboard {again:,}, "
+                        f"auto ({auto}) {by_auto:,}"
+                    )
                 ratios.append(reduced_s / bitboard_s)
                 print(
                     f"| {n} | {seed} | {d} | {excluded_share(n, diagonals[:d]):.0%} | "
