@@ -130,35 +130,38 @@ class _Clock:
         self.now += seconds
 
 
-def test_nothing_is_sent_once_the_deadline_has_passed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A batch sent after the deadline only came back with nothing, and the count kept
-    sending them until its second of grace for late results was over. Now what is in flight
-    comes back and the count ends."""
-    clock = _Clock()
-    monkeypatch.setattr(cluster, "time", clock)
-    monkeypatch.setattr(feeders, "time", clock)
-    sent_at: list[float] = []
+class _Future:
+    def __init__(self, counted: list[tuple[int, Subcount]]) -> None:
+        self.counted = counted
 
-    class Future:
-        def __init__(self, counted: list[tuple[int, Subcount]]) -> None:
-            self.counted = counted
 
-    class Client:
-        loop = None
-        status = "running"
+class _Client:
+    """Enough of a Dask client for on_cluster: a cluster of two threads that counts each batch
+    as nothing, on a clock of its own."""
 
-        def nthreads(self) -> dict[str, int]:
-            return {"tcp://cpu:1": 2}
+    loop = None
+    status = "running"
 
-        def submit(self, function: object, batch: list[Numbered], **options: Any) -> Any:
-            sent_at.append(clock.now)
-            nothing = Subcount(0, 0, 0, 0, complete=False)
-            return Future([(place, nothing) for place, _ in batch])
+    def __init__(self, clock: _Clock) -> None:
+        self.clock = clock
+        self.sent_at: list[float] = []
 
-        def cancel(self, futures: list[object]) -> None:
-            pass
+    def nthreads(self) -> dict[str, int]:
+        return {"tcp://cpu:1": 2}
 
-    class Completed:  # Dask's as_completed: each batch is back at once, a second later
+    def submit(self, function: object, batch: list[Numbered], **options: Any) -> Any:
+        self.sent_at.append(self.clock.now)
+        nothing = Subcount(0, 0, 0, 0, complete=False)
+        return _Future([(place, nothing) for place, _ in batch])
+
+    def cancel(self, futures: list[object]) -> None:
+        pass
+
+
+def _completed(clock: _Clock) -> type:
+    """Dask's as_completed, where each batch is back at once, a second later."""
+
+    class Completed:
         def __init__(self, **options: object) -> None:
             self.back: list[Any] = []
 
@@ -176,10 +179,52 @@ def test_nothing_is_sent_once_the_deadline_has_passed(monkeypatch: pytest.Monkey
             ready, self.back = self.back, []
             return [(future, future.counted) for future in ready]
 
-    monkeypatch.setattr(cluster, "dask", lambda: SimpleNamespace(as_completed=Completed))
+    return Completed
+
+
+def _on_stand_ins(monkeypatch: pytest.MonkeyPatch) -> _Clock:
+    clock = _Clock()
+    monkeypatch.setattr(cluster, "time", clock)
+    monkeypatch.setattr(feeders, "time", clock)
+    monkeypatch.setattr(cluster, "dask", lambda: SimpleNamespace(as_completed=_completed(clock)))
+    return clock
+
+
+def test_nothing_is_sent_once_the_deadline_has_passed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch sent after the deadline only came back with nothing, and the count kept
+    sending them until its second of grace for late results was over. Now what is in flight
+    comes back and the count ends."""
+    clock = _on_stand_ins(monkeypatch)
+    client = _Client(clock)
     tasks = [(at, object()) for at in range(10_000)]
     deadline = 3.5
-    counted = list(cluster.on_cluster(Client(), tasks, 2, deadline, 0.001))  # type: ignore[arg-type]
+    counted = list(cluster.on_cluster(client, tasks, 2, deadline, 0.001))  # type: ignore[arg-type]
     assert counted and len(counted) < len(tasks)  # what was sent came back, and no more
-    assert sent_at and max(sent_at) < deadline
+    assert client.sent_at and max(client.sent_at) < deadline
     assert clock.now < deadline + 1  # not the second of grace: nothing was left out there
+
+
+@pytest.mark.parametrize("call", ["nthreads", "submit"])
+def test_a_client_cut_off_from_its_scheduler_ends_the_count_as_a_lost_cluster(
+    monkeypatch: pytest.MonkeyPatch, call: str
+) -> None:
+    """Dask says a client closed after losing its scheduler with CommClosedError, an OSError,
+    from the next call that needs the scheduler. It escaped the count as itself, and the
+    command line took it for output that could not be written (exit 74, not 1)."""
+    from distributed.comm.core import CommClosedError
+
+    clock = _on_stand_ins(monkeypatch)
+    client = _Client(clock)
+    answered = getattr(client, call)
+
+    def cut_off(*arguments: Any, **options: Any) -> Any:
+        if clock.now > feeders.LOOK_SECONDS:  # once the workers are looked up again
+            raise CommClosedError("ConnectionPool closing.")
+        return answered(*arguments, **options)
+
+    monkeypatch.setattr(client, call, cut_off)
+    monkeypatch.setattr(client, "cancel", cut_off)  # and so does cancelling what is out there
+    tasks = [(at, object()) for at in range(10_000)]
+    with pytest.raises(cluster.ClusterLost, match="ConnectionPool closing"):
+        for _ in cluster.on_cluster(client, tasks, 2, None, 0.001):  # type: ignore[arg-type]
+            pass

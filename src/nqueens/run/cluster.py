@@ -14,7 +14,7 @@ import logging
 import re
 import time
 from collections.abc import Generator, Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, replace
 from multiprocessing import resource_tracker
 from typing import Any
@@ -154,10 +154,11 @@ def on_cluster(
     """
     distributed = dask()
     feeder: Batches | Shares
-    if engine is not None and engine.resource is not None:
-        feeder = Shares(client, tasks, engine)
-    else:
-        feeder = Batches(client, tasks, workers, seconds_each)
+    with lost_if_cut_off():
+        if engine is not None and engine.resource is not None:
+            feeder = Shares(client, tasks, engine)
+        else:
+            feeder = Batches(client, tasks, workers, seconds_each)
     # Its results are fetched as they complete, by Dask: a result lost with its worker is
     # waited for until the piece is counted again, and one given back comes as cancelled.
     pending = distributed.as_completed(loop=client.loop, with_results=True)
@@ -171,31 +172,43 @@ def on_cluster(
             feeder.submit(pending)
 
     try:
-        submit()
-        cut_off_since: float | None = None  # when the client lost its scheduler
-        while not pending.is_empty():
-            if deadline is not None and time.time() > deadline + 1:
-                return
-            if not pending.has_ready():
-                if client.status == "running":
-                    cut_off_since = None
-                else:
-                    cut_off_since = cut_off_since or time.monotonic()
-                    if time.monotonic() - cut_off_since > _RECONNECT_SECONDS:
-                        raise ClusterLost("no answer from the scheduler")
-                time.sleep(_POLL_SECONDS)
-                submit()  # workers may have joined, or left what they held
-                continue
-            for future, counted in pending.next_batch(block=False):
-                if feeder.given_back(future):
-                    continue
-                if isinstance(counted, BaseException):  # cancelled: the scheduler went away
-                    raise ClusterLost(str(counted) or type(counted).__name__) from None
-                feeder.finished(future)
-                yield from counted
+        with lost_if_cut_off():
             submit()
+            cut_off_since: float | None = None  # when the client lost its scheduler
+            while not pending.is_empty():
+                if deadline is not None and time.time() > deadline + 1:
+                    return
+                if not pending.has_ready():
+                    if client.status == "running":
+                        cut_off_since = None
+                    else:
+                        cut_off_since = cut_off_since or time.monotonic()
+                        if time.monotonic() - cut_off_since > _RECONNECT_SECONDS:
+                            raise ClusterLost("no answer from the scheduler")
+                    time.sleep(_POLL_SECONDS)
+                    submit()  # workers may have joined, or left what they held
+                    continue
+                for future, counted in pending.next_batch(block=False):
+                    if feeder.given_back(future):
+                        continue
+                    if isinstance(counted, BaseException):  # cancelled: the scheduler went away
+                        raise ClusterLost(str(counted) or type(counted).__name__) from None
+                    feeder.finished(future)
+                    yield from counted
+                submit()
     finally:
-        client.cancel(feeder.live())
+        with suppress(OSError):  # a client cut off from its scheduler has nothing out there
+            client.cancel(feeder.live())
+
+
+@contextmanager
+def lost_if_cut_off() -> Iterator[None]:
+    """A call to the scheduler that finds the client cut off from it (Dask's CommClosedError,
+    an OSError) as ClusterLost: the count cannot go on, and nothing failed to be written."""
+    try:
+        yield
+    except OSError as error:
+        raise ClusterLost(str(error) or type(error).__name__) from None
 
 
 def _not_started(error: Exception) -> str:

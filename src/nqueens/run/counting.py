@@ -211,7 +211,8 @@ class _Counting:
                     from nqueens.run.feeders import threads
 
                     client = stack.enter_context(dask_cluster.connected(cluster, deadline))
-                    workers = threads(client)
+                    with dask_cluster.lost_if_cut_off():
+                        workers = threads(client)
                 workers = max(1, min(workers, len(todo)))
                 seconds_each = self.estimate(workers, on_estimate)
                 if client is not None:
