@@ -29,7 +29,7 @@ from helpers import (
 
 import nqueens
 from nqueens import InputError, SearchInterrupted, Stats, Status
-from nqueens.cli import cli
+from nqueens.cli import cli, progress
 from nqueens.engines import reduced
 from nqueens.engines.base import Request
 
@@ -678,13 +678,16 @@ def test_the_bar_and_time_left_follow_the_solutions_where_their_number_is_known(
     bar.stop()
 
 
-def test_a_search_without_progress_shows_a_spinner_after_a_second() -> None:
+def test_a_search_without_progress_shows_a_spinner_after_a_second(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    quick = invoke("first", "8", env=TERMINAL_ENV)
+    monkeypatch.setattr(progress, "SPINNER_DELAY_SECONDS", 0.2)  # a second spent on nothing
     # first-min does not find a first solution for N = 100 within the limit.
-    arguments = ["first", "100", "--engine", "cp", "--strategy", "first-min", "-t", "1.5"]
+    arguments = ["first", "100", "--engine", "cp", "--strategy", "first-min", "-t", "0.6"]
     result = invoke(*arguments, env=TERMINAL_ENV)
     assert result.exit_code == 3
     assert any("Searching N = 100" in piece for piece in _screen_pieces(result.stderr))
-    quick = invoke("first", "8", env=TERMINAL_ENV)
     assert "Searching" not in quick.stderr
 
 
@@ -716,9 +719,12 @@ def test_first_gives_another_solution_for_another_seed_without_an_engine() -> No
         nqueens.first(8, seed=1.5)  # type: ignore[arg-type]
 
 
-def test_a_count_whose_engine_reports_no_progress_spins_instead_of_freezing_a_bar() -> None:
+def test_a_count_whose_engine_reports_no_progress_spins_instead_of_freezing_a_bar(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(progress, "SPINNER_DELAY_SECONDS", 0.2)  # a second spent on nothing
     # The cp engine counts in one piece: no subproblems to show.
-    result = invoke("count", "16", "--engine", "cp", "-t", "1.5", env=TERMINAL_ENV)
+    result = invoke("count", "16", "--engine", "cp", "-t", "0.6", env=TERMINAL_ENV)
     assert result.exit_code == 3
     pieces = _screen_pieces(result.stderr)
     assert any("Counting N = 16" in piece for piece in pieces)

@@ -68,7 +68,7 @@ def test_time_limit_with_workers_is_a_prompt_lower_bound(workers: int, engine: s
     assert multiprocessing.active_children() == []
 
 
-@pytest.mark.parametrize(("workers", "engine", "n"), [(1, "cp-sat", 15), (2, "bitboard", 18)])
+@pytest.mark.parametrize(("workers", "engine", "n"), [(1, "cp-sat", 15), (2, "bitboard", 16)])
 def test_ctrl_c_gives_a_lower_bound_and_leaves_no_child(workers: int, engine: str, n: int) -> None:
     """Ctrl-C once the first piece is counted. (A timer's, on a busy machine, could land in an
     import, or in a collector's callback, where Python turns it into an ImportError or loses it:

@@ -315,9 +315,9 @@ def test_the_simulator_is_asked_for_as_numba_reads_it(
 
 
 def test_a_time_limit_is_kept_on_the_simulator_while_a_launch_runs() -> None:
-    """A simulated launch of N = 18 takes minutes: the limit of 1 s ended the count then."""
+    """A simulated launch of N = 18 takes minutes: a limit of 0.5 s ended the count then."""
     started = time.monotonic()
-    arguments = ["count", "18", "--engine", "gpu", "--time-limit", "1", "--format", "json"]
+    arguments = ["count", "18", "--engine", "gpu", "--time-limit", "0.5", "--format", "json"]
     done = run_nqueens(*arguments, env=SIMULATOR)
     assert done.returncode == 3, done.stderr
     assert time.monotonic() - started < 20
