@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from nqueens.core import validation
+from nqueens.core import signals, validation
 from nqueens.core.board import Board, excluded_diagonals
 from nqueens.core.results import FirstResult, InputError, Square, Stats
 from nqueens.core.strategies import STRATEGIES
@@ -125,6 +125,7 @@ def _engine(name: str, request: Request) -> Engine:
     return engine
 
 
+@signals.guarded
 def solve(
     n: int | Board,
     *,
@@ -173,6 +174,7 @@ def solve(
     return stream.stopping_after(request.limit)
 
 
+@signals.guarded
 def count(
     n: int | Board,
     *,
@@ -298,6 +300,7 @@ def count(
     )
 
 
+@signals.guarded
 def first(
     n: int | Board,
     *,

@@ -8,6 +8,7 @@ then), or later, in the middle of a search.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -21,6 +22,7 @@ import pytest
 from helpers import assert_valid_board, known_total, process_env, run_python, start_nqueens
 
 import nqueens
+from nqueens.core import signals
 from nqueens.engines.bitboard import edges
 
 HANDLERS_TIMEOUT = 30.0  # seconds for a process to set up its handlers, however loaded the machine
@@ -364,6 +366,68 @@ def test_a_ctrl_c_while_the_api_loads_its_search_is_the_callers_to_handle() -> N
     )
     ran = run_python(program)
     assert (ran.returncode, ran.stdout) == (0, "the caller handles it\n"), ran.stderr
+
+
+def _ctrl_c_in_a_collectors_callback() -> None:
+    """A Ctrl-C that lands in a garbage collector's callback, as a busy program's may: where
+    Python's own handler raises KeyboardInterrupt, which the collector swallows."""
+
+    def interrupt(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            signal.raise_signal(signal.SIGINT)
+
+    gc.callbacks.append(interrupt)
+    try:
+        gc.collect()
+    finally:
+        gc.callbacks.remove(interrupt)
+
+
+def test_a_ctrl_c_where_python_cannot_raise_it_stops_an_api_count_once_it_can() -> None:
+    """A program that calls the API leaves Ctrl-C to Python, which loses one that lands in a
+    collector's callback and makes one that lands in a compiled module's import an ImportError
+    (ortools' ``cp_model_helper``, which the first count or listing imports). The API holds it back there, as the command line does, and the count stops as
+    a Ctrl-C stops it; then the program's own handling is as it was."""
+
+    def interrupt_once_counting(done: int, total: int, solutions: int) -> None:
+        if done == 1:
+            _ctrl_c_in_a_collectors_callback()
+
+    with pytest.raises(nqueens.SearchInterrupted) as interrupted:
+        nqueens.count(16, engine="bitboard", workers=1, on_progress=interrupt_once_counting)
+    assert interrupted.value.stats.solutions < known_total(16)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@pytest.mark.parametrize("engine", ["cp-sat", "bitboard", "cp"])
+def test_the_api_leaves_pythons_own_ctrl_c_handler_as_it_found_it(engine: str) -> None:
+    """Also where a listing, stopped after its first solution, held Ctrl-C for its solver
+    beyond the first solution's guard (cp-sat's): that left the guard's handler in place."""
+    with nqueens.solve(10, engine=engine) as listing:
+        next(listing)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert len(list(nqueens.solve(6, engine=engine))) == known_total(6)
+    assert nqueens.count(8, engine=engine).solutions == known_total(8)
+    assert nqueens.first(8, engine=engine).solution is not None
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_ctrl_c_held_back_when_an_api_call_ends_is_raised_then() -> None:
+    with pytest.raises(KeyboardInterrupt), signals.Guard():
+        _ctrl_c_in_a_collectors_callback()  # the block ends before the signal is sent again
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_programs_own_ctrl_c_handler_is_left_to_it() -> None:
+    heard: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: heard.append(signum))
+    try:
+        assert nqueens.count(8).solutions == known_total(8)
+        assert [solution.rows for solution in nqueens.solve(4)] == [(1, 3, 0, 2), (2, 0, 3, 1)]
+        _ctrl_c_in_a_collectors_callback()
+        assert heard == [signal.SIGINT]
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 HALF_IMPORTED = {

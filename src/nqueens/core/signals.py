@@ -8,12 +8,14 @@ extension's initialisation comes out as an ImportError, and one raised in a call
 or from the collector is lost (numba-cuda's simulator is plain Python, and can). If the
 process holds nothing that would be lost (no worker process, nothing unwritten on stdout, no
 partial count: see :func:`keeping`), it ends at once, as it does in most of start-up; otherwise
-the signal waits until that is over. Only the standard library is imported here, so this can be
-set up before anything heavy loads.
+the signal waits until that is over. A program that calls the API keeps Python's own handling of
+Ctrl-C, but for the same wait while an API call runs (:class:`Guard`). Only the standard library
+is imported here, so this can be set up before anything heavy loads.
 """
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import signal
@@ -23,6 +25,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from types import FrameType
+from typing import Any, TypeVar, cast
 
 
 def _present(*names: str) -> tuple[int, ...]:
@@ -43,10 +46,14 @@ _COMPILERS = (f"{os.sep}numba{os.sep}", f"{os.sep}llvmlite{os.sep}")
 _SIMULATOR = f"{os.sep}numba{os.sep}cuda{os.sep}simulator{os.sep}"  # plain Python: no compiler
 _PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
 
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
 _received: int | None = None
 _installed = False
+_guarding = 0  # API calls under way with Ctrl-C guarded (see Guard)
 _keeping = 0  # searches under way that hold a partial result
 _handled = 0  # stop signals the main thread's handler has run for
+_held_back: int | None = None  # the _handled of a signal held back, until heard again
 
 
 def install() -> None:
@@ -80,13 +87,16 @@ def _heard(signum: int) -> None:
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
+    global _held_back
     _heard(signum)
-    if _unsafe(frame):
+    if (_installed or _guarding) and _unsafe(frame):
         _end_now_if_idle(signum)
+        _held_back = _handled
         timer = threading.Timer(_RETRY_SECONDS, _retry, args=(signum,))
         timer.daemon = True
         timer.start()
         return
+    _held_back = None
     raise KeyboardInterrupt
 
 
@@ -97,7 +107,7 @@ def _retry(signum: int) -> None:
     when the call returns, unless another interrupts it."""
     main = threading.main_thread()
     handled = _handled
-    while _installed and _handled == handled:
+    while (_installed or _guarding) and _handled == handled:
         if main.ident is None or not main.is_alive():
             return
         signal.pthread_kill(main.ident, signum)
@@ -141,6 +151,49 @@ def _unsafe(frame: FrameType | None) -> bool:
             return True
         frame = frame.f_back
     return False
+
+
+class Guard:
+    """While the API runs in a program that leaves Ctrl-C to Python: a Ctrl-C that lands where
+    it cannot raise (an import, a compile, a collector's callback) waits until it can, as on
+    the command line, rather than becoming an ImportError or being lost; one still waiting
+    when the block ends is raised then. Anywhere else (the command line, a program with a
+    handler of its own, a thread other than the main one, a block inside another) nothing
+    changes."""
+
+    def __enter__(self) -> None:
+        global _guarding
+        self._guards = (
+            not _guarding
+            and not _installed
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+            and threading.current_thread() is threading.main_thread()
+        )
+        if self._guards:
+            _guarding += 1
+            signal.signal(signal.SIGINT, _stop)
+
+    def __exit__(self, kind: type[BaseException] | None, *exc_info: object) -> None:
+        global _guarding, _held_back
+        if not self._guards:
+            return
+        _guarding -= 1
+        if signal.getsignal(signal.SIGINT) is _stop:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        held_back, _held_back = _held_back == _handled, None
+        if held_back and kind is None:
+            raise KeyboardInterrupt
+
+
+def guarded(function: _Function) -> _Function:
+    """``function`` run under a Guard."""
+
+    @functools.wraps(function)
+    def call(*arguments: Any, **options: Any) -> Any:
+        with Guard():
+            return function(*arguments, **options)
+
+    return cast(_Function, call)
 
 
 @contextmanager
@@ -213,6 +266,8 @@ def _handled_by(handler: Callable[[int, FrameType | None], None]) -> Iterator[No
         yield
     finally:
         for signum, handler_before in previous.items():
+            if handler_before is _stop and not (_installed or _guarding):  # a Guard has ended
+                handler_before = signal.default_int_handler
             signal.signal(signum, handler_before)
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import nullcontext
 
+from nqueens.core import signals
 from nqueens.core.results import FirstResult, SearchInterrupted, Solution, Stats, Status
 
 
@@ -28,8 +30,12 @@ class EngineStream(Iterator[Solution]):
         if self._limit is not None and self._delivered >= self._limit:
             self._end(Status.LIMIT)
             raise StopIteration
+        # The first holds the search's start (its imports and compiles); a guard on each
+        # would cost more than many a solution
+        guard = signals.Guard() if not self._delivered else nullcontext()
         try:
-            solution = self._next_solution()
+            with guard:
+                solution = self._next_solution()
         except KeyboardInterrupt:
             self._end(Status.INTERRUPTED)
             raise
