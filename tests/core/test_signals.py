@@ -386,8 +386,9 @@ def _ctrl_c_in_a_collectors_callback() -> None:
 def test_a_ctrl_c_where_python_cannot_raise_it_stops_an_api_count_once_it_can() -> None:
     """A program that calls the API leaves Ctrl-C to Python, which loses one that lands in a
     collector's callback and makes one that lands in a compiled module's import an ImportError
-    (ortools' ``cp_model_helper``, which the first count or listing imports). The API holds it back there, as the command line does, and the count stops as
-    a Ctrl-C stops it; then the program's own handling is as it was."""
+    (ortools' ``cp_model_helper``, which the first count or listing imports). The API holds
+    it back there, as the command line does, and the count stops as a Ctrl-C stops it; then
+    the program's own handling is as it was."""
 
     def interrupt_once_counting(done: int, total: int, solutions: int) -> None:
         if done == 1:
