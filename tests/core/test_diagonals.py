@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from helpers import (
 )
 
 import nqueens
-from nqueens import Status
+from nqueens import Diagonal, Status
 
 PUBLISHED = {  # (file, d): completions, counted exhaustively by CSPLib's authors
     ("diag-12-4-5.param", 12): 0,
@@ -206,6 +207,34 @@ def test_bad_diagonals_on_the_command_line(arguments: list[str], message: str) -
     assert result.exit_code == 2
     assert message in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_queen_on_an_excluded_diagonal_of_a_board_too_large_is_named_at_once() -> None:
+    """Naming the diagonal walked every row of the board for its topmost square: on N = 10^20,
+    for ever (found by a fuzzer of command lines)."""
+    started = time.monotonic()
+    arguments = ["--queen", "1,1", "--exclude-diagonal", "1,1/"]
+    result = invoke("count", str(10**20), *arguments)
+    assert result.exit_code == 2
+    assert "stands on the excluded diagonal 1,1/" in result.stderr
+    assert time.monotonic() - started < 5
+
+
+@pytest.mark.parametrize("n", range(7))
+def test_a_diagonal_has_the_squares_of_the_board_on_it(n: int) -> None:
+    for kind in ("sum", "difference"):
+        for value in range(-2 * n - 1, 2 * n + 2):
+            diagonal = Diagonal(kind, value)
+            on_it = [
+                (row, col)
+                for row in range(n)
+                for col in range(n)
+                if (row + col if kind == "sum" else row - col) == value
+            ]
+            assert diagonal.squares(n) == on_it
+            assert diagonal.on_board(n) == bool(on_it)
+            if on_it:
+                assert diagonal.topmost(n) == on_it[0]
 
 
 @pytest.mark.parametrize(

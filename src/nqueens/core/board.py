@@ -111,9 +111,21 @@ class Diagonal(NamedTuple):
 
     def squares(self, n: int) -> list[Square]:
         """The diagonal's squares on an n x n board, top to bottom."""
-        if self.kind == SUM:
-            return [(row, self.value - row) for row in range(n) if 0 <= self.value - row < n]
-        return [(row, row - self.value) for row in range(n) if 0 <= row - self.value < n]
+        return [self._square(row) for row in self._rows(n)]
+
+    def topmost(self, n: int) -> Square:
+        """The diagonal's first square from the top, on a board that has it; found without
+        walking the board's rows, which a board of hostile size has too many of."""
+        return self._square(self._rows(n).start)
+
+    def _rows(self, n: int) -> range:
+        """The rows the diagonal crosses on an n x n board."""
+        if self.kind == SUM:  # col = value - row, within 0 .. n - 1
+            return range(max(0, self.value - n + 1), min(n, self.value + 1))
+        return range(max(0, self.value), min(n, n + self.value))  # col = row - value
+
+    def _square(self, row: int) -> Square:
+        return (row, self.value - row) if self.kind == SUM else (row, row - self.value)
 
 
 def diagonal_name(diagonal: Diagonal, n: int) -> str:
@@ -122,7 +134,7 @@ def diagonal_name(diagonal: Diagonal, n: int) -> str:
     if not diagonal.on_board(n):
         return f"{diagonal.kind} {shown(diagonal.value)}"
     way = "/" if diagonal.kind == SUM else "\\"
-    return f"{square_name(diagonal.squares(n)[0])}{way}"
+    return f"{square_name(diagonal.topmost(n))}{way}"
 
 
 def diagonal_through(square: Square, way: str) -> Diagonal:
