@@ -23,7 +23,9 @@ from helpers import assert_valid_board, known_total, process_env, run_python, st
 
 import nqueens
 from nqueens.core import signals
+from nqueens.core.results import Solution, Status
 from nqueens.engines.bitboard import edges
+from nqueens.engines.streams import EngineStream
 
 HANDLERS_TIMEOUT = 30.0  # seconds for a process to set up its handlers, however loaded the machine
 END_TIMEOUT = 60.0
@@ -410,6 +412,29 @@ def test_the_api_leaves_pythons_own_ctrl_c_handler_as_it_found_it(engine: str) -
     assert len(list(nqueens.solve(6, engine=engine))) == known_total(6)
     assert nqueens.count(8, engine=engine).solutions == known_total(8)
     assert nqueens.first(8, engine=engine).solution is not None
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+class _ListingThatStartsWithACtrlC(EngineStream):
+    """A listing whose search start gets a Ctrl-C where Python cannot raise it, as an import
+    of the solver's module can, and then finds its first board."""
+
+    ended: Status | None = None
+
+    def _next_solution(self) -> Solution | None:
+        if not self._delivered:
+            _ctrl_c_in_a_collectors_callback()
+        return Solution((1, 3, 0, 2))
+
+    def _end(self, status: Status) -> None:
+        self.ended = status
+
+
+def test_a_ctrl_c_as_a_listing_starts_stops_it() -> None:
+    listing = _ListingThatStartsWithACtrlC()
+    with pytest.raises(KeyboardInterrupt):
+        next(listing)
+    assert listing.ended is Status.INTERRUPTED
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 

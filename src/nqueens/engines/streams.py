@@ -30,8 +30,8 @@ class EngineStream(Iterator[Solution]):
         if self._limit is not None and self._delivered >= self._limit:
             self._end(Status.LIMIT)
             raise StopIteration
-        # The first holds the search's start (its imports and compiles); a guard on each
-        # would cost more than many a solution
+        # Guarded for the first solution, which holds the search's start (its imports and
+        # compiles): a guard around every solution would cost more than finding one
         guard = signals.Guard() if not self._delivered else nullcontext()
         try:
             with guard:
