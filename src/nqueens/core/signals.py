@@ -50,7 +50,7 @@ _Function = TypeVar("_Function", bound=Callable[..., Any])
 
 _received: int | None = None
 _installed = False
-_guarding = 0  # API calls under way with Ctrl-C guarded (see Guard)
+_guarding = False  # an API call is under way with Ctrl-C guarded (see Guard)
 _keeping = 0  # searches under way that hold a partial result
 _handled = 0  # stop signals the main thread's handler has run for
 _held_back: int | None = None  # the _handled of a signal held back, until heard again
@@ -170,14 +170,14 @@ class Guard:
             and threading.current_thread() is threading.main_thread()
         )
         if self._guards:
-            _guarding += 1
+            _guarding = True
             signal.signal(signal.SIGINT, _stop)
 
     def __exit__(self, kind: type[BaseException] | None, *exc_info: object) -> None:
         global _guarding, _held_back
         if not self._guards:
             return
-        _guarding -= 1
+        _guarding = False
         if signal.getsignal(signal.SIGINT) is _stop:
             signal.signal(signal.SIGINT, signal.default_int_handler)
         held_back, _held_back = _held_back == _handled, None
