@@ -59,7 +59,7 @@ from nqueens.engines.cpsat.split import (
 from nqueens.engines.streams import EngineStream
 
 if TYPE_CHECKING:
-    from ortools.sat.python import cp_model
+    from nqueens.engines.cpsat.without_pandas import cp_model
 
 
 WORKERS_FROM_OPEN_COLUMNS = 10
@@ -109,9 +109,8 @@ def find_first(
 ) -> FirstResult:
     """Look for one solution by the ``deadline`` (time.monotonic()); ``auto`` is CP-SAT's
     default (parallel) search."""
-    from ortools.sat.python import cp_model
-
     from nqueens.engines.cpsat.model import build_model
+    from nqueens.engines.cpsat.without_pandas import cp_model
 
     n = board.n
     queens_model = build_model(board, strategy=strategy)

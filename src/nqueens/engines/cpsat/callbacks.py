@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ortools.sat.python import cp_model
-
 from nqueens.core.results import Solution
 from nqueens.core.symmetry import class_size
+from nqueens.engines.cpsat.without_pandas import cp_model
 
 
 class CountingCallback(cp_model.CpSolverSolutionCallback):

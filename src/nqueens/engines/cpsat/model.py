@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ortools.sat.python import cp_model
-
 from nqueens.core.board import SUPERQUEENS, TORUS, Board, knight_pairs
 from nqueens.core.strategies import FIRST_FAIL_MID, FIRST_MIN
+from nqueens.engines.cpsat.without_pandas import cp_model
 
 
 @dataclass(frozen=True)

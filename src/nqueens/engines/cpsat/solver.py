@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from nqueens.core.strategies import AUTO
 
 if TYPE_CHECKING:
-    from ortools.sat.python import cp_model
+    from nqueens.engines.cpsat.without_pandas import cp_model
 
 
 _POLL_SECONDS = 0.05
@@ -31,7 +31,7 @@ class BackgroundSearch:
         on_end: Callable[[], object] | None = None,
         on_stop: Callable[[], object] = lambda: None,
     ) -> None:
-        from ortools.sat.python import cp_model
+        from nqueens.engines.cpsat.without_pandas import cp_model
 
         self._solver = solver
         self._on_stop = on_stop
@@ -91,12 +91,12 @@ class BackgroundSearch:
     @property
     def finished(self) -> bool:
         """True when the search ran to its end: every solution found, or none exists."""
-        from ortools.sat.python import cp_model
+        from nqueens.engines.cpsat.without_pandas import cp_model
 
         return not self.stopped and self.status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
 
     def _raise_error(self) -> None:
-        from ortools.sat.python import cp_model
+        from nqueens.engines.cpsat.without_pandas import cp_model
 
         if self._error is not None:
             raise self._error
@@ -166,7 +166,7 @@ def first_solution_solver(time_limit: float | None, seed: int | None = None) -> 
 
     ``seed`` seeds its randomised search; its workers still race, so runs may differ.
     """
-    from ortools.sat.python import cp_model
+    from nqueens.engines.cpsat.without_pandas import cp_model
 
     solver = cp_model.CpSolver()
     params = solver.parameters
@@ -187,7 +187,7 @@ def enumeration_solver(time_limit: float | None, *, strategy: str) -> cp_model.C
     fixed order beats CP-SAT's automatic search, while to find a few solutions of a board too
     large to exhaust, ``auto`` is far faster (``nqueens bench`` measures both).
     """
-    from ortools.sat.python import cp_model
+    from nqueens.engines.cpsat.without_pandas import cp_model
 
     solver = first_solution_solver(time_limit)
     params = solver.parameters

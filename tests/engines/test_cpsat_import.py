@@ -1,0 +1,54 @@
+"""CP-SAT's Python module is imported without pandas where that is safe, and still has pandas
+for its helpers whenever they are called."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import run_python
+
+CHECKS = """
+import sys
+import nqueens
+assert nqueens.count(6, engine="cp-sat").solutions == 4
+print("pandas" in sys.modules, sys.modules.get("pandas") is earlier)
+from ortools.sat.python import cp_model
+import pandas
+series = cp_model.CpModel().new_int_var_series("x", pandas.Index(range(3)), 0, 1)
+print(isinstance(series, pandas.Series), cp_model.pd.Series is pandas.Series)
+"""
+
+
+@pytest.mark.parametrize(
+    ("before", "expected"),
+    [
+        ("earlier = None", "False True\nTrue True"),
+        # Another thread could import pandas while the stand-in is there.
+        (
+            "import threading; earlier = None\n"
+            "threading.Thread(target=threading.Event().wait, args=(9,), daemon=True).start()",
+            "True False\nTrue True",
+        ),
+        # The program's own pandas stays the one it has.
+        ("import pandas as earlier", "True True\nTrue True"),
+    ],
+    ids=["alone", "beside-a-thread", "after-pandas"],
+)
+def test_a_cp_sat_count_imports_pandas_only_where_it_must(before: str, expected: str) -> None:
+    done = run_python(before + CHECKS)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == expected
+
+
+def test_a_stand_in_that_is_not_enough_gives_way_to_pandas() -> None:
+    done = run_python(
+        "import sys, types\n"
+        "import nqueens.engines.cpsat.without_pandas as without_pandas\n"
+        "del sys.modules['ortools.sat.python.cp_model']\n"
+        "without_pandas._pandas_stand_in = lambda: types.ModuleType('pandas')\n"
+        "cp_model = without_pandas._import_cp_model()\n"
+        "import pandas\n"
+        "print(cp_model.pd is pandas, hasattr(pandas, 'DataFrame'))\n"
+        "print(type(cp_model.CpModel().new_int_var_series('x', pandas.Index([1]), 0, 1)))\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["True True", "<class 'pandas.Series'>"]
