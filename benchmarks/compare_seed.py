@@ -1,4 +1,5 @@
-"""Time `nqueens count N` against the seed's CP-SAT program, side by side in one run.
+"""Time `nqueens count N` against the seed's CP-SAT program, side by side in one run; with
+--solve, `nqueens solve N` against the seed printing every board.
 
 Every program is timed as a whole process (start-up included), in turn for each repeat so that
 machine noise hits them alike; the table shows medians over --repeat runs, the seed/nqueens
@@ -6,6 +7,7 @@ ratio, and the peak memory of the nqueens process and its workers.
 
     python benchmarks/compare_seed.py                      # N = 4..14, seed up to 13, 3 runs
     python benchmarks/compare_seed.py --sizes 8-12 --repeat 5
+    python benchmarks/compare_seed.py --solve --sizes 4-10 --repeat 11
 
 The seed programs live in shared/peers beside this repository (see --peers).
 """
@@ -13,6 +15,7 @@ The seed programs live in shared/peers beside this repository (see --peers).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import re
@@ -27,6 +30,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PEERS = ROOT.parent / "shared" / "peers"
+SEED_COUNT = r"solutions found: (\d+)"
+KNOWN_COUNTS = json.loads((ROOT / "tests" / "data" / "counts.json").read_text())["total"]
 
 
 @dataclass(frozen=True)
@@ -46,7 +51,8 @@ def parse_sizes(text: str) -> list[int]:
 
 
 def timed(command: list[str], solutions_pattern: str) -> Run:
-    """Run a command to completion: wall time, the count it printed, and its peak memory.
+    """Run a command to completion: wall time, the count it printed (on stdout, or else on
+    stderr), and its peak memory.
 
     The peak comes from wait4, which on Linux covers the process and the workers it waited for.
     """
@@ -58,18 +64,26 @@ def timed(command: list[str], solutions_pattern: str) -> Run:
         process.returncode = os.waitstatus_to_exitcode(status)
         stdout.seek(0)
         stderr.seek(0)
-        output = stdout.read()
+        output, errors = stdout.read(), stderr.read()
         if process.returncode != 0:
-            raise RuntimeError(f"{command} failed ({process.returncode}): {stderr.read()}")
-    match = re.search(solutions_pattern, output, flags=re.MULTILINE)
+            raise RuntimeError(f"{command} failed ({process.returncode}): {errors}")
+    match = re.search(solutions_pattern, output, flags=re.MULTILINE) or re.search(
+        solutions_pattern, errors, flags=re.MULTILINE
+    )
     if match is None:
-        raise RuntimeError(f"no solution count in the output of {command}: {output!r}")
-    return Run(seconds, int(match.group(1)), usage.ru_maxrss / 1024)  # Linux reports KiB
+        raise RuntimeError(f"no solution count in the output of {command}: {errors[-300:]!r}")
+    solutions = int(match.group(1).replace(",", ""))
+    return Run(seconds, solutions, usage.ru_maxrss / 1024)  # Linux reports KiB
 
 
 def nqueens_command(n: int, workers: int | None) -> list[str]:
     command = [sys.executable, "-m", "nqueens", "count", str(n), "--quiet"]
     return command if workers is None else [*command, "--workers", str(workers)]
+
+
+def solve_command(n: int) -> list[str]:
+    """``nqueens solve N``, every board printed (to a file: plain text, as in a pipe)."""
+    return [sys.executable, "-m", "nqueens", "solve", str(n)]
 
 
 def machine() -> str:
@@ -96,6 +110,11 @@ def main() -> None:
     parser.add_argument(
         "--peers", type=Path, default=DEFAULT_PEERS, help="the folder with seed_nqueens_sat.py"
     )
+    parser.add_argument(
+        "--solve",
+        action="store_true",
+        help="time `nqueens solve N` against the seed, both printing every board",
+    )
     args = parser.parse_args()
     seed_program = args.peers / "seed_nqueens_sat.py"
     if not seed_program.is_file():
@@ -105,38 +124,77 @@ def main() -> None:
         )
 
     print(f"Machine: {machine()}; medians of {args.repeat} runs, whole processes.\n")
+    if args.solve:
+        compare_solve(args.sizes, args.repeat, seed_program, args.seed_max)
+    else:
+        compare_count(args.sizes, args.repeat, seed_program, args.seed_max)
+
+
+def compare_count(sizes: list[int], repeat: int, seed_program: Path, seed_max: int) -> None:
+    """The table of ``nqueens count N`` (all cores and one) against the seed, counting only."""
     print(
         "| N | solutions | nqueens count (s) | nqueens --workers 1 (s) | seed CP-SAT (s) "
         "| seed / nqueens | nqueens peak memory (MB) |"
     )
     print("|---|---|---|---|---|---|---|")
-    for n in args.sizes:
+    for n in sizes:
         times: dict[str, list[float]] = {"all": [], "one": [], "seed": []}
         counts: set[int] = set()
         peak = 0.0
-        for _ in range(args.repeat):
+        for _ in range(repeat):
             for key, workers in (("all", None), ("one", 1)):
                 run = timed(nqueens_command(n, workers), r"^(\d+)")
                 times[key].append(run.seconds)
                 counts.add(run.solutions)
                 peak = max(peak, run.peak_mb)
-            if n <= args.seed_max:
+            if n <= seed_max:
                 seed = [sys.executable, str(seed_program), str(n), "--quiet"]
-                run = timed(seed, r"solutions found: (\d+)")
+                run = timed(seed, SEED_COUNT)
                 times["seed"].append(run.seconds)
                 counts.add(run.solutions)
-        if len(counts) != 1:
-            raise SystemExit(f"N = {n}: the programs disagree on the count: {sorted(counts)}")
         ours, one = statistics.median(times["all"]), statistics.median(times["one"])
-        if times["seed"]:
-            seed_median = statistics.median(times["seed"])
-            seed_cells = f"{seed_median:.2f} | {seed_median / ours:.1f}x"
-        else:
-            seed_cells = "not run | —"
+        cells = f"{ours:.2f} | {one:.2f} | {seed_cells(times['seed'], ours)} | {peak:.0f}"
+        print(f"| {n} | {agreed(n, counts):,} | {cells} |", flush=True)
+
+
+def compare_solve(sizes: list[int], repeat: int, seed_program: Path, seed_max: int) -> None:
+    """The table of ``nqueens solve N`` against the seed, both printing every board."""
+    print("| N | solutions | nqueens solve (s) | seed CP-SAT (s) | seed / nqueens |")
+    print("|---|---|---|---|---|")
+    for n in sizes:
+        times: dict[str, list[float]] = {"ours": [], "seed": []}
+        counts: set[int] = set()
+        for _ in range(repeat):
+            run = timed(solve_command(n), r"^([\d,]+) solutions? for N")
+            times["ours"].append(run.seconds)
+            counts.add(run.solutions)
+            if n <= seed_max:
+                run = timed([sys.executable, str(seed_program), str(n)], SEED_COUNT)
+                times["seed"].append(run.seconds)
+                counts.add(run.solutions)
+        ours = statistics.median(times["ours"])
         print(
-            f"| {n} | {counts.pop():,} | {ours:.2f} | {one:.2f} | {seed_cells} | {peak:.0f} |",
+            f"| {n} | {agreed(n, counts):,} | {ours:.2f} | {seed_cells(times['seed'], ours)} |",
             flush=True,
         )
+
+
+def agreed(n: int, counts: set[int]) -> int:
+    """The one count every program gave for N; the run fails where they differ, or where it is
+    not the published count."""
+    if counts != {KNOWN_COUNTS[str(n)]}:
+        raise SystemExit(
+            f"N = {n}: the programs counted {sorted(counts)}, not {KNOWN_COUNTS[str(n)]:,}"
+        )
+    return counts.pop()
+
+
+def seed_cells(seed_times: list[float], ours: float) -> str:
+    """The seed's median and its ratio to nqueens, or why there are none."""
+    if not seed_times:
+        return "not run | —"
+    seed_median = statistics.median(seed_times)
+    return f"{seed_median:.2f} | {seed_median / ours:.1f}x"
 
 
 if __name__ == "__main__":

@@ -337,3 +337,25 @@ def test_time_limit_benchmark_walks_every_engine_it_can_run_here() -> None:
     for name, engine in registry.ENGINES.items():
         for command in engine.commands:
             assert (name, command) in walked or f"{command} --engine {name}" in done.stdout
+
+
+@pytest.mark.slow
+def test_solve_against_the_seed_checks_both_counts(tmp_path: Path) -> None:
+    """A stand-in for the seed program prints a count; the run stops where it is not N's."""
+    seed = tmp_path / "seed_nqueens_sat.py"
+    seed.write_text("import sys\nprint('solutions found:', 4 if sys.argv[1] == '6' else 41)\n")
+    arguments = ["--solve", "--sizes", "6", "--repeat", "1", "--peers", str(tmp_path)]
+    done = _benchmark("compare_seed.py", *arguments)
+    ((row,),) = _tables(done.stdout)
+    n, count, ours, seed_seconds, ratio = row
+    assert (n, count) == ("6", "4")
+    assert float(ours) > 0 and float(seed_seconds) > 0 and ratio.endswith("x")
+    arguments[arguments.index("6")] = "7"
+    wrong = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "compare_seed.py"), *arguments],
+        capture_output=True,
+        text=True,
+        env=process_env(),
+    )
+    assert wrong.returncode == 1
+    assert "N = 7: the programs counted [40, 41], not 40" in wrong.stderr
