@@ -228,3 +228,23 @@ def test_a_client_cut_off_from_its_scheduler_ends_the_count_as_a_lost_cluster(
     with pytest.raises(cluster.ClusterLost, match="ConnectionPool closing"):
         for _ in cluster.on_cluster(client, tasks, 2, None, 0.001):  # type: ignore[arg-type]
             pass
+
+
+def test_a_count_asks_for_the_workers_again_only_when_they_are_due(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The count has just looked the workers up when it starts sending batches; asking again
+    at once cost a round trip to the scheduler."""
+    clock = _on_stand_ins(monkeypatch)
+    client = _Client(clock)
+    asked_at: list[float] = []
+    answer = client.nthreads
+
+    def nthreads() -> dict[str, int]:
+        asked_at.append(clock.now)
+        return answer()
+
+    monkeypatch.setattr(client, "nthreads", nthreads)
+    tasks = [(at, object()) for at in range(10_000)]
+    list(cluster.on_cluster(client, tasks, 2, 2 * feeders.LOOK_SECONDS, 0.001))  # type: ignore[arg-type]
+    assert asked_at and min(asked_at) > feeders.LOOK_SECONDS

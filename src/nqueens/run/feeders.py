@@ -29,7 +29,8 @@ def threads(client: Any) -> int:
 
 class Batches:
     """Subproblems in batches, AHEAD_PER_THREAD per worker thread submitted ahead, looked up
-    again now and then, since workers may join or leave a running cluster."""
+    again now and then, since workers may join or leave a running cluster; ``workers`` is
+    what the count has just looked up."""
 
     def __init__(
         self, client: Any, tasks: Sequence[Numbered], workers: int, seconds_each: float | None
@@ -37,8 +38,8 @@ class Batches:
         self._client = client
         self._waiting = iter(batches_of(tasks, workers, seconds_each))
         self._live: set[Any] = set()  # submitted, not yet back
-        self._checked = -math.inf
-        self._ahead = 0
+        self._checked = time.monotonic()
+        self._ahead = AHEAD_PER_THREAD * workers
 
     def submit(self, pending: Any) -> None:
         if time.monotonic() - self._checked > LOOK_SECONDS:
