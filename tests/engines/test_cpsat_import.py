@@ -48,7 +48,8 @@ def test_a_stand_in_that_is_not_enough_gives_way_to_pandas() -> None:
         "cp_model = without_pandas._import_cp_model()\n"
         "import pandas\n"
         "print(cp_model.pd is pandas, hasattr(pandas, 'DataFrame'))\n"
-        "print(type(cp_model.CpModel().new_int_var_series('x', pandas.Index([1]), 0, 1)))\n"
+        "series = cp_model.CpModel().new_int_var_series('x', pandas.Index([1]), 0, 1)\n"
+        "print(isinstance(series, pandas.Series))\n"
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["True True", "<class 'pandas.Series'>"]
+    assert done.stdout.splitlines() == ["True True", "True"]
