@@ -6,7 +6,8 @@
 # CUDA's driver, once its machine code is kept); puzzles and counts without symmetry checked
 # against the CPU and the published counts; the table of benchmarks/gpu.py for the README (a
 # GPU peer beside it, if PEER names one); N = 22 alone; the settings weighed (gpu.py --variants, which takes other kernels too); where
-# a whole count spends its time, and what starting CUDA's driver beside the imports saves (the
+# a whole count spends its time, what starting CUDA's driver beside the imports saves, and what
+# a process's end costs, against one cut short by os._exit once the count is printed (the
 # compiler's report needs no device: gpu.py --compiler-report). Each step gets what is left of
 # BUDGET seconds, the most important first, so that a slow kernel cannot spend the lease. The
 # log and the profiles are written under $OUT if set.
@@ -129,7 +130,8 @@ EOF
     echo "== the settings weighed"
     timeout "$(limit 150 20)" "$PYTHON" benchmarks/gpu.py --variants "$VARIANT_N" \
         --repeat "$VARIANT_REPEAT" --time-limit 20 || true
-    echo "== CUDA's driver started beside the imports, or not: whole counts of N = $first"
+    echo "== CUDA's driver started beside the imports, or not, and a process's end cut short:"
+    echo "   whole counts of N = $first"
     timeout "$(limit 60 20)" "$PYTHON" - "$first" <<'EOF' || true
 import json, os, statistics, subprocess, sys, time
 n = sys.argv[1]
@@ -141,10 +143,15 @@ plainly = (  # the driver started when the count first asks for the device, noth
     "kernel.current_device = functools.cache(driver.Device)\n"
 )
 run = "from nqueens.cli import main\nmain()\n"
-ways = {  # the last two skip what nqueens.__main__ does before the command line: the early start
+cut_short = (  # as shipped, then no teardown of Python or exit handlers of CUDA's: what they cost
+    "import os, sys\nfrom nqueens.__main__ import main\ntry:\n    main()\n"
+    "except SystemExit as end:\n    sys.stdout.flush()\n    os._exit(end.code or 0)\n"
+)
+ways = {  # the middle two skip what nqueens.__main__ does before the command line: the early start
     "as shipped (early, and beside numpy)": [sys.executable, "-m", "nqueens"],
     "beside numpy only": [sys.executable, "-c", started + run],
     "neither": [sys.executable, "-c", started + plainly + run],
+    "as shipped, ended by os._exit once printed": [sys.executable, "-c", cut_short],
 }
 seconds = {way: [] for way in ways}
 exits = {way: [] for way in ways}  # from the count's line on stdout to the process's end
