@@ -44,11 +44,13 @@ def test_a_cp_sat_count_imports_pandas_only_where_it_must(before: str, expected:
 
 
 def test_a_stand_in_that_is_not_enough_gives_way_to_pandas() -> None:
+    """A later OR-Tools might read more of pandas as cp_model is imported: the import is made
+    again, with pandas."""
     done = run_python(
-        "import sys, types\n"
+        "import sys\n"
         "import nqueens.engines.cpsat.without_pandas as without_pandas\n"
         "del sys.modules['ortools.sat.python.cp_model']\n"
-        "without_pandas._pandas_stand_in = lambda: types.ModuleType('pandas')\n"
+        "without_pandas.STAND_IN_NAMES = ('Series',)  # as if cp_model wanted more than it has\n"
         "cp_model = without_pandas._import_cp_model()\n"
         "import pandas\n"
         "print(cp_model.pd is pandas, hasattr(pandas, 'DataFrame'))\n"
@@ -57,3 +59,23 @@ def test_a_stand_in_that_is_not_enough_gives_way_to_pandas() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["True True", "True"]
+
+
+def test_an_import_that_fails_for_its_own_reasons_says_so() -> None:
+    """Python turns a Ctrl-C in a compiled module's set-up into this ImportError: importing
+    cp_model again, with pandas, would have lost it."""
+    done = run_python(
+        "import sys\n"
+        "class Interrupted:\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        if name == 'ortools.sat.python.cp_model_helper':\n"
+        "            sys.meta_path.remove(self)\n"
+        "            raise ImportError('initialization failed')\n"
+        "sys.meta_path.insert(0, Interrupted())\n"
+        "try:\n"
+        "    import nqueens.engines.cpsat.without_pandas\n"
+        "except ImportError as error:\n"
+        "    print(error, 'pandas' in sys.modules)\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["initialization failed False"]

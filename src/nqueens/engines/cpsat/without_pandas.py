@@ -9,8 +9,8 @@ So ``cp_model`` is imported with an ``__import__`` of its own, which gives its `
 a stand-in with those two names; the stand-in then becomes a module that imports the real pandas
 the first time ``cp_model`` asks it for anything. Nothing changes for other modules: pandas never
 enters ``sys.modules`` as the stand-in, so another thread that imports pandas meanwhile gets the
-real one. Where the stand-in is not enough (a later release of OR-Tools, say), the import is made
-again the usual way.
+real one. Where the stand-in is asked for a name it lacks (by a later release of OR-Tools, say),
+the import is made again the usual way; any other error is the import's own, and raised.
 """
 
 from __future__ import annotations
@@ -25,19 +25,29 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 CP_MODEL = "ortools.sat.python.cp_model"
+STAND_IN_NAMES = ("Index", "Series")
+"""What ``cp_model`` reads from pandas while it is imported, and the stand-in has."""
 
 
-def _pandas_stand_in() -> types.ModuleType:
-    """A module with the two names ``cp_model`` reads from pandas while it is imported."""
+def _pandas_stand_in(missed: list[str]) -> types.ModuleType:
+    """A module with the names ``cp_model`` reads from pandas while it is imported, which notes
+    in ``missed`` any other name it is asked for."""
     stand_in = types.ModuleType("pandas")
-    stand_in.Index = type("Index", (), {})  # type: ignore[attr-defined]
-    stand_in.Series = type("Series", (), {})  # type: ignore[attr-defined]
+    for name in STAND_IN_NAMES:
+        setattr(stand_in, name, type(name, (), {}))
+
+    def __getattr__(name: str) -> object:
+        missed.append(name)
+        raise AttributeError(f"pandas' stand-in has no {name!r}")
+
+    stand_in.__getattr__ = __getattr__  # type: ignore[method-assign]
     return stand_in
 
 
 def _imports_pandas_when_asked(stand_in: types.ModuleType) -> None:
     """Turn the stand-in into a module that hands every lookup to the real pandas."""
-    del stand_in.Index, stand_in.Series
+    for name in STAND_IN_NAMES:
+        delattr(stand_in, name)
 
     def __getattr__(name: str) -> object:
         return getattr(importlib.import_module("pandas"), name)
@@ -49,8 +59,9 @@ class _StandInLoader(importlib.abc.Loader):
     """``cp_model``'s own loader, run with builtins whose ``__import__`` answers ``import
     pandas`` with the stand-in while the module's code runs, and as usual afterwards."""
 
-    def __init__(self, loader: importlib.abc.Loader) -> None:
+    def __init__(self, loader: importlib.abc.Loader, missed: list[str]) -> None:
         self._loader = loader
+        self._missed = missed
 
     def __getattr__(self, name: str) -> Any:  # get_source and the like, for tracebacks
         return getattr(self._loader, name)
@@ -59,7 +70,7 @@ class _StandInLoader(importlib.abc.Loader):
         return self._loader.create_module(spec)
 
     def exec_module(self, module: types.ModuleType) -> None:
-        stand_in = _pandas_stand_in()
+        stand_in = _pandas_stand_in(self._missed)
 
         def importing(
             name: str,
@@ -82,7 +93,11 @@ class _StandInLoader(importlib.abc.Loader):
 
 
 class _StandInFinder(importlib.abc.MetaPathFinder):
-    """Finds ``cp_model`` where Python would, to be run by the stand-in loader."""
+    """Finds ``cp_model`` where Python would, to be run by the stand-in loader; ``missed`` holds
+    what its stand-in was asked for and lacked."""
+
+    def __init__(self) -> None:
+        self.missed: list[str] = []
 
     def find_spec(
         self,
@@ -95,7 +110,7 @@ class _StandInFinder(importlib.abc.MetaPathFinder):
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is None or spec.loader is None:
             return None
-        spec.loader = _StandInLoader(spec.loader)
+        spec.loader = _StandInLoader(spec.loader, self.missed)
         return spec
 
 
@@ -106,11 +121,12 @@ def _import_cp_model() -> types.ModuleType:
     sys.meta_path.insert(0, finder)
     try:
         return importlib.import_module(CP_MODEL)
-    except Exception:  # the stand-in is not enough for this release: the usual import below
-        pass
+    except Exception:
+        if not finder.missed:  # not the stand-in's doing (a failed import of its own, say)
+            raise
     finally:
         sys.meta_path.remove(finder)
-    return importlib.import_module(CP_MODEL)
+    return importlib.import_module(CP_MODEL)  # with pandas: this release needs more of it
 
 
 if TYPE_CHECKING:
