@@ -144,11 +144,18 @@ TERMINAL_ENV = {**PLAIN_ENV, "FORCE_COLOR": "1", ON_TERMINAL: "1"}
 (:func:`run_on_terminal`)."""
 
 
-def invoke(*args: str, stdin: str | None = None, env: dict[str, str | None] = PLAIN_ENV) -> Result:
+def invoke(
+    *args: str,
+    stdin: str | None = None,
+    env: dict[str, str | None] = PLAIN_ENV,
+    charset: str = "utf-8",
+) -> Result:
     """Run the command line in this process, stdout and stderr apart (click 8.2 and later).
 
     CliRunner's stdout is never a terminal; with ``env`` holding ON_TERMINAL, nqueens is told
-    that it is one, as a real terminal would tell it (rich is told by FORCE_COLOR).
+    that it is one, as a real terminal would tell it (rich is told by FORCE_COLOR). The streams
+    have the ``charset`` encoding, as Python gives them: stdout strict, stderr with backslashes
+    for what it cannot write.
     """
     from unittest import mock
 
@@ -156,7 +163,8 @@ def invoke(*args: str, stdin: str | None = None, env: dict[str, str | None] = PL
 
     on_terminal = bool(env.get(ON_TERMINAL))
     with mock.patch.object(output, "_is_terminal", lambda stream: on_terminal):
-        return CliRunner().invoke(cli, list(args), input=stdin, env=env, catch_exceptions=False)
+        runner = CliRunner(charset=charset)
+        return runner.invoke(cli, list(args), input=stdin, env=env, catch_exceptions=False)
 
 
 def run_on_terminal(

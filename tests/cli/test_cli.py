@@ -642,13 +642,17 @@ def _screen_pieces(text: str) -> list[str]:
     return [piece for piece in re.split(r"[\r\n]", plain) if piece.strip()]
 
 
-@pytest.mark.parametrize("columns", [80, 120])
-def test_the_progress_bar_fits_the_terminal_and_says_what_its_numbers_are(columns: int) -> None:
-    result = invoke("count", "15", env={**TERMINAL_ENV, "COLUMNS": str(columns)})
+@pytest.mark.parametrize(("columns", "charset"), [(80, "utf-8"), (120, "utf-8"), (120, "ascii")])
+def test_the_progress_bar_fits_the_terminal_and_says_what_its_numbers_are(
+    columns: int, charset: str
+) -> None:
+    result = invoke("count", "15", env={**TERMINAL_ENV, "COLUMNS": str(columns)}, charset=charset)
     assert result.exit_code == 0, result.stderr
     bars = [piece for piece in _screen_pieces(result.stderr) if "N = 15" in piece]
     assert bars, result.stderr
     assert all(len(piece) <= columns and "…" not in piece for piece in bars), bars
+    if charset == "ascii":  # drawn in what the terminal shows, not in Python's escapes
+        assert all(piece.isascii() and "\\" not in piece for piece in bars), bars
     # How far in per cent, and the solutions found so far, named; pieces where there is room.
     assert all(re.search(r"\d+% .*[\d,]+ (found|solutions)", piece) for piece in bars), bars
     assert any("pieces" in piece for piece in bars) == (columns >= 120)
@@ -689,6 +693,10 @@ def test_a_search_without_progress_shows_a_spinner_after_a_second(
     assert result.exit_code == 3
     assert any("Searching N = 100" in piece for piece in _screen_pieces(result.stderr))
     assert "Searching" not in quick.stderr
+    # A terminal set to ASCII gets a spinner drawn in ASCII, not in Python's escapes.
+    result = invoke(*arguments, env=TERMINAL_ENV, charset="ascii")
+    spinning = [piece for piece in _screen_pieces(result.stderr) if "Searching" in piece]
+    assert spinning and all(piece.isascii() and "\\u" not in piece for piece in spinning)
 
 
 def test_first_takes_a_seed_for_its_randomised_searches() -> None:

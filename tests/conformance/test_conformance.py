@@ -32,6 +32,7 @@ from helpers import (
     DATA,
     NQUEENS,
     PLAIN_ENV,
+    TERMINAL_ENV,
     assert_valid_board,
     invoke,
     json_lines,
@@ -42,6 +43,7 @@ from helpers import (
     run_with_a_reader_gone,
     solutions,
     start_nqueens,
+    strip_ansi,
 )
 
 import nqueens
@@ -419,6 +421,30 @@ def _assert_colour_never_changes_data(command: str, engine: str, output_format: 
     assert len(outputs) == 1, outputs
     (stdout,) = outputs
     assert stdout and not ANSI_ESCAPE.search(stdout)
+
+
+PUZZLE_MARKS = ["--queen", "1,2", "--block", "2,2", "--exclude-diagonal", "5,5\\"]
+"""A puzzle whose given queen, blocked square and excluded diagonal boards mark."""
+
+TERMINAL_CASES = [BASE[command] for command in BASE] + [
+    [*BASE[command], *PUZZLE_MARKS] for command in ("solve", "first", "explain")
+]
+
+
+@pytest.mark.parametrize("charset", ["ascii", "latin-1"])
+@pytest.mark.parametrize("arguments", TERMINAL_CASES, ids=" ".join)
+def test_a_terminal_without_chess_symbols_gets_every_command_in_letters(
+    arguments: list[str], charset: str, files: dict[str, str]
+) -> None:
+    """On a terminal whose encoding has no chess queen (LANG=C, Latin-1), boards drew the queen
+    anyway and stdout failed on it with a traceback: they are drawn in letters there."""
+    arguments = filled(arguments, files, f"terminal-{charset}")
+    result = invoke(*arguments, env=TERMINAL_ENV, charset=charset)
+    assert result.exit_code in (0, 1), result.stderr
+    screen = strip_ansi(result.stdout + result.stderr)
+    assert screen.isascii() and "\\u" not in screen and "\\x" not in screen, screen
+    if arguments[0] in ("solve", "first", "explain"):
+        assert " Q " in screen, screen
 
 
 def _largest_board(engine: str, command: str, cap: int) -> int | None:

@@ -111,6 +111,8 @@ class Output:
             stderr=True, highlight=False, force_terminal=force_terminal, no_color=no_color
         )
         self.rich = output_format == "text" and out_is_terminal and os.environ.get("TERM") != "dumb"
+        # A terminal set to ASCII or Latin-1 cannot show the chess symbols: letters, as --ascii.
+        self.in_letters = ascii_only or not encodes(self.out, render.SYMBOLS_DRAWN)
 
     def _compact(self, n: int) -> bool:
         """Whether to show the row of each column instead of drawing the board."""
@@ -142,12 +144,12 @@ class Output:
                     render.rich_board(
                         solution,
                         board=self.board,
-                        ascii_only=self.ascii_only,
+                        ascii_only=self.in_letters,
                         colour=not self.out.no_color,
                     )
                 )
                 if self.board is not None and self._legend_due:
-                    self.out.print(render.legend(self.board, ascii_only=self.ascii_only))
+                    self.out.print(render.legend(self.board, ascii_only=self.in_letters))
                     self._legend_due = False
             if number is not None:
                 self.out.print()
@@ -184,6 +186,16 @@ class Output:
     def stats(self, stats: Stats, board: Board, *, enumeration: bool = True) -> None:
         """The statistics table, on stderr."""
         self.err.print(render.stats_table(stats, board, enumeration=enumeration))
+
+
+def encodes(console: Console, text: str) -> bool:
+    """Whether the console's stream can write ``text`` in its encoding (a terminal set to ASCII
+    cannot write a chess queen, and stdout would fail on it)."""
+    try:
+        text.encode(console.encoding)
+    except (UnicodeError, LookupError):
+        return False
+    return True
 
 
 def _is_terminal(stream: object) -> bool:

@@ -18,9 +18,11 @@ from rich.progress import (
     TextColumn,
     TimeElapsedColumn,
 )
+from rich.spinner import Spinner
 from rich.text import Text
 
 from nqueens.cli import render
+from nqueens.cli.output import encodes
 
 if TYPE_CHECKING:
     from nqueens.cli.output import Output
@@ -155,12 +157,13 @@ def count_display(
             _TimeLeftColumn(),
         )
     else:
+        dot = "\N{MIDDLE DOT}" if encodes(output.err, "\N{MIDDLE DOT}") else "-"
         columns = (
             TextColumn("[bold]Counting N = {task.fields[n]}"),
             BarColumn(bar_width=25),
             TaskProgressColumn(),
-            TextColumn("· {task.fields[solutions]:,} solutions ·"),
-            TextColumn("{task.fields[done]:,}/{task.fields[pieces]:,} pieces ·"),
+            TextColumn(f"{dot} {{task.fields[solutions]:,}} solutions {dot}"),
+            TextColumn(f"{{task.fields[done]:,}}/{{task.fields[pieces]:,}} pieces {dot}"),
             TimeElapsedColumn(),
             _TimeLeftColumn(),
         )
@@ -183,8 +186,9 @@ def spinner(output: Output, text: str, *, enabled: bool = True) -> Iterator[Call
     if not (enabled and output.err.is_terminal):
         yield lambda: None
         return
+    dots = "".join(Spinner("dots").frames)
     progress = Progress(
-        SpinnerColumn(),
+        SpinnerColumn("dots" if encodes(output.err, dots) else "line"),  # line spins in ASCII
         TextColumn(f"[bold]{text}[/bold]"),
         TimeElapsedColumn(),
         console=output.err,

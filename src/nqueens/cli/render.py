@@ -115,6 +115,8 @@ def explain_legend(*, ascii_only: bool = False, colour: bool = True) -> str:
 _RISING = "\N{BOX DRAWINGS LIGHT DIAGONAL UPPER RIGHT TO LOWER LEFT}"
 _FALLING = "\N{BOX DRAWINGS LIGHT DIAGONAL UPPER LEFT TO LOWER RIGHT}"
 _BOTH = "\N{BOX DRAWINGS LIGHT DIAGONAL CROSS}"
+SYMBOLS_DRAWN = "".join(glyphs(ascii_only=False)) + _RISING + _FALLING + _BOTH
+"""Every symbol a board for people may be drawn with, unless it is drawn in letters."""
 
 
 def puzzle_marks(board: Board, *, ascii_only: bool = False) -> dict[Square, str]:

@@ -195,7 +195,7 @@ def _draw_steps(
                     crossed=event.crossed,
                     fresh=event.removed,
                     forced=event.forced,
-                    ascii_only=output.ascii_only,
+                    ascii_only=output.in_letters,
                     colour=not output.out.no_color,
                 )
             )
@@ -219,7 +219,7 @@ def _draw_steps(
             return event.step
     if output.rich and explanation.events:
         output.out.print(
-            render.explain_legend(ascii_only=output.ascii_only, colour=not output.out.no_color)
+            render.explain_legend(ascii_only=output.in_letters, colour=not output.out.no_color)
         )
     return len(explanation.events)
 
