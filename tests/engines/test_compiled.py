@@ -119,6 +119,49 @@ def test_compiled_code_is_cached_beside_a_read_only_package(tmp_path: Path) -> N
     assert not list(site.rglob("*.nbi"))
 
 
+@pytest.mark.slow
+def test_compiled_code_without_a_folder_to_cache_in_is_compiled_each_run(tmp_path: Path) -> None:
+    """The package and the home both read-only (a read-only bind mount of both, as in a locked
+    container): numba has no folder to cache in, and said so by a RuntimeError that dropped the
+    bitboard, local and reduced searches to plain Python. Each is compiled without the cache,
+    one warning saying so and what keeps it; the gpu kernel is made without the cache too."""
+    if shutil.which("unshare") is None or os.geteuid() != 0:
+        pytest.skip("needs unshare and root to mount the package read-only")
+    locked = tmp_path / "locked"
+    site, home = locked / "site", locked / "home"
+    shutil.copytree(PACKAGE, site / "nqueens", ignore=shutil.ignore_patterns("__pycache__"))
+    home.mkdir()
+    runs = [
+        "-m nqueens count 14 --no-symmetry",
+        "-m nqueens first 2000 --engine local --style compact",
+        "-m nqueens count 12 --engine reduced",
+        "-c 'from nqueens.engines.gpu import device; print(device.count_pieces.py_func.__name__)'",
+    ]
+    script = f'mount --bind "{locked}" "{locked}" && mount -o remount,bind,ro "{locked}"'
+    for run in runs:
+        script += f' && "{sys.executable}" {run} 2>&1 && echo ---'
+    env = process_env(PYTHONPATH=str(site), HOME=str(home), XDG_CACHE_HOME=str(home / "cache"))
+    env.pop("NUMBA_CACHE_DIR", None)
+    done = subprocess.run(
+        ["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, env=env
+    )
+    if "unshare" in done.stderr and done.returncode != 0:
+        pytest.skip(f"cannot make a mount namespace here: {done.stderr.strip()}")
+    assert done.returncode == 0, done.stdout + done.stderr
+    bitboard, local, reduced, gpu, _ = done.stdout.split("---\n")
+    for said, n in ((bitboard, 14), (reduced, 12)):
+        warning, count = said.splitlines()
+        assert warning.startswith("Warning: numba cannot keep the compiled searches"), said
+        assert "NUMBA_CACHE_DIR" in warning
+        assert count == str(known_total(n))
+    warning, rows, found = local.splitlines()
+    assert warning.startswith("Warning: numba cannot keep") and found.startswith("Found in")
+    assert sorted(int(row) for row in rows.split()) == list(range(1, 2001))
+    assert "unavailable" not in done.stdout  # no search fell back to plain Python
+    assert gpu == "count_pieces\n", gpu  # its module imported: the kernel is there to compile
+    assert not list(locked.rglob("*.nbi"))
+
+
 def test_the_cache_is_looked_for_where_numba_keeps_it(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

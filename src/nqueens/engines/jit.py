@@ -21,8 +21,13 @@ class KernelFallbackWarning(UserWarning):
     """numba could not be imported or could not compile: the search runs in plain Python."""
 
 
+class KernelCacheWarning(UserWarning):
+    """numba has no folder it may keep compiled code in: every run compiles it again."""
+
+
 _compiles = 0
 _watching = False
+_said_uncached = False
 
 
 def compiles() -> int:
@@ -133,7 +138,9 @@ def compile_search(search: F, first_call: Callable[[F], object], helpers: Sequen
     from the module's globals, so they are compiled first and put there. A cache that cannot be
     written (a full disk, a file-size limit) costs a compile per run, never the compiled code:
     the kernel is compiled again without the cache. If anything else fails, the plain helpers go
-    back, for the plain search.
+    back, for the plain search. Where numba finds no folder it may write at all (a read-only
+    install, and a home that cannot be written), the kernel is compiled without the cache too,
+    and a KernelCacheWarning says so once, with the way out.
     """
     if not cache_written(Path(str(sys.modules[search.__module__].__file__))):  # before numba
         compile_begun()
@@ -144,6 +151,25 @@ def compile_search(search: F, first_call: Callable[[F], object], helpers: Sequen
         return _compiled(search, first_call, plain, cache=True)
     except OSError:  # numba's cache could not be written
         return _compiled(search, first_call, plain, cache=False)
+    except RuntimeError as error:  # numba's: no folder to cache in; else the retry fails too
+        kernel = _compiled(search, first_call, plain, cache=False)
+        _say_uncached(error)
+        return kernel
+
+
+def _say_uncached(error: RuntimeError) -> None:
+    """Warn, once a process, that compiled code cannot be kept, and what keeps it."""
+    global _said_uncached
+    if _said_uncached:
+        return
+    _said_uncached = True
+    reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+    warnings.warn(
+        f"numba cannot keep the compiled searches ({reason}), so every run compiles them "
+        "again, for a few seconds; set NUMBA_CACHE_DIR to a folder you can write",
+        KernelCacheWarning,
+        stacklevel=4,
+    )
 
 
 def _compiled(

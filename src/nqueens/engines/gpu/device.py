@@ -40,7 +40,6 @@ def _kernel(counts_placements: bool) -> Any:
     """The kernel, with or without a count of its placements: a constant of the closure, so
     that the kernel without it is compiled as if the count were not written at all."""
 
-    @cuda.jit(cache=True)  # type: ignore[untyped-decorator]
     def count_pieces(
         n: int, preset: int, blocked: Any, gaps: Any, lines: Any, totals: Any, counters: Any
     ) -> None:
@@ -150,7 +149,17 @@ def _kernel(counts_placements: bool) -> Any:
         if counts_placements and placed:
             cuda.atomic.add(counters, 1, placed)
 
-    return count_pieces
+    return _compiled(count_pieces)
+
+
+def _compiled(kernel: Any) -> Any:
+    """``kernel`` for numba-cuda to compile, kept in numba's cache; or compiled again by each
+    process where numba finds no folder it may keep it in (a read-only install, and a home
+    that cannot be written), which numba says by a RuntimeError."""
+    try:
+        return cuda.jit(cache=True)(kernel)
+    except RuntimeError:
+        return cuda.jit(kernel)
 
 
 count_pieces = _kernel(counts_placements=False)
