@@ -15,7 +15,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import invoke, known_total, known_unique, process_env, run_nqueens, start_nqueens
+from helpers import (
+    NQUEENS,
+    invoke,
+    known_total,
+    known_unique,
+    process_env,
+    run_nqueens,
+    start_nqueens,
+)
 
 import nqueens
 
@@ -429,3 +437,23 @@ def test_a_script_that_starts_a_local_cluster_unguarded_is_told_why_it_failed(
     said = done.stdout.strip().splitlines()[-1]
     assert said.startswith("ClusterUnreachable the cluster did not start"), done.stdout
     assert "if __name__ == '__main__':" in said
+
+
+def test_a_local_cluster_started_from_a_deleted_folder_says_so(tmp_path: Path) -> None:
+    """Python starts the workers in the current folder: one deleted under the command made Dask
+    say 'Nanny failed to start', and nqueens blame a script without a main guard."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    command = " ".join(["exec", *NQUEENS, "count", "12", "--cluster", "local:2"])
+    done = subprocess.run(
+        ["sh", "-c", f'cd "{gone}" && rmdir "{gone}" && {command}'],
+        capture_output=True,
+        text=True,
+        env=process_env(),
+        timeout=60,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stdout == ""
+    assert done.stderr.startswith("Error: cannot reach the cluster at local:2"), done.stderr
+    assert "the current folder no longer exists" in done.stderr
+    assert "__main__" not in done.stderr and "Traceback" not in done.stderr

@@ -11,6 +11,7 @@ the scheduler; a scheduler that goes away ends the count with ClusterLost.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import time
 from collections.abc import Generator, Iterator, Sequence
@@ -216,6 +217,10 @@ def _not_started(error: Exception) -> str:
     said = f"the cluster did not start: {error}"
     if "Nanny failed to start" not in str(error):
         return said
+    try:
+        os.getcwd()
+    except OSError:  # Python starts each worker in the current folder, and fails to
+        return f"{said} (the current folder no longer exists: change to one that does)"
     return (
         f"{said} (its workers are started as Python's multiprocessing does, which runs the "
         "main script again in each: a script that counts on a local cluster must do so under "
