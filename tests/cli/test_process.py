@@ -288,6 +288,47 @@ def test_pictures_on_a_device_are_written_to_it_not_numbered_beside_it(tmp_path:
     assert set(os.listdir("/dev")) == before
 
 
+def test_a_thread_refused_is_one_line_and_exit_2() -> None:
+    """Under ulimit -v, a count's threads (its process pool's, the pool's stopper) may not
+    start: Python's RuntimeError ended in a traceback and exit 1. Here every thread is
+    refused, as such a limit refuses them."""
+    probe = (
+        "import sys, threading\n"
+        "def refuse(thread):\n"
+        '    raise RuntimeError("can\'t start new thread")\n'
+        "threading.Thread.start = refuse\n"
+        "sys.argv = ['nqueens', 'count', '17', '--workers', '2', '--time-limit', '0.5']\n"
+        "from nqueens.__main__ import main\n"
+        "main()\n"
+    )
+    done = run_python(probe)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("Error: out of memory or threads: this command could not")
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+    assert done.stdout == ""
+
+
+def test_a_usage_error_that_cannot_draw_its_usage_line_still_says_why() -> None:
+    """Under ulimit -n 12 a count's process pool could not open its pipes, and said so as a
+    usage error; but click imports a module to draw the usage line, which takes a file
+    descriptor, and the message was lost: exit 2 and nothing on stderr. Here drawing the
+    usage line fails as it did there."""
+    probe = (
+        "import sys\n"
+        "from click import formatting\n"
+        "def no_descriptor_left(*args, **kwargs):\n"
+        "    raise OSError(24, 'Too many open files')\n"
+        "formatting.wrap_text = no_descriptor_left\n"
+        "sys.argv = ['nqueens', 'count', '16', '--workers', 'x']\n"
+        "from nqueens.__main__ import main\n"
+        "main()\n"
+    )
+    done = run_python(probe)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("Error: Invalid value for '-j' / '--workers'"), done.stderr
+    assert done.stderr.count("\n") == 1 and done.stdout == ""
+
+
 def test_memory_running_out_is_one_line_and_exit_2() -> None:
     """A compact board of 10 million ones (20 MB) needs more than 700 MB of address space to
     read: MemoryError ended in Python's traceback."""

@@ -137,8 +137,12 @@ def main() -> None:
     try:
         code = cli.main(prog_name="nqueens", standalone_mode=False)
     except click.ClickException as error:
-        with suppress(OSError):  # stderr failed too: the exit code still says what went wrong
+        try:
             error.show()
+        except OSError:
+            # stderr failed (the exit code still says what went wrong), or click could not
+            # import what draws the usage line (no file descriptor left): the message alone.
+            _say_on_stderr(f"Error: {error.format_message()}")
         code = error.exit_code
     except (KeyboardInterrupt, click.exceptions.Abort):  # click turns Ctrl-C into Abort
         _say_on_stderr("Interrupted.")
@@ -149,6 +153,14 @@ def main() -> None:
         _say_on_stderr(
             "Error: out of memory: this command needs more than this process may take "
             "(ulimit -v, or the machine's memory)."
+        )
+        code = EXIT_BAD_INPUT
+    except RuntimeError as error:
+        if str(error) != "can't start new thread":  # Python's words for a thread refused
+            raise
+        _say_on_stderr(
+            "Error: out of memory or threads: this command could not start a thread "
+            "(ulimit -v, ulimit -u, or the machine's memory)."
         )
         code = EXIT_BAD_INPUT
     _exit_at_once(code if isinstance(code, int) else EXIT_OK)
