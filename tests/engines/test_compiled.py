@@ -82,6 +82,23 @@ def test_without_compiled_code_local_search_still_finds_a_solution(
     assert done.stderr.startswith("Warning: the compiled local search is unavailable")
 
 
+def test_numbas_own_settings_keep_off_the_data() -> None:
+    """numba's settings are read as it loads: NUMBA_DEBUG_CACHE printed its cache's reports
+    into the data on stdout, and a NUMBA_NUM_THREADS it could not read gave a warning with
+    Python's traceback of the parse. The reports go to stderr; a warning is one line."""
+    env = process_env(NUMBA_DEBUG_CACHE="1", NUMBA_NUM_THREADS="abc")
+    done = run_nqueens("count", "15", "--no-symmetry", env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"{known_total(15)}\n"
+    assert "[cache]" in done.stderr  # what numba was asked for still reaches the user
+    said = [line for line in done.stderr.splitlines() if line.startswith("Warning:")]
+    assert said == [
+        "Warning: Environment variable 'NUMBA_NUM_THREADS' is defined but its associated "
+        "value 'abc' could not be parsed."
+    ]
+    assert "Traceback" not in done.stderr
+
+
 @pytest.mark.slow
 def test_compiled_code_is_cached_beside_a_read_only_package(tmp_path: Path) -> None:
     """site-packages read-only (a read-only bind mount): numba caches in the user's folder."""

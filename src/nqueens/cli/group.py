@@ -115,9 +115,11 @@ def _show_warning(
     file: TextIO | None = None,
     line: str | None = None,
 ) -> None:
-    """A warning is one line on stderr for the person at the terminal, not a source listing;
-    a stderr that cannot take it (its reader gone) does not end the command."""
-    _say_on_stderr(f"Warning: {message}")
+    """A warning is one line on stderr for the person at the terminal, not a source listing
+    (nor the traceback some libraries add: numba's for a setting it cannot read); a stderr
+    that cannot take it (its reader gone) does not end the command."""
+    first_line = next((line for line in str(message).splitlines() if line.strip()), "")
+    _say_on_stderr(f"Warning: {first_line}")
 
 
 def main() -> None:

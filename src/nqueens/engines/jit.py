@@ -7,6 +7,7 @@ import os
 import sys
 import warnings
 from collections.abc import Callable, Sequence
+from contextlib import redirect_stdout
 from pathlib import Path
 from types import FunctionType
 from typing import Any, TypeVar, cast
@@ -116,8 +117,8 @@ def compiled_or_plain(build: Callable[[], T], plain: T, what: str) -> T:
     A stop signal ends the process at once where that loses nothing, or waits until the kernel
     is loaded: raised in one of LLVM's callbacks into Python, it would be lost.
     """
-    try:
-        with signals.held(end_now_if_idle=True):
+    try:  # numba's debug settings print with print(): stderr's, never the data's
+        with signals.held(end_now_if_idle=True), redirect_stdout(sys.stderr):
             return build()
     except Exception as error:  # numba raises many kinds; any of them means: no compiled code
         reason = f"{type(error).__name__}: {error}".splitlines()[0]
