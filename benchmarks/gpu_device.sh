@@ -6,8 +6,9 @@
 # CUDA's driver, once its machine code is kept); puzzles and counts without symmetry checked
 # against the CPU and the published counts; the table of benchmarks/gpu.py for the README (a
 # GPU peer beside it, if PEER names one); N = 22 alone; the settings weighed (gpu.py --variants, which takes other kernels too); where
-# a whole count spends its time, what starting CUDA's driver beside the imports saves, and what
-# a process's end costs, against one cut short by os._exit once the count is printed (the
+# a whole count spends its time, what starting CUDA's driver beside the imports saves, and where
+# a process's end goes, after its count is printed: the command line, its exit handlers, or the
+# system's end of the process, where CUDA's context is freed, which os._exit cannot skip (the
 # compiler's report needs no device: gpu.py --compiler-report). Each step gets what is left of
 # BUDGET seconds, the most important first, so that a slow kernel cannot spend the lease. The
 # log and the profiles are written under $OUT if set.
@@ -130,7 +131,7 @@ EOF
     echo "== the settings weighed"
     timeout "$(limit 150 20)" "$PYTHON" benchmarks/gpu.py --variants "$VARIANT_N" \
         --repeat "$VARIANT_REPEAT" --time-limit 20 || true
-    echo "== CUDA's driver started beside the imports, or not, and a process's end cut short:"
+    echo "== CUDA's driver started beside the imports, or not, and where a process's end goes:"
     echo "   whole counts of N = $first"
     timeout "$(limit 60 20)" "$PYTHON" - "$first" <<'EOF' || true
 import json, os, statistics, subprocess, sys, time
@@ -143,31 +144,49 @@ plainly = (  # the driver started when the count first asks for the device, noth
     "kernel.current_device = functools.cache(driver.Device)\n"
 )
 run = "from nqueens.cli import main\nmain()\n"
-cut_short = (  # as shipped, then no teardown of Python or exit handlers of CUDA's: what they cost
-    "import os, sys\nfrom nqueens.__main__ import main\ntry:\n    main()\n"
-    "except SystemExit as end:\n    sys.stdout.flush()\n    os._exit(end.code or 0)\n"
+stamped = (  # as shipped, saying when its exit begins and when it calls os._exit
+    "import os, sys, time\n" + started + "from nqueens.engines.gpu import early\n"
+    "early.start(sys.argv[1:])\nfrom nqueens.cli import group\n"
+    "shipped, end = group._exit_at_once, os._exit\n"
+    "def stamp(word):\n    os.write(2, f'{word} {time.perf_counter()}\\n'.encode())\n"
+    "def ended(code):\n    stamp('os._exit')\n    end(code)\n"
+    "def ending(code):\n    stamp('exit')\n    os._exit = ended\n    shipped(code)\n"
+    "group._exit_at_once = ending\ngroup.main()\n"
 )
 ways = {  # the middle two skip what nqueens.__main__ does before the command line: the early start
     "as shipped (early, and beside numpy)": [sys.executable, "-m", "nqueens"],
     "beside numpy only": [sys.executable, "-c", started + run],
     "neither": [sys.executable, "-c", started + plainly + run],
-    "as shipped, ended by os._exit once printed": [sys.executable, "-c", cut_short],
+    "as shipped, its end stamped": [sys.executable, "-c", stamped],
 }
 seconds = {way: [] for way in ways}
 exits = {way: [] for way in ways}  # from the count's line on stdout to the process's end
+parts = []  # the stamped way's end: the command after the line, exit handlers, the process's
 for _ in range(rounds):  # alternated, so that a slower minute of the machine falls on each
     for way, command in ways.items():
         began = time.perf_counter()
         with subprocess.Popen([*command, "count", n, "--engine", "gpu"], text=True,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as process:
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
             line = process.stdout.readline()
             printed = time.perf_counter()
-            assert process.wait() == 0 and int(line) == int(published), (way, line)
-        seconds[way].append(time.perf_counter() - began)
-        exits[way].append(time.perf_counter() - printed)
+            said = process.stderr.read()
+            assert process.wait() == 0 and int(line) == int(published), (way, line, said)
+        gone = time.perf_counter()
+        seconds[way].append(gone - began)
+        exits[way].append(gone - printed)
+        if way.endswith("stamped"):
+            at = {word: float(moment) for word, moment in
+                  (said_line.split() for said_line in said.splitlines()
+                   if said_line.startswith(("exit ", "os._exit ")))}
+            parts.append((at["exit"] - printed, at["os._exit"] - at["exit"],
+                          gone - at["os._exit"]))
 for way, each in seconds.items():
     print(f"{way}: {statistics.median(each):.3f} s, median of {rounds} ({min(each):.3f} to "
           f"{max(each):.3f}); its end {statistics.median(exits[way]):.3f} s after the count")
+after, handlers, process_end = (statistics.median(part) for part in zip(*parts))
+print(f"the stamped end, medians: {after:.3f} s of the command after the count's line, "
+      f"{handlers:.3f} s of threads joined, exit handlers and flushes, {process_end:.3f} s "
+      "from os._exit to the process's end (the system's, CUDA's context freed with it)")
 EOF
     echo "== a whole count of N = $VARIANT_N, where its time goes (imports, profile under \$OUT)"
     time "$PYTHON" -X importtime -m nqueens count "$VARIANT_N" --engine gpu --stats -t 60 \

@@ -313,6 +313,7 @@ def test_the_device_script_runs_its_checks_on_the_simulator(tmp_path: Path) -> N
     assert f"{known_total(6)} - numba-cuda's simulator" in log  # how the second count launched
     assert "| 2 preset rows | " in log  # the settings weighed
     assert "as shipped (early, and beside numpy): " in log  # the driver's start, each way
+    assert "the stamped end, medians: " in log  # where a process's end goes
     assert "| nqueens / peer |" in log  # the peer, timed beside the table
 
 
