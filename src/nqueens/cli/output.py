@@ -40,7 +40,7 @@ Exit codes:
   0    success (a count of 0 is a success)
   1    no solution exists (solve, first, explain); a board is not valid
        (verify); the cluster's scheduler went away (count --cluster)
-  2    bad usage or bad input
+  2    bad usage or bad input; memory or threads running out (ulimit)
   3    the time limit ended the search first: the result is partial
   74   the output, or count's checkpoint, could not be written (a full
        disk, stdout closed from the start); a pipe's reader leaving early
