@@ -8,13 +8,17 @@ import errno
 import io
 import os
 import re
+import select
 import sys
 import threading
 import warnings
 from contextlib import suppress
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import click
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
 
 from nqueens.cli.options import (
     COLOR_HELP,
@@ -132,10 +136,9 @@ def main() -> None:
     partial result ends with 128 plus its number.
     """
     warnings.showwarning = _show_warning
-    if sys.stdout is None:  # started with stdout closed (``>&-``)
-        sys.stdout = _ClosedStdout()
-    if sys.stderr is None:  # started with stderr closed (``2>&-``)
-        sys.stderr = _ClosedStderr()
+    # None: started with the stream closed (``>&-``, ``2>&-``)
+    sys.stdout = _ClosedStdout() if sys.stdout is None else _waiting_when_full(sys.stdout)
+    sys.stderr = _ClosedStderr() if sys.stderr is None else _waiting_when_full(sys.stderr)
     try:
         code = cli.main(prog_name="nqueens", standalone_mode=False)
     except click.ClickException as error:
@@ -208,6 +211,50 @@ class _ClosedStderr(io.TextIOBase):
 
     def write(self, text: str) -> int:
         return len(text)
+
+
+def _waiting_when_full(stream: TextIO) -> TextIO:
+    """``stream``, or, where whoever started the process left its descriptor non-blocking (a
+    pipe shared with a program that wanted it so), a stream on that descriptor whose writes
+    wait for room, as on a blocking one: Python's own dropped what a full pipe refused, and
+    ``solve 11`` into a slow reader lost all but its first 64 KB, with exit 0."""
+    try:
+        descriptor = stream.fileno()
+        if os.get_blocking(descriptor):
+            return stream
+    except (AttributeError, OSError, ValueError):  # not a real file, or a closed one
+        return stream
+    return io.TextIOWrapper(
+        io.BufferedWriter(_WaitingWrites(descriptor)),
+        encoding=stream.encoding,
+        errors=stream.errors,
+        line_buffering=bool(stream.line_buffering),
+    )
+
+
+class _WaitingWrites(io.RawIOBase):
+    """A non-blocking descriptor written as a blocking one: a write that would block waits
+    until the descriptor takes some of it."""
+
+    def __init__(self, descriptor: int) -> None:
+        super().__init__()
+        self._descriptor = descriptor
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._descriptor
+
+    def isatty(self) -> bool:
+        return os.isatty(self._descriptor)
+
+    def write(self, data: ReadableBuffer) -> int:
+        while True:
+            try:
+                return os.write(self._descriptor, data)
+            except BlockingIOError:
+                select.select([], [self._descriptor], [])
 
 
 def _output_lost(error: OSError | ValueError) -> int:
