@@ -312,6 +312,29 @@ def test_a_non_blocking_stdout_loses_nothing_to_a_slow_reader() -> None:
     assert received.decode() == whole
 
 
+def test_a_non_blocking_stdin_is_read_to_its_end() -> None:
+    """A writer that made its pipe non-blocking and writes in bursts: Python took the pipe,
+    empty for the moment, for the end of the input, and `verify -` found no board."""
+    boards = run_nqueens("solve", "8", "--style", "compact").stdout.encode()
+    reader, writer = os.pipe()
+    os.set_blocking(reader, False)
+    try:
+        process = start_nqueens("verify", "-", stdin=reader)
+        os.close(reader)
+        reader = -1
+        time.sleep(0.5)  # it reads the empty pipe meanwhile
+        os.write(writer, boards[: len(boards) // 2])
+        time.sleep(0.2)
+        os.write(writer, boards[len(boards) // 2 :])
+    finally:
+        os.close(writer)
+        if reader != -1:
+            os.close(reader)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    assert "92 boards checked: all valid." in out + err
+
+
 def test_a_thread_refused_is_one_line_and_exit_2() -> None:
     """Under ulimit -v, a count's threads (its process pool's, the pool's stopper) may not
     start: Python's RuntimeError ended in a traceback and exit 1. Here every thread is

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 import click
 
 if TYPE_CHECKING:
-    from _typeshed import ReadableBuffer
+    from _typeshed import ReadableBuffer, WriteableBuffer
 
 from nqueens.cli.options import (
     COLOR_HELP,
@@ -137,8 +137,10 @@ def main() -> None:
     """
     warnings.showwarning = _show_warning
     # None: started with the stream closed (``>&-``, ``2>&-``)
-    sys.stdout = _ClosedStdout() if sys.stdout is None else _waiting_when_full(sys.stdout)
-    sys.stderr = _ClosedStderr() if sys.stderr is None else _waiting_when_full(sys.stderr)
+    sys.stdout = _ClosedStdout() if sys.stdout is None else _waiting(sys.stdout)
+    sys.stderr = _ClosedStderr() if sys.stderr is None else _waiting(sys.stderr)
+    if sys.stdin is not None:
+        sys.stdin = _waiting(sys.stdin, reading=True)
     try:
         code = cli.main(prog_name="nqueens", standalone_mode=False)
     except click.ClickException as error:
@@ -213,41 +215,54 @@ class _ClosedStderr(io.TextIOBase):
         return len(text)
 
 
-def _waiting_when_full(stream: TextIO) -> TextIO:
+def _waiting(stream: TextIO, *, reading: bool = False) -> TextIO:
     """``stream``, or, where whoever started the process left its descriptor non-blocking (a
-    pipe shared with a program that wanted it so), a stream on that descriptor whose writes
-    wait for room, as on a blocking one: Python's own dropped what a full pipe refused, and
-    ``solve 11`` into a slow reader lost all but its first 64 KB, with exit 0."""
+    pipe shared with a program that wanted it so), a stream on that descriptor that waits, as
+    on a blocking one. Python's own dropped what a full pipe refused (``solve 11`` into a slow
+    reader lost all but its first 64 KB, with exit 0), and took a pipe not yet written to for
+    its end (``verify -`` found no board)."""
     try:
         descriptor = stream.fileno()
         if os.get_blocking(descriptor):
             return stream
     except (AttributeError, OSError, ValueError):  # not a real file, or a closed one
         return stream
+    raw = _Waiting(descriptor, reading=reading)
     return io.TextIOWrapper(
-        io.BufferedWriter(_WaitingWrites(descriptor)),
+        io.BufferedReader(raw) if reading else io.BufferedWriter(raw),
         encoding=stream.encoding,
         errors=stream.errors,
         line_buffering=bool(stream.line_buffering),
     )
 
 
-class _WaitingWrites(io.RawIOBase):
-    """A non-blocking descriptor written as a blocking one: a write that would block waits
-    until the descriptor takes some of it."""
+class _Waiting(io.RawIOBase):
+    """A non-blocking descriptor used as a blocking one: a read or a write that would block
+    waits until the descriptor is ready for it."""
 
-    def __init__(self, descriptor: int) -> None:
+    def __init__(self, descriptor: int, *, reading: bool) -> None:
         super().__init__()
         self._descriptor = descriptor
+        self._reading = reading
+
+    def readable(self) -> bool:
+        return self._reading
 
     def writable(self) -> bool:
-        return True
+        return not self._reading
 
     def fileno(self) -> int:
         return self._descriptor
 
     def isatty(self) -> bool:
         return os.isatty(self._descriptor)
+
+    def readinto(self, buffer: WriteableBuffer) -> int:
+        while True:
+            try:
+                return os.readv(self._descriptor, [buffer])
+            except BlockingIOError:
+                select.select([self._descriptor], [], [])
 
     def write(self, data: ReadableBuffer) -> int:
         while True:
