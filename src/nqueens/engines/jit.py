@@ -7,7 +7,7 @@ import os
 import sys
 import warnings
 from collections.abc import Callable, Sequence
-from contextlib import redirect_stdout
+from contextlib import AbstractContextManager, nullcontext, redirect_stdout
 from pathlib import Path
 from types import FunctionType
 from typing import Any, TypeVar, cast
@@ -117,8 +117,8 @@ def compiled_or_plain(build: Callable[[], T], plain: T, what: str) -> T:
     A stop signal ends the process at once where that loses nothing, or waits until the kernel
     is loaded: raised in one of LLVM's callbacks into Python, it would be lost.
     """
-    try:  # numba's debug settings print with print(): stderr's, never the data's
-        with signals.held(end_now_if_idle=True), redirect_stdout(sys.stderr):
+    try:
+        with signals.held(end_now_if_idle=True), _debug_prints_to_stderr():
             return build()
     except Exception as error:  # numba raises many kinds; any of them means: no compiled code
         reason = f"{type(error).__name__}: {error}".splitlines()[0]
@@ -129,6 +129,17 @@ def compiled_or_plain(build: Callable[[], T], plain: T, what: str) -> T:
             stacklevel=3,
         )
         return plain
+
+
+def _debug_prints_to_stderr() -> AbstractContextManager[object]:
+    """Where numba is asked to report on itself (NUMBA_DEBUG_CACHE, NUMBA_DUMP_IR, ...), which
+    it does with print(), its reports go to stderr, never into the data on stdout; otherwise
+    stdout is left alone, as another thread of a program using the API may be writing to it."""
+    asked = any(
+        key.startswith(("NUMBA_DEBUG", "NUMBA_DUMP_")) and value not in ("", "0")
+        for key, value in os.environ.items()
+    )
+    return redirect_stdout(sys.stderr) if asked else nullcontext()
 
 
 def compile_search(search: F, first_call: Callable[[F], object], helpers: Sequence[str] = ()) -> F:
