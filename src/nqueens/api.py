@@ -287,12 +287,14 @@ def count(
     from nqueens.run.counting import count_split
     from nqueens.run.executors import default_workers
 
+    workers_asked = workers is not None
     if workers is None:
         workers = default_workers() if chosen.wants_workers(request) else 1
     return count_split(
         chosen,
         request,
         workers=workers or default_workers(),
+        workers_asked=workers_asked,
         on_progress=on_progress,
         on_estimate=on_estimate,
         checkpoint=saved_to,

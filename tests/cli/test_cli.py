@@ -517,6 +517,28 @@ def test_workers_the_system_will_not_start_are_one_line_and_exit_2(
     )
 
 
+def test_workers_nobody_asked_for_that_will_not_start_leave_the_count_to_this_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the system starts no worker process (no /dev/shm for their locks, as on AWS
+    Lambda; a limit on processes), `count 16` with its defaults ended with exit 2 and "ask for
+    fewer with --workers", though nobody had asked for any."""
+    from nqueens.run import executors
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr("os.fork", refuse)
+    monkeypatch.setattr(executors, "default_workers", lambda: 2)
+    said = "cannot start 2 worker processes [(]Read-only file system[)]: counting in this process"
+    with pytest.warns(executors.OneProcessWarning, match=said):
+        result = invoke("count", "15", "--engine", "bitboard")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"{known_total(15)}\n"
+    with pytest.raises(nqueens.InputError, match="ask for fewer with --workers"):
+        nqueens.count(15, engine="bitboard", workers=2)  # asked for: refused, as before
+
+
 ARABIC_INDIC_TWO = "\u0662"
 
 

@@ -41,13 +41,15 @@ def count_split(
     request: Request,
     *,
     workers: int,
+    workers_asked: bool = True,
     on_progress: ProgressCallback | None = None,
     on_estimate: EstimateCallback | None = None,
     checkpoint: Path | None = None,
     cluster: Cluster | None = None,
 ) -> Stats:
     """Count every solution of ``request`` exactly, on ``workers`` processes (1: this one), or
-    on a Dask ``cluster``.
+    on a Dask ``cluster``. Workers that the user did not ask for (``workers_asked`` False: as
+    many as there are cores) and that the system will not start leave the count to this one.
 
     With a ``checkpoint`` file, every finished subproblem is written to it as it arrives, and
     those already there are not counted again. A long count without a time limit first times a
@@ -85,7 +87,7 @@ def count_split(
         stats = _added_up(engine, request, found, started, Status.INTERRUPTED)
         raise SearchInterrupted(stats) from None
     try:
-        return counting.run(deadline, workers, cluster, on_progress, on_estimate)
+        return counting.run(deadline, workers, workers_asked, cluster, on_progress, on_estimate)
     finally:
         if saved is not None:
             saved.close()
@@ -196,6 +198,7 @@ class _Counting:
         self,
         deadline: float | None,
         workers: int,
+        workers_asked: bool,
         cluster: Cluster | None,
         on_progress: ProgressCallback | None,
         on_estimate: EstimateCallback | None,
@@ -222,7 +225,9 @@ class _Counting:
                 elif workers == 1:
                     results = in_process(todo)
                 else:
-                    results = process_pool(todo, workers, deadline, seconds_each)
+                    results = process_pool(
+                        todo, workers, deadline, seconds_each, or_in_process=not workers_asked
+                    )
                 stack.callback(results.close)
                 stack.enter_context(signals.keeping())
                 for place, subcount in results:

@@ -15,6 +15,7 @@ import os
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Generator, Sequence
 
 from nqueens.core import signals
@@ -80,16 +81,25 @@ def batches_of(
     return [tasks[start : start + size] for start in range(0, len(tasks), size)]
 
 
+class OneProcessWarning(UserWarning):
+    """The worker processes a count would share could not start: it counts in this process."""
+
+
 def process_pool(
     tasks: Sequence[Numbered],
     workers: int,
     deadline: float | None,
     seconds_each: float | None = None,
+    *,
+    or_in_process: bool = False,
 ) -> Generator[Counted, None, None]:
     """Count subproblems in worker processes; closing the iterator terminates every worker.
 
     Soon after the deadline it stops: subproblems under way have reported their partial counts
-    by then, and the rest would only come back empty.
+    by then, and the rest would only come back empty. Where the system will not start them (the
+    limit on processes, no shared memory for their locks), the count is refused as usage, for
+    the user to ask for fewer; or, ``or_in_process`` (the user asked for no number), it runs in
+    this process, with a OneProcessWarning saying why.
     """
     # fork starts workers with the solvers (and compiled code) already loaded; spawn re-imports.
     method = "fork" if sys.platform == "linux" else "spawn"
@@ -100,11 +110,16 @@ def process_pool(
         with signals.held(), signals.blocked():
             try:
                 pools.append(context.Pool(workers, initializer=signals.leave_to_parent))
-            except OSError as error:  # the system's limit on processes (ulimit -u), or memory
-                raise InputError(
-                    f"cannot start {workers:,} worker processes ({error.strerror or error}): ask "
-                    "for fewer with --workers"
-                ) from None
+            except OSError as error:  # the limit on processes (ulimit -u), memory, /dev/shm
+                refused = f"cannot start {workers:,} worker processes ({error.strerror or error})"
+                if not or_in_process:
+                    raise InputError(f"{refused}: ask for fewer with --workers") from None
+                warnings.warn(
+                    f"{refused}: counting in this process", OneProcessWarning, stacklevel=2
+                )
+        if not pools:
+            yield from in_process(tasks)
+            return
         pool = pools[0]
         results = pool.imap_unordered(count_batch, batches)
         for _ in batches:
