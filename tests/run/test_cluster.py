@@ -457,3 +457,24 @@ def test_a_local_cluster_started_from_a_deleted_folder_says_so(tmp_path: Path) -
     assert done.stderr.startswith("Error: cannot reach the cluster at local:2"), done.stderr
     assert "the current folder no longer exists" in done.stderr
     assert "__main__" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_local_cluster_without_locks_between_processes_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With /dev/shm read-only, Python makes no locks between processes and Dask says only
+    'Nanny failed to start': nqueens blamed a script without a main guard."""
+    import multiprocessing
+
+    from nqueens.run import cluster
+
+    class NoLocks:
+        def Lock(self) -> None:  # multiprocessing's name
+            raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: NoLocks())
+    said = cluster._not_started(RuntimeError("Nanny failed to start."))
+    assert said == (
+        "the cluster did not start: Nanny failed to start. (the system makes no locks between "
+        "processes here: [Errno 30] Read-only file system)"
+    )

@@ -11,6 +11,7 @@ the scheduler; a scheduler that goes away ends the count with ClusterLost.
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import re
 import time
@@ -221,6 +222,10 @@ def _not_started(error: Exception) -> str:
         os.getcwd()
     except OSError:  # Python starts each worker in the current folder, and fails to
         return f"{said} (the current folder no longer exists: change to one that does)"
+    try:
+        multiprocessing.get_context("spawn").Lock()
+    except OSError as refused:  # no /dev/shm for the locks the workers' start needs
+        return f"{said} (the system makes no locks between processes here: {refused})"
     return (
         f"{said} (its workers are started as Python's multiprocessing does, which runs the "
         "main script again in each: a script that counts on a local cluster must do so under "
