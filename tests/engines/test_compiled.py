@@ -213,6 +213,17 @@ def test_the_cache_is_looked_for_where_numba_keeps_it(
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user"))
     monkeypatch.setattr(os, "access", lambda path, mode: False)  # a read-only site-packages
     assert jit.cache_folder(source) == numbas(caching.UserWideCacheLocator)
+    # No home to be found (no HOME, a user id the password file lacks): Path.home() raised,
+    # which dropped every compiled search for plain Python; numba leaves "~" as it is.
+    import pwd
+
+    def unknown(uid: int) -> pwd.struct_passwd:
+        raise KeyError(uid)
+
+    monkeypatch.delenv("HOME")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setattr(pwd, "getpwuid", unknown)
+    assert jit.cache_folder(source) == numbas(caching.UserWideCacheLocator)
 
 
 @pytest.mark.slow

@@ -69,10 +69,12 @@ def cache_folder(source: Path) -> Path | None:
     beside = source.parent / "__pycache__"
     if os.access(beside if beside.exists() else source.parent, os.W_OK):
         return beside
+    # expanduser as numba's appdirs: a home that cannot be found (no HOME, a user id without
+    # an entry in the password file) leaves "~" as it is, where Path.home() raised
     if sys.platform.startswith("linux"):
-        caches = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        caches = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
     elif sys.platform == "darwin":
-        caches = str(Path.home() / "Library" / "Caches")
+        caches = os.path.expanduser("~/Library/Caches")
     else:
         return None
     return Path(caches) / "numba" / _cache_subfolder(source)
