@@ -99,6 +99,20 @@ def test_numbas_own_settings_keep_off_the_data() -> None:
     assert "Traceback" not in done.stderr
 
 
+def _in_a_mount_namespace(script: str, site: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    """``script`` run by sh in a mount namespace of its own (where it may mount read-only), with
+    the package from ``site``, ``home`` as the user's home and numba's default cache folders;
+    the test skips where no such namespace can be made."""
+    env = process_env(PYTHONPATH=str(site), HOME=str(home), XDG_CACHE_HOME=str(home / "cache"))
+    env.pop("NUMBA_CACHE_DIR", None)
+    done = subprocess.run(
+        ["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, env=env
+    )
+    if "unshare" in done.stderr and done.returncode != 0:
+        pytest.skip(f"cannot make a mount namespace here: {done.stderr.strip()}")
+    return done
+
+
 @pytest.mark.slow
 def test_compiled_code_is_cached_beside_a_read_only_package(tmp_path: Path) -> None:
     """site-packages read-only (a read-only bind mount): numba caches in the user's folder."""
@@ -121,13 +135,7 @@ def test_compiled_code_is_cached_beside_a_read_only_package(tmp_path: Path) -> N
         f'"{sys.executable}" -m nqueens count 14 --no-symmetry && '
         f"\"{sys.executable}\" -c '{knows}'"
     )
-    env = process_env(PYTHONPATH=str(site), HOME=str(home), XDG_CACHE_HOME=str(home / "cache"))
-    env.pop("NUMBA_CACHE_DIR", None)
-    done = subprocess.run(
-        ["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, env=env
-    )
-    if "unshare" in done.stderr and done.returncode != 0:
-        pytest.skip(f"cannot make a mount namespace here: {done.stderr.strip()}")
+    done = _in_a_mount_namespace(script, site, home)
     assert done.returncode == 0, done.stderr
     # the cache is known to be there (so that a time limit does not wait for a compile)
     assert done.stdout.split() == ["False", *[str(known_total(14))] * 2, "True"]
@@ -157,13 +165,7 @@ def test_compiled_code_without_a_folder_to_cache_in_is_compiled_each_run(tmp_pat
     script = f'mount --bind "{locked}" "{locked}" && mount -o remount,bind,ro "{locked}"'
     for run in runs:
         script += f' && "{sys.executable}" {run} 2>&1 && echo ---'
-    env = process_env(PYTHONPATH=str(site), HOME=str(home), XDG_CACHE_HOME=str(home / "cache"))
-    env.pop("NUMBA_CACHE_DIR", None)
-    done = subprocess.run(
-        ["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, env=env
-    )
-    if "unshare" in done.stderr and done.returncode != 0:
-        pytest.skip(f"cannot make a mount namespace here: {done.stderr.strip()}")
+    done = _in_a_mount_namespace(script, site, home)
     assert done.returncode == 0, done.stdout + done.stderr
     bitboard, local, reduced, gpu, _ = done.stdout.split("---\n")
     for said, n in ((bitboard, 14), (reduced, 12)):
