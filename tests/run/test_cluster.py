@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 from helpers import (
-    NQUEENS,
     invoke,
     known_total,
     known_unique,
@@ -444,14 +443,9 @@ def test_a_local_cluster_started_from_a_deleted_folder_says_so(tmp_path: Path) -
     say 'Nanny failed to start', and nqueens blame a script without a main guard."""
     gone = tmp_path / "gone"
     gone.mkdir()
-    command = " ".join(["exec", *NQUEENS, "count", "12", "--cluster", "local:2"])
-    done = subprocess.run(
-        ["sh", "-c", f'cd "{gone}" && rmdir "{gone}" && {command}'],
-        capture_output=True,
-        text=True,
-        env=process_env(),
-        timeout=60,
-    )
+    # the child has moved into the folder when preexec_fn runs: it removes it under itself
+    done = run_nqueens("count", "12", "--cluster", "local:2", cwd=gone, preexec_fn=gone.rmdir)
+    assert not gone.exists()
     assert done.returncode == 1, done.stderr
     assert done.stdout == ""
     assert done.stderr.startswith("Error: cannot reach the cluster at local:2"), done.stderr
