@@ -21,7 +21,7 @@ with the date.
 presets, the pieces a launch, a cap on a thread's registers, the kernel that counts its
 placements), each count checked, so that a device's few minutes say which to ship. These go
 through numba's launch, which takes any kernel; where machine code is kept, the engine's own
-launches through CUDA's driver come first: as shipped, one at a time, with two and with four
+launches through CUDA's driver come first: as shipped, one at a time, with one and with four
 launches begun ahead of the one waited for, and with 2^26 pieces a launch.
 
 --compiler-report needs no device, only CUDA's compilers (the gpu extra): the registers, stack
@@ -81,7 +81,7 @@ VARIANTS: dict[str, dict[str, int]] = {
 DRIVER: dict[str, dict[str, int]] = {
     "through CUDA's driver": {},
     "through CUDA's driver, one launch at a time": {"ahead": 0},
-    "through CUDA's driver, two launches begun ahead": {"ahead": 2},
+    "through CUDA's driver, one launch begun ahead": {"ahead": 1},
     "through CUDA's driver, four launches begun ahead": {"ahead": 4},
     "through CUDA's driver, 2^26 pieces a launch": {"pieces": 1 << 26},
 }

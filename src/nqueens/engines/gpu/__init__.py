@@ -58,11 +58,13 @@ MINUTES_UP_TO = 22
 """The most free columns the device counts in minutes (N = 22 by the README's table): larger
 boards take hours, and a count of them needs a time limit, a checkpoint or a cluster."""
 
-LAUNCHES_AHEAD = 1
+LAUNCHES_AHEAD = 2
 """Launches begun, through CUDA's driver, beyond the one a count waits for: each runs on a
 stream of its own, and its threads start as the launches before leave the device's
-multiprocessors. A count stopped by its time limit leaves them to run on until they end (or
-the process does)."""
+multiprocessors, so that the device is kept full through each launch's tail, and while the
+host waits on one launch and builds the next (two did better than one and no worse than four:
+``benchmarks/gpu.py --variants``). A count stopped by its time limit leaves them to run on
+until they end (or the process does)."""
 
 PIECES_PER_LAUNCH = 1 << 24
 """Pieces per launch, about: a launch ends with a tail in which most of the device's threads
