@@ -212,9 +212,13 @@ def test_explain_takes_a_puzzle() -> None:
     assert refused.exit_code == 2 and "share a diagonal" in refused.stderr
 
 
-def _explain_on_a_terminal(*arguments: str) -> tuple[int, subprocess.Popen[bytes]]:
-    """``nqueens explain`` with a pseudo-terminal for stdin, stdout and stderr."""
+def _explain_on_a_terminal(
+    *arguments: str, blocking: bool = True
+) -> tuple[int, subprocess.Popen[bytes]]:
+    """``nqueens explain`` with a pseudo-terminal for stdin, stdout and stderr; not
+    ``blocking``: the terminal as another program can leave it, non-blocking."""
     controller, terminal = pty.openpty()
+    os.set_blocking(terminal, blocking)
     process = subprocess.Popen(
         [*NQUEENS, "explain", *arguments],
         stdin=terminal,
@@ -251,8 +255,11 @@ def _read_until(controller: int, marker: bytes | None, timeout: float = 20) -> b
 
 
 @pytest.mark.parametrize(("key", "code"), [(b"q", 0), (b"\x04", 0), (b"\x03", 130)])
-def test_step_lets_its_user_out(key: bytes, code: int) -> None:
-    controller, process = _explain_on_a_terminal("8", "--step", "--all")
+@pytest.mark.parametrize("blocking", [True, False], ids=["blocking", "left-non-blocking"])
+def test_step_lets_its_user_out(key: bytes, code: int, blocking: bool) -> None:
+    """A key steps on, and q, Ctrl-D and Ctrl-C end; also on a terminal that another program
+    left non-blocking, where a key read at once found none (an error, exit 74)."""
+    controller, process = _explain_on_a_terminal("8", "--step", "--all", blocking=blocking)
     try:
         assert b"q: quit" in _read_until(controller, b"q: quit")
         _press(controller, b" ")  # one step on

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import click
@@ -230,9 +233,26 @@ def _next_step() -> bool:
     prompt = "Any key: next step, q: quit, Ctrl-C: interrupt "
     click.echo(prompt, nl=False, err=True)
     try:
-        key = click.getchar()
+        with _keys_waited_for():
+            key = click.getchar()
     except EOFError:  # Ctrl-D
         key = "q"
     finally:
         click.echo("\r\x1b[2K", nl=False, err=True)
     return key.lower() != "q"
+
+
+@contextmanager
+def _keys_waited_for() -> Iterator[None]:
+    """stdin's terminal blocking while a key is read: click reads it with one read, which a
+    terminal that another program left non-blocking (as a crashed event loop can) answers at
+    once with no key. The terminal is left non-blocking again after the read."""
+    descriptor = sys.stdin.fileno()  # a terminal: --step reads keys from no other stdin
+    if os.get_blocking(descriptor):
+        yield
+        return
+    os.set_blocking(descriptor, True)
+    try:
+        yield
+    finally:
+        os.set_blocking(descriptor, False)
