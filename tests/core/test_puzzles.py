@@ -25,6 +25,7 @@ from helpers import (
     json_stream,
     parse_plain_boards,
     process_env,
+    run_nqueens,
 )
 
 import nqueens
@@ -589,6 +590,70 @@ def test_files_that_are_not_utf8_text_are_refused(
     result = invoke(*arguments)
     assert result.exit_code == 2
     assert message in result.stderr and "Traceback" not in result.stderr
+
+
+MARKED_ENCODINGS = ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"]
+"""Text with a byte-order mark in each of these: Windows' Notepad saves "Unicode" as UTF-16-LE,
+and PowerShell 5's ``>`` writes it."""
+
+
+@pytest.mark.parametrize("encoding", MARKED_ENCODINGS)
+@pytest.mark.parametrize("command", ["board", "verify", "verify from stdin"])
+def test_text_in_utf16_or_utf32_with_its_mark_is_read(
+    command: str, encoding: str, tmp_path: Path
+) -> None:
+    """Its NUL bytes had it refused as a binary file."""
+    board = ". Q . .\r\n. . . .\r\n. . . .\r\n. . . .\r\n"  # the puzzle of the mark test above
+    solved = ". . Q .\r\nQ . . .\r\n. . . Q\r\n. Q . .\r\n"  # rows 1, 3, 0, 2
+    text = board if command == "board" else solved
+    path = tmp_path / "input.txt"
+    path.write_bytes(("\ufeff" + text).encode(encoding))
+    if command == "board":
+        result = invoke("first", "--board", str(path), "--style", "compact")
+        assert result.exit_code == 0, result.stderr
+        assert result.stdout.split() == ["3", "1", "4", "2"]
+        return
+    if command == "verify":
+        result = invoke("verify", str(path))
+        assert result.exit_code == 0, result.stderr
+        assert "1 board checked: all valid" in result.stderr
+        return
+    with path.open("rb") as typed:  # a process's stdin: CliRunner's cannot be looked ahead in
+        done = run_nqueens("verify", "-", stdin=typed)
+    assert done.returncode == 0 and "1 board checked: all valid" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("\ufeffQ\n".encode("utf-16-le") + b"Q", "is not UTF-16 text"),  # half a character
+        ("\ufeffQ\n\0\n".encode("utf-16-be"), "is a binary file, not text"),
+        ("\ufeffQ\n\0\n".encode("utf-32-le"), "is a binary file, not text"),
+    ],
+    ids=["utf-16-cut", "utf-16-nul", "utf-32-nul"],
+)
+@pytest.mark.parametrize("command", ["board", "verify"])
+def test_marked_text_that_is_not_text_is_refused(
+    command: str, content: bytes, message: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "input"
+    path.write_bytes(content)
+    arguments = ["first", "--board", str(path)] if command == "board" else ["verify", str(path)]
+    result = invoke(*arguments)
+    assert result.exit_code == 2, result.stderr
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_verify_stops_at_a_line_of_marked_text_that_is_not_a_board(tmp_path: Path) -> None:
+    """The boards before it are reported, and the file is let go of without a word more."""
+    path = tmp_path / "boards.txt"
+    text = "\ufeff" + "2 4 1 3\n" * 3 + "not a board\n" + "2 4 1 3\n" * 3000
+    path.write_bytes(text.encode("utf-16-le"))
+    done = run_nqueens("verify", str(path), "--format", "json")
+    assert done.returncode == 2 and len(done.stdout.splitlines()) == 3
+    assert done.stderr.strip().endswith(
+        "line 4: 'not a board' is not part of a board (3 boards checked: all valid before it)"
+    ), done.stderr
 
 
 def test_a_directory_is_refused_and_a_device_of_zeros_is_not_read_to_its_end() -> None:

@@ -9,7 +9,7 @@ import io
 import re
 import sys
 from collections.abc import Iterator
-from typing import BinaryIO, NoReturn
+from typing import AnyStr, BinaryIO, NoReturn
 
 import click
 
@@ -46,26 +46,48 @@ def _open_source(path: str) -> BinaryIO:
     return stdin.buffer
 
 
-def _not_binary(data: bytes, name: str) -> bytes:
-    """``data``, unless it holds a NUL byte, which no text does: InputError then."""
-    if b"\0" in data:
+def _not_binary(data: AnyStr, name: str) -> AnyStr:
+    """``data``, unless it holds a NUL byte or character, which no text does: InputError
+    then."""
+    if (b"\0" in data) if isinstance(data, bytes) else ("\0" in data):
         raise InputError(f"{name} is a binary file, not text")
     return data
 
 
-def _decoded(data: bytes, name: str, offset: int = 0, *, final: bool = True) -> str:
-    """``data`` as UTF-8 (a byte-order mark kept for the reader to drop), ``final`` unless it
-    may end inside a character; InputError for another encoding, naming the byte."""
+def _decoded(
+    data: bytes, name: str, offset: int = 0, *, final: bool = True, encoding: str = "utf-8"
+) -> str:
+    """``data`` as UTF-8 (a byte-order mark kept for the reader to drop), or in the
+    ``encoding`` its mark names (:func:`_marked_encoding`), ``final`` unless it may end inside
+    a character; InputError where it is not, naming the byte, or holds a NUL character."""
     try:
-        return data.decode("utf-8") if final else _UTF8().decode(data, final=False)
+        if final:
+            text = data.decode(encoding)
+        else:
+            text = codecs.getincrementaldecoder(encoding)().decode(data, final=False)
     except UnicodeDecodeError as error:
         raise InputError(
-            f"{name} is not UTF-8 text (byte 0x{data[error.start]:02x} at offset "
+            f"{name} is not {encoding.upper()} text (byte 0x{data[error.start]:02x} at offset "
             f"{offset + error.start:,}); save it as UTF-8"
         ) from None
+    if encoding == "utf-8":  # its NUL bytes were refused before it was decoded
+        return text
+    return _not_binary(text, name)  # UTF-16's NUL bytes are text; a NUL character is not
 
 
-_UTF8 = codecs.getincrementaldecoder("utf-8")
+_MARKS = (  # UTF-32's first: UTF-32-LE's mark begins with UTF-16-LE's
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def _marked_encoding(start: bytes) -> str | None:
+    """The encoding that text's byte-order mark names, UTF-16 or UTF-32 (Windows' Notepad and
+    PowerShell 5's ``>`` save text so), read by Python's codec of that name, which takes the
+    mark's byte order; None for any other start, UTF-8's mark included."""
+    return next((encoding for mark, encoding in _MARKS if start.startswith(mark)), None)
 
 
 class _Source(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3 on
@@ -104,23 +126,29 @@ class TextFile(_Source):
         try:
             stream = _open_source(path)
             try:
-                data = self._contents(stream, name)
+                data, encoding = self._contents(stream, name)
             finally:
                 if path != "-":
                     stream.close()
-            return _decoded(data, name).removeprefix("\ufeff")
+            return _decoded(data, name, encoding=encoding).removeprefix("\ufeff")
         except (OSError, InputError) as error:
             self._refuse(path, error, param, ctx)
 
-    def _contents(self, stream: BinaryIO, name: str) -> bytes:
-        chunks = []
+    def _contents(self, stream: BinaryIO, name: str) -> tuple[bytes, str]:
+        """The bytes of ``stream``, and their encoding: UTF-8 unless a mark names another. NUL
+        bytes, which UTF-16 and UTF-32 hold and UTF-8 text never does, refuse UTF-8 as they
+        come."""
+        chunks: list[bytes] = []
         size = 0
+        encoding = None
         while chunk := stream.read(self._CHUNK):
-            size += len(_not_binary(chunk, name))
+            if not chunks:
+                encoding = _marked_encoding(chunk)
+            size += len(chunk if encoding else _not_binary(chunk, name))
             if size > self.max_bytes:
                 raise InputError(f"{name} is larger than {self.max_bytes >> 20:,} MB")
             chunks.append(chunk)
-        return b"".join(chunks)
+        return b"".join(chunks), encoding or "utf-8"
 
 
 class TextLines(_Source):
@@ -129,7 +157,7 @@ class TextLines(_Source):
 
     What opens the file and its first bytes are checked at once (a missing, binary or Latin-1
     file is a usage error before anything is done); a fault further on is an InputError raised
-    by the iteration, naming the line.
+    by the iteration, naming the line. UTF-16 and UTF-32 are read where a mark names them.
     """
 
     max_line_bytes = api.MAX_N * (len(str(api.MAX_N)) + 3)
@@ -145,6 +173,7 @@ class TextLines(_Source):
             stream = _open_source(path)
         except (OSError, InputError) as error:
             self._refuse(path, error, param, ctx)
+        encoding = None
         try:
             if isinstance(stream, io.BufferedReader):  # a look at the start, not consumed
                 start = stream.peek(1 << 16)
@@ -152,13 +181,19 @@ class TextLines(_Source):
                     if path != "-":
                         stream.close()
                     return iter(())
-                _decoded(_not_binary(start, name), name, final=False)
+                encoding = _marked_encoding(start)
+                if encoding is None:
+                    _not_binary(start, name)
+                _decoded(start, name, final=False, encoding=encoding or "utf-8")
         except (OSError, InputError) as error:
             if path != "-":
                 stream.close()
             self._refuse(path, error, param, ctx)
         if path != "-" and ctx is not None:
             ctx.call_on_close(stream.close)
+        if encoding is not None:
+            assert isinstance(stream, io.BufferedReader)  # its mark was seen by a look ahead
+            return self._marked_lines(stream, name, encoding)
         return self._lines(stream, name)
 
     def _lines(self, stream: BinaryIO, name: str) -> Iterator[str]:
@@ -179,6 +214,37 @@ class TextLines(_Source):
                 )
             yield _decoded(_not_binary(raw, name), name, offset)
             offset += len(raw)
+
+    def _marked_lines(self, stream: io.BufferedReader, name: str, encoding: str) -> Iterator[str]:
+        """:meth:`_lines` of UTF-16 or UTF-32 text, decoded as it is read and then split into
+        lines: the bytes of its line ends are not one byte there."""
+        decoder = codecs.getincrementaldecoder(encoding)()
+        pending = ""
+        number = 0
+        while True:
+            try:
+                chunk = stream.read1(1 << 16)
+            except OSError as error:
+                raise InputError(f"cannot read {name}: {error.strerror or error}") from None
+            try:
+                pending += decoder.decode(chunk, final=not chunk)
+            except UnicodeDecodeError:
+                raise InputError(
+                    f"line {number + 1} of {name} is not {encoding.upper()} text; save it as UTF-8"
+                ) from None
+            *ended, pending = pending.split("\n")
+            lines = [line + "\n" for line in ended]
+            if not chunk and pending:  # the last line, with no line end
+                lines.append(pending)
+            for line in lines:
+                number += 1
+                yield _not_binary(line, name)
+            if len(pending) > self.max_line_bytes:
+                raise InputError(
+                    f"line {number + 1} of {name} is longer than a board of N = {api.MAX_N:,} takes"
+                )
+            if not chunk:
+                return
 
 
 class WholeNumber(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3 on
