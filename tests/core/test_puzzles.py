@@ -656,6 +656,19 @@ def test_verify_stops_at_a_line_of_marked_text_that_is_not_a_board(tmp_path: Pat
     ), done.stderr
 
 
+@pytest.mark.parametrize("line_end", ["\n", "\r\n", "\r"], ids=["lf", "crlf", "cr"])
+def test_verify_reads_each_kind_of_line_end(line_end: str, tmp_path: Path) -> None:
+    """Old Macs' lone carriage returns reached it as one line, refused (where --board read
+    them). The lines are numbered as an editor shows them."""
+    lines = ["2 4 1 3", "", ". . Q .", "Q . . .", ". . . Q", ". Q . .", "not a board"]
+    path = tmp_path / "boards.txt"
+    path.write_bytes(line_end.join(lines).encode() + line_end.encode())
+    result = invoke("verify", str(path))
+    assert result.exit_code == 2
+    assert "line 7: 'not a board' is not part of a board" in result.stderr
+    assert "(2 boards checked: all valid before it)" in result.stderr
+
+
 def test_a_directory_is_refused_and_a_device_of_zeros_is_not_read_to_its_end() -> None:
     for arguments in (["first", "--board", "/tmp"], ["verify", "/dev/zero"]):
         result = invoke(*arguments)

@@ -25,6 +25,7 @@ _PLAIN_CELLS = {"Q", "_", ".", QUEEN}
 _NUMBERS = re.compile(r"[0-9]+(?:\s+[0-9]+)*")
 _COLOUR_CODES = re.compile(r"\x1b\[[0-9;]*m")  # a terminal board saved with its colours
 _HEADER = re.compile(r"Solution [0-9]+")
+_LONE_RETURN = re.compile(r"\r(?!\n)")  # a line end of its own in old Macs' text
 
 
 def read_boards(lines: Iterable[str], rules: frozenset[str] = frozenset()) -> Iterator[BoardCheck]:
@@ -81,10 +82,11 @@ def _checked(number: int, board: _Placement, rules: frozenset[str]) -> BoardChec
 
 class _Lines:
     """Lines read one at a time, with one line of look-ahead and the number of the last line
-    read; colour codes and a byte-order mark are dropped."""
+    read; colour codes and a byte-order mark are dropped, and a carriage return alone ends a
+    line, as it does for ``--board``."""
 
     def __init__(self, lines: Iterable[str]) -> None:
-        self._lines = iter(lines)
+        self._lines = _split_at_lone_returns(lines)
         self._ahead: str | None = None
         self.number = 0
 
@@ -103,6 +105,17 @@ class _Lines:
             self._ahead = None
             self.number += 1
         return line
+
+
+def _split_at_lone_returns(lines: Iterable[str]) -> Iterator[str]:
+    """``lines``, each cut where a carriage return not followed by a line feed ends a line (old
+    Macs' text reaches a reader of lines as one line)."""
+    for line in lines:
+        at = line.find("\r")
+        if 0 <= at < len(line) - 2:  # a return before the line's own end
+            yield from _LONE_RETURN.split(line)
+        else:
+            yield line
 
 
 def _check_next_row(grid: list[tuple[int, list[str]]], line_number: int, cells: list[str]) -> None:
