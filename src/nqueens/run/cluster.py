@@ -114,6 +114,8 @@ def connected(cluster: Cluster, deadline: float | None) -> Iterator[Any]:
         cluster = replace(cluster, connect_seconds=left if seconds is None else min(seconds, left))
     if cluster.local_workers is None:
         _reach(distributed, cluster)
+    if cluster.local_workers is not None:
+        _current_folder_checked()
     with ExitStack() as stack:
         client = None
         with signals.held() as arrived:
@@ -213,15 +215,23 @@ def lost_if_cut_off() -> Iterator[None]:
         raise ClusterLost(str(error) or type(error).__name__) from None
 
 
+def _current_folder_checked() -> None:
+    """Python starts a local cluster's workers and its resource tracker in the current folder:
+    where that no longer exists, each fails (Dask says "Nanny failed to start", and Python
+    3.13's tracker prints a traceback), so nothing is started and the count says why."""
+    try:
+        os.getcwd()
+    except OSError:
+        raise ClusterUnreachable(
+            "the current folder no longer exists: change to one that does"
+        ) from None
+
+
 def _not_started(error: Exception) -> str:
     """Why a local cluster did not start, with the usual cause where Dask's words hide it."""
     said = f"the cluster did not start: {error}"
     if "Nanny failed to start" not in str(error):
         return said
-    try:
-        os.getcwd()
-    except OSError:  # Python starts each worker in the current folder, and fails to
-        return f"{said} (the current folder no longer exists: change to one that does)"
     try:
         multiprocessing.get_context("spawn").Lock()
     except OSError as refused:  # no /dev/shm for the locks the workers' start needs
