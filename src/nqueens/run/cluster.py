@@ -114,7 +114,7 @@ def connected(cluster: Cluster, deadline: float | None) -> Iterator[Any]:
         cluster = replace(cluster, connect_seconds=left if seconds is None else min(seconds, left))
     if cluster.local_workers is None:
         _reach(distributed, cluster)
-    if cluster.local_workers is not None:
+    else:
         _current_folder_checked()
     with ExitStack() as stack:
         client = None
