@@ -609,7 +609,7 @@ def test_color_options_work_before_or_after_the_command_and_never_change_data(wh
 
 
 def test_svg_files_are_named_as_the_help_says_and_said_where(tmp_path: Path) -> None:
-    assert "board-01.svg" in invoke("solve", "--help").stdout
+    assert "board-1.svg to board-4.svg for 4" in invoke("solve", "--help").stdout
     six = invoke("solve", "6", "--svg", str(tmp_path / "six.svg"))
     assert six.exit_code == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"six-{i}.svg" for i in range(1, 5)]

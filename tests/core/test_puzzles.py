@@ -376,6 +376,36 @@ def test_a_labelled_board_with_a_queen_off_it_is_never_valid(drawn: str, code: i
         assert "drawn past the board's 4 columns" in result.stderr
 
 
+def test_compact_lines_that_count_from_1_are_boards_not_a_labelled_header() -> None:
+    """A compact line that starts 1 after a one-queen board, or 1 2 3 4 twice, is a board."""
+    eight = invoke("first", "8", "--engine", "bitboard", "--style", "compact").stdout
+    assert eight.startswith("1 ")
+    both = invoke("verify", stdin="1\n" + eight)
+    assert both.exit_code == 0, both.stderr
+    assert "2 boards checked: all valid" in both.stderr
+    twice = invoke("verify", stdin="1 2 3 4\n1 2 3 4\n")
+    assert twice.exit_code == 1, twice.stderr
+    assert "2 boards checked: 2 not valid" in twice.stderr
+
+
+def test_verify_reads_rows_drawn_as_board_files_are() -> None:
+    """Rows without spaces (``..Q.``) are read by verify as --board reads them."""
+    drawn = "".join(
+        "".join("Q" if row == queen else "." for row in range(8)) + "\n"
+        for queen in (0, 4, 7, 5, 2, 6, 1, 3)
+    )
+    result = invoke("verify", stdin=drawn)
+    assert result.exit_code == 0, result.stderr
+    solved = invoke("count", "--board", "-", stdin=drawn.replace("Q", "."))
+    assert solved.exit_code == 0 and solved.stdout.strip() == "92"
+
+
+def test_verify_of_a_puzzle_file_says_it_is_a_puzzle() -> None:
+    result = invoke("verify", str(Path(__file__).parents[2] / "examples" / "puzzle_8.txt"))
+    assert result.exit_code == 2
+    assert "a puzzle, not a solution" in result.stderr and "nqueens first --board" in result.stderr
+
+
 def test_verify_reports_every_attacking_pair() -> None:
     text = 'Q _ _ _\n_ Q _ _\n_ _ _ Q\n_ _ Q _\n\n{"n": 4, "rows": [1, 3, 0, 2]}\n'
     result = invoke("verify", stdin=text)
@@ -427,7 +457,9 @@ def test_verify_json_and_missing_queens() -> None:
     ("text", "message"),
     [
         ("hello\n", "line 1"),
-        ("", "no board found"),
+        ("", "Error: no board found in the input"),
+        (". . # .\n", "line 1: a blocked square"),
+        (LABELLED_4.replace("4  .  .  Q  .", "4  .  .  Q  x"), "'x' in row 4 is not part of"),
         ('{"n": 4}\n', 'a board in JSON needs "rows"'),
         ("Q _\n_ _ Q\n", "line 2: a row of 3 after a row of 2 (line 1)"),
         ("_ _ Q\nQ\n", "line 2: a row of 1 after a row of 3 (line 1)"),
@@ -453,6 +485,7 @@ def test_verify_unreadable_input_exits_2(text: str, message: str) -> None:
     result = invoke("verify", stdin=text)
     assert result.exit_code == 2
     assert message in result.stderr
+    assert "Invalid value" not in result.stderr and "Usage:" not in result.stderr
 
 
 def test_verify_from_a_file(tmp_path: Path) -> None:

@@ -211,8 +211,9 @@ def board_options(function: F) -> F:
         "svg_path",
         metavar="FILE",
         callback=svg_target,
-        help="Also save each board as an SVG picture (several boards are numbered: board-01.svg, "
-        "board-02.svg, ...). e.g. --svg board.svg",
+        help="Also save each board as an SVG picture, e.g. --svg board.svg. Several boards are "
+        "numbered with as many digits as their count needs: board-1.svg to board-4.svg for 4, "
+        "board-01.svg to board-92.svg for 92.",
     )(function)
     function = click.option(
         "--ascii",

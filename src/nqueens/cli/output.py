@@ -213,6 +213,13 @@ def _write_line(pieces: Iterator[str]) -> None:
     click.echo()
 
 
+class BadInput(click.ClickException):
+    """Input that was read and is not what the command takes (no board in it, a line that is
+    not part of one): exit 2 with the message alone, as the command line itself was right."""
+
+    exit_code = EXIT_BAD_INPUT
+
+
 class Unwritable(click.ClickException):
     """A file the user asked for could not be written (a full disk, a folder gone): exit 74."""
 

@@ -8,13 +8,22 @@ import random
 import re
 
 from nqueens.core.board import DIFFERENCE, SUM, Board, BoardError, Diagonal
+from nqueens.core.glyphs import QUEEN
 from nqueens.core.results import InputError, Square
 from nqueens.core.validation import read_whole, shown
 from nqueens.core.wording import counted
 
-_QUEEN_CELLS = {"Q", "q"}
-_BLOCKED_CELLS = {"#", "X", "x"}
-_FREE_CELLS = {".", "_"}
+QUEEN_CELLS = frozenset({"Q", "q", QUEEN})
+BLOCKED_CELLS = frozenset({"#", "X", "x"})
+FREE_CELLS = frozenset({".", "_"})
+DRAWING_CELLS = QUEEN_CELLS | BLOCKED_CELLS | FREE_CELLS
+
+
+def drawing_cells(line: str) -> list[str]:
+    """The squares of one row of a board drawing: separated by spaces or tabs, or not at all
+    (``..Q.``). The one reading of a row, for ``--board`` and for ``verify``."""
+    stripped = line.strip()
+    return stripped.split() if re.search(r"\s", stripped) else list(stripped)
 
 
 def read_board(text: str, diagonals: int | None = None) -> Board:
@@ -46,18 +55,18 @@ def _read_drawing(text: str) -> Board:
     queens: list[Square] = []
     blocked: list[Square] = []
     for row, line in enumerate(lines):
-        cells = line.split() if re.search(r"\s", line.strip()) else list(line.strip())
+        cells = drawing_cells(line)
         if len(cells) != n:
             raise InputError(
                 f"row {row + 1} has {counted(len(cells), 'square')}; a board of N = {n} needs "
                 f"{n} in each"
             )
         for col, cell in enumerate(cells):
-            if cell in _QUEEN_CELLS:
+            if cell in QUEEN_CELLS:
                 queens.append((row, col))
-            elif cell in _BLOCKED_CELLS:
+            elif cell in BLOCKED_CELLS:
                 blocked.append((row, col))
-            elif cell not in _FREE_CELLS:
+            elif cell not in FREE_CELLS:
                 raise InputError(
                     f"square {row + 1},{col + 1} is {cell!r}: use Q (queen), # or X (blocked), "
                     ". or _ (free)"

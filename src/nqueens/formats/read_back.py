@@ -14,14 +14,13 @@ import re
 from collections.abc import Iterable, Iterator
 
 from nqueens.core.board import RULES
-from nqueens.core.glyphs import QUEEN
 from nqueens.core.results import InputError, Square
 from nqueens.core.validation import read_whole, shown
 from nqueens.core.wording import counted
+from nqueens.formats.boards import BLOCKED_CELLS, DRAWING_CELLS, QUEEN_CELLS, drawing_cells
 from nqueens.formats.verify import BoardCheck, check, check_rows
 
-_QUEEN_MARKS = {"Q", QUEEN}
-_PLAIN_CELLS = {"Q", "_", ".", QUEEN}
+_LABELLED_SQUARES = QUEEN_CELLS | {".", " "}  # what a labelled row holds after its label
 _NUMBERS = re.compile(r"[0-9]+(?:\s+[0-9]+)*")
 _COLOUR_CODES = re.compile(r"\x1b\[[0-9;]*m")  # a terminal board saved with its colours
 _HEADER = re.compile(r"Solution [0-9]+")
@@ -37,8 +36,13 @@ def read_boards(lines: Iterable[str], rules: frozenset[str] = frozenset()) -> It
     grid: list[tuple[int, list[str]]] = []  # (line number, cells) of the plain board being read
     while (line := reader.next()) is not None:
         stripped = line.strip()
-        cells = stripped.split()
-        if cells and all(cell in _PLAIN_CELLS for cell in cells):
+        cells = drawing_cells(stripped)
+        if cells and all(cell in DRAWING_CELLS for cell in cells):
+            if any(cell in BLOCKED_CELLS for cell in cells):
+                raise InputError(
+                    f"line {reader.number}: a blocked square ({stripped[:40]!r}): this is a "
+                    "puzzle, not a solution to check; nqueens first --board FILE completes it"
+                )
             _check_next_row(grid, reader.number, cells)
             grid.append((reader.number, cells))
             continue
@@ -145,7 +149,7 @@ def _plain_board(grid: list[tuple[int, list[str]]]) -> _Placement:
         (row, col)
         for row, (_, cells) in enumerate(grid)
         for col, cell in enumerate(cells)
-        if cell in _QUEEN_MARKS
+        if cell in QUEEN_CELLS
     ]
     return n, queens
 
@@ -201,12 +205,13 @@ def _compact_board(rows: list[int], line_number: int) -> _Placement:
 
 
 def _labelled_row_follows(reader: _Lines) -> bool:
-    """Whether the next line is row 1 of a board drawn with labels."""
+    """Whether the next line is row 1 of a board drawn with labels, not a compact line that
+    starts with 1."""
     line = reader.peek()
     return (
         line is not None
         and re.match(r"\s*1\s", line + " ") is not None
-        and any(mark in line for mark in (*_QUEEN_MARKS, " "))
+        and not _NUMBERS.fullmatch(line.strip())
     )
 
 
@@ -228,7 +233,13 @@ def _labelled_board(n: int, reader: _Lines) -> _Placement:
             raise InputError(
                 f"line {reader.number}: row {row + 1} is drawn past the board's {n} columns"
             )
-        cols = [position // 3 for position, mark in enumerate(squares) if mark in _QUEEN_MARKS]
+        stray = next((mark for mark in squares if mark not in _LABELLED_SQUARES), None)
+        if stray is not None:
+            raise InputError(
+                f"line {reader.number}: {stray!r} in row {row + 1} is not part of a board "
+                "(a labelled row holds squares, . or a queen)"
+            )
+        cols = [position // 3 for position, mark in enumerate(squares) if mark in QUEEN_CELLS]
         if len(set(cols)) != len(cols):
             raise InputError(
                 f"line {reader.number}: two queens in one square; a labelled board's squares "

@@ -64,7 +64,8 @@ if TYPE_CHECKING:
     "svg_path",
     metavar="FILE",
     callback=svg_target,
-    help="Also save each step as a picture: --svg step.svg writes step-01.svg, step-02.svg, ...",
+    help="Also save each step as a picture: --svg step.svg writes step-01.svg, step-02.svg, "
+    "... (as many digits as the number of steps needs).",
 )
 @click.option(
     "--tree",

@@ -13,6 +13,7 @@ from nqueens.cli.output import (
     EXIT_CODES_HELP,
     EXIT_NO_SOLUTION,
     EXIT_OK,
+    BadInput,
     Output,
 )
 from nqueens.cli.params import TextLines
@@ -76,13 +77,13 @@ def verify(ctx: click.Context, source: str, output_format: str, rules: frozenset
                         click.echo(f"{board.label}: {problem}")
     except InputError as error:
         so_far = f" ({_checked(checked, invalid)} before it)" if checked else ""
-        raise click.BadParameter(str(error) + so_far, param_hint="'FILE'") from None
+        raise BadInput(str(error) + so_far) from None
     except KeyboardInterrupt:  # what was checked is said, as a partial result
         so_far = f"{_checked(checked, invalid)}, before the stop" if checked else "no board checked"
         output.message(f"Interrupted: {so_far}.")
         ctx.exit(signals.exit_code())
     if not checked:
-        raise click.BadParameter("no board found in the input", param_hint="'FILE'")
+        raise BadInput("no board found in the input")
     output.message(f"{_checked(checked, invalid)}.")
     ctx.exit(EXIT_NO_SOLUTION if invalid else EXIT_OK)
 
