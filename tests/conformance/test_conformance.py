@@ -510,6 +510,14 @@ def test_every_command_goes_on_quietly_when_a_pipes_reader_is_gone(
         assert_conforms(arguments, done)
 
 
+@pytest.mark.parametrize("arguments", [["--help"], ["--version"], [], ["solve", "--help"]])
+def test_help_and_version_go_on_quietly_when_a_pipes_reader_is_gone(arguments: list[str]) -> None:
+    """The group's own options print while the command line is read, before any command runs:
+    click's answer to a closed pipe there was exit 1."""
+    ran = run_with_a_reader_gone([*NQUEENS, *arguments], "stdout")
+    assert (ran.returncode, ran.stderr) == (0, "")
+
+
 LIMIT_CASES = _limit_cases(cap=1_000)
 STOP_CASES = _limit_cases(cap=10_000_000)
 """Boards whose search outlasts a Ctrl-C's delay on a quick machine: cp's first 1,000 and local

@@ -58,6 +58,21 @@ class QueensGroup(click.Group):
                 ) from None
             raise
 
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        """``nqueens --help`` and ``--version`` print while the command line is read: a reader
+        that left early (``| head -1``) is no error there either."""
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except BrokenPipeError:
+            discard_stdout()
+            raise click.exceptions.Exit(EXIT_OK) from None
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             result = super().invoke(ctx)
