@@ -18,11 +18,13 @@ from helpers import (
     assert_valid_board,
     brute_force_solutions,
     invoke,
+    json_lines,
     json_stream,
     known_total,
     known_unique,
     parse_plain_boards,
     process_env,
+    run_nqueens,
     run_on_terminal,
     strip_ansi,
 )
@@ -159,6 +161,28 @@ def test_count_json_with_stats() -> None:
     for key in ("subproblems", "nodes", "wall_time", "solutions_per_second"):
         assert isinstance(record[key], (int, float))
     assert result.stderr == ""
+
+
+@pytest.mark.parametrize(
+    "one", [["first", "4"], ["solve", "4", "--limit", "1"], ["count", "1"], ["count", "3"]]
+)
+def test_a_solution_rate_is_given_only_over_more_than_one_solution(one: list[str]) -> None:
+    record = json_lines(invoke(*one, "--stats", "--format", "json").stdout)[-1]
+    assert "solutions_per_second" not in record and "wall_time" in record
+    table = invoke(*one, "--stats").stderr
+    assert "wall time" in table and "per second" not in table
+    if one[0] != "first":
+        many = json_lines(invoke(one[0], "6", "--stats", "--format", "json").stdout)
+        assert many[-1]["solutions_per_second"] > 0
+
+
+def test_a_stopped_count_says_the_time_since_the_command_started() -> None:
+    """The time limit counts from the command's start, and so does the time it reports: a
+    stopwatch's, not the search's alone (start-up took a third of it)."""
+    ran = run_nqueens("count", "19", "-t", "1")
+    assert ran.returncode == 3, ran.stderr
+    said = re.search(r"in ([0-9.]+) s \(stopped by the time limit", ran.stderr)
+    assert said is not None and float(said[1]) >= 1.0, ran.stderr
 
 
 def test_count_json_without_stats_is_small() -> None:

@@ -183,9 +183,9 @@ class Output:
         it anywhere), kept whole in a file or pipe."""
         self.err.print(text, markup=False, soft_wrap=not self.err.is_terminal)
 
-    def stats(self, stats: Stats, board: Board, *, enumeration: bool = True) -> None:
+    def stats(self, stats: Stats, board: Board) -> None:
         """The statistics table, on stderr."""
-        self.err.print(render.stats_table(stats, board, enumeration=enumeration))
+        self.err.print(render.stats_table(stats, board))
 
 
 def encodes(console: Console, text: str) -> bool:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 
+from nqueens.core import clock
 from nqueens.core.board import SUM, Board
 from nqueens.core.glyphs import glyphs
 from nqueens.core.results import Solution, Square, Stats, Status
@@ -211,12 +212,17 @@ def solution_record_pieces(
 
 
 def stats_record(stats: Stats) -> dict[str, object]:
-    """The statistics as JSON-ready values, named as the engine names them."""
-    return {
-        **stats.figures,
-        "wall_time": round(stats.wall_time, 6),
-        "solutions_per_second": round(stats.solutions_per_second, 1),
-    }
+    """The statistics as JSON-ready values, named as the engine names them; the solution rate
+    only where it is a rate (:func:`has_rate`)."""
+    record: dict[str, object] = {**stats.figures, "wall_time": round(stats.wall_time, 6)}
+    if has_rate(stats):
+        record["solutions_per_second"] = round(stats.solutions_per_second, 1)
+    return record
+
+
+def has_rate(stats: Stats) -> bool:
+    """Whether solutions per second means anything: not over one solution, nor over none."""
+    return stats.solutions > 1 and stats.wall_time > 0
 
 
 def rules_field(rules: frozenset[str]) -> dict[str, object]:
@@ -277,11 +283,11 @@ def count_headline(stats: Stats, board: Board, *, with_unique: bool) -> str:
     return line
 
 
-def stats_table(stats: Stats, board: Board, *, enumeration: bool) -> Table:
-    """The solver's statistics as a two-column table, as the seed program lists them, with the
-    board's size and rules.
+def stats_table(stats: Stats, board: Board) -> Table:
+    """The solver's statistics as a two-column table, as OR-Tools' N-queens example lists
+    them, with the board's size and rules.
 
-    ``enumeration`` adds the solution rate, which means nothing for a search for one solution.
+    The solution rate is a row where it is a rate (:func:`has_rate`).
     """
     table = Table(title="Statistics", show_header=False, title_justify="left")
     table.add_column("statistic", style="bold")
@@ -295,7 +301,7 @@ def stats_table(stats: Stats, board: Board, *, enumeration: bool) -> Table:
     for name, value in stats.figures.items():
         table.add_row(name, f"{value:,}")
     table.add_row("wall time", f"{stats.wall_time:.3f} s")
-    if enumeration:
+    if has_rate(stats):
         table.add_row("solutions per second", f"{stats.solutions_per_second:,.0f}")
     table.add_row("search", describe_status(stats.status))
     return table
@@ -344,12 +350,13 @@ def describe_status(status: Status) -> str:
 def ending(stats: Stats) -> str:
     """How a search that was cut short ended, for a line beside a result that shows the count."""
     cause = "Interrupted" if stats.status is Status.INTERRUPTED else "Stopped by the time limit"
-    return f"{cause} after {stats.wall_time:.2f} s: the count is a lower bound."
+    return f"{cause} after {clock.since_start(stats.wall_time):.2f} s: the count is a lower bound."
 
 
 def summary(stats: Stats, board: Board) -> str:
     """One line for people after a search: how many solutions, how long, and how it ended."""
-    line = f"{counted(stats.solutions, 'solution')} for {board.title} in {stats.wall_time:.2f} s"
+    seconds = clock.since_start(stats.wall_time)
+    line = f"{counted(stats.solutions, 'solution')} for {board.title} in {seconds:.2f} s"
     if stats.status is not Status.COMPLETE:
         line += f" ({describe_status(stats.status)})"
     return line

@@ -31,6 +31,14 @@ def remaining(limit: float | None) -> float | None:
     return max(limit - (time.monotonic() - _started), LEAST_SECONDS)
 
 
+def since_start(search_seconds: float) -> float:
+    """The seconds the user has waited: since the command started where one did (start-up
+    included, as a stopwatch measures it), else the search's own ``search_seconds``."""
+    if _started is None:
+        return search_seconds
+    return max(time.monotonic() - _started, search_seconds)
+
+
 def seconds_until(deadline: float | None) -> float | None:
     """The seconds left until ``deadline``, a time.monotonic() (None: no deadline), for a
     solver's own limit: a little, never nothing, once it has passed, since some read 0 as none."""

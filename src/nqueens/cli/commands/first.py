@@ -114,5 +114,5 @@ def first(
     if unused is not None:
         output.message(unused)
     if show_stats and output.format == "text":
-        output.stats(result.stats, board, enumeration=False)
+        output.stats(result.stats, board)
     ctx.exit(EXIT_OK)
