@@ -27,6 +27,7 @@ from helpers import (
     run_nqueens,
     run_on_terminal,
     strip_ansi,
+    symmetry_images,
 )
 
 import nqueens
@@ -183,6 +184,17 @@ def test_a_stopped_count_says_the_time_since_the_command_started() -> None:
     assert ran.returncode == 3, ran.stderr
     said = re.search(r"in ([0-9.]+) s \(stopped by the time limit", ran.stderr)
     assert said is not None and float(said[1]) >= 1.0, ran.stderr
+
+
+@pytest.mark.parametrize(("n", "rules"), [(8, []), (9, []), (11, ["--torus"])])
+def test_solve_unique_says_how_many_solutions_its_boards_stand_for(n: int, rules: list[str]) -> None:
+    listed = invoke("solve", str(n), "--unique", "--style", "compact", *rules)
+    lines = [line for line in listed.stdout.splitlines() if line[:1].isdigit()]
+    boards = [tuple(int(v) - 1 for v in line.split()) for line in lines]
+    in_all = sum(len(symmetry_images(rows)) for rows in boards)
+    assert f"{len(boards)} unique solutions ({in_all:,} in all)" in listed.stderr
+    if not rules:
+        assert in_all == known_total(n)
 
 
 def test_count_json_without_stats_is_small() -> None:

@@ -353,10 +353,15 @@ def ending(stats: Stats) -> str:
     return f"{cause} after {clock.since_start(stats.wall_time):.2f} s: the count is a lower bound."
 
 
-def summary(stats: Stats, board: Board) -> str:
-    """One line for people after a search: how many solutions, how long, and how it ended."""
+def summary(stats: Stats, board: Board, *, in_all: int | None = None) -> str:
+    """One line for people after a search: how many solutions, how long, and how it ended;
+    with ``in_all``, the solutions were one of each symmetry class, standing for that many."""
     seconds = clock.since_start(stats.wall_time)
-    line = f"{counted(stats.solutions, 'solution')} for {board.title} in {seconds:.2f} s"
+    if in_all is None:
+        found = counted(stats.solutions, "solution")
+    else:
+        found = f"{counted(stats.solutions, 'unique solution')} ({in_all:,} in all)"
+    line = f"{found} for {board.title} in {seconds:.2f} s"
     if stats.status is not Status.COMPLETE:
         line += f" ({describe_status(stats.status)})"
     return line

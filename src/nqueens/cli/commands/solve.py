@@ -30,6 +30,7 @@ from nqueens.core import clock
 from nqueens.core.board import Board
 from nqueens.core.known_counts import KNOWN_TOTALS
 from nqueens.core.results import Status
+from nqueens.core.symmetry import class_size
 from nqueens.engines import registry
 from nqueens.engines.base import SOLVE
 
@@ -87,6 +88,7 @@ def solve(
     note_theorem_set_aside(output, SOLVE, board, engine, strategy, engine_options)
     digits = len(str(limit or (board.plain and KNOWN_TOTALS.get(n)) or 1))
     pictures = Pictures(svg_path)
+    in_all = 0  # with --unique: the solutions that the boards listed stand for
     with usage_errors():
         stream = api.solve(
             board,
@@ -101,6 +103,8 @@ def solve(
         try:
             for number, solution in enumerate(stream, start=1):
                 output.solution(solution, number)
+                if unique:
+                    in_all += class_size(solution.rows)
                 if svg_path is not None:
                     caption = f"Solution {number}"
                     picture = board_svg(
@@ -119,7 +123,7 @@ def solve(
     if stats.solutions == 0 and stats.status is Status.COMPLETE:
         output.message(none_exists(board))
         ctx.exit(EXIT_NO_SOLUTION)
-    output.message(render.summary(stats, board))
+    output.message(render.summary(stats, board, in_all=in_all if unique else None))
     if show_stats:
         output.stats(stats, board)
     ctx.exit(exit_code(stats.status))
