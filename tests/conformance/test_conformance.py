@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -516,6 +517,19 @@ def test_help_and_version_go_on_quietly_when_a_pipes_reader_is_gone(arguments: l
     click's answer to a closed pipe there was exit 1."""
     ran = run_with_a_reader_gone([*NQUEENS, *arguments], "stdout")
     assert (ran.returncode, ran.stderr) == (0, "")
+
+
+@pytest.mark.parametrize(
+    "arguments", [["solve", "20"], ["count", "20"], ["solve", "25", "--torus"], ["count", "64"]]
+)
+def test_a_refusal_names_only_the_options_of_its_own_command(arguments: list[str]) -> None:
+    """The advice of a refusal is something the user can type to the same command."""
+    refused = invoke(*arguments)
+    assert refused.exit_code == 2
+    named = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", refused.stderr))
+    assert named, refused.stderr
+    own = {opt for param in cli.commands[arguments[0]].params for opt in param.opts} | {"--help"}
+    assert named <= own, refused.stderr
 
 
 LIMIT_CASES = _limit_cases(cap=1_000)

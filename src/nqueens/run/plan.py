@@ -196,9 +196,14 @@ def check_bounded(request: Request, *, resumable: bool, engine: Engine) -> None:
         if reason
         else ""
     )
+    if request.command == COUNT:
+        advice = (
+            "Give a time limit ({time_limit}) for a partial count, a lower bound, or count with "
+            "{checkpoint} or {cluster} so the work can be resumed or shared."
+        )
+    else:
+        advice = "Give a solution limit ({limit}) or a time limit ({time_limit}) to list the first."
     raise InputError(
-        f"{size}, too many to go through without a limit. Give a time limit ({{time_limit}}) "
-        "for a partial count, a lower bound, a solution limit (solve's {limit}), or count with "
-        f"{{checkpoint}} or {{cluster}} so the work can be resumed or shared.{known}",
+        f"{size}, too many to go through without a limit. {advice}{known}",
         names=("time_limit", "limit", "checkpoint", "cluster", "engine", "strategy"),
     )
