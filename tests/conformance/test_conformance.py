@@ -532,6 +532,17 @@ def test_a_refusal_names_only_the_options_of_its_own_command(arguments: list[str
     assert named <= own, refused.stderr
 
 
+@pytest.mark.parametrize("command", ["count", "solve"])
+@pytest.mark.parametrize("n", [1_001, 5_000])
+def test_auto_takes_a_board_that_some_engine_can(command: str, n: int) -> None:
+    """Past CP-SAT's largest board, auto runs an engine that can take it, not one that cannot."""
+    able = registry.able(Request(command, Board(n), time_limit=0.3))
+    assert able
+    ran = invoke(command, str(n), "-t", "0.3", "--format", "json")
+    assert ran.exit_code == 3, ran.stderr
+    assert json_lines(ran.stdout)[-1]["engine"] in able
+
+
 LIMIT_CASES = _limit_cases(cap=1_000)
 STOP_CASES = _limit_cases(cap=10_000_000)
 """Boards whose search outlasts a Ctrl-C's delay on a quick machine: cp's first 1,000 and local

@@ -168,18 +168,25 @@ def for_count(request: Request) -> Engine:
         ),
         key=lambda engine: rank(engine) or 0,
     )
-    return next((e for e in candidates if refusal(e, request) is None), candidates[-1])
+    return _first_able([*candidates, *ENGINES.values()], request, candidates[-1])
 
 
 def for_solve(request: Request) -> Engine:
     """The engine that lists the solutions of ``request``: one that prefers it (the reduced
     engine, for excluded diagonals), else CP-SAT, else the fastest counter that can take it (a
-    puzzle on a board too large for CP-SAT); CP-SAT when none can, so that checking it says why."""
+    puzzle on a board too large for CP-SAT), else any that can; CP-SAT when none can, so that
+    checking it says why."""
     default = ENGINES[SOLVE_DEFAULT]
     preferred = [engine for engine in ENGINES.values() if engine.prefers(request)]
     counters = sorted(
         (engine for engine in ENGINES.values() if engine.count_rank is not None),
         key=lambda engine: engine.count_rank or 0,
     )
-    candidates = [*preferred, default, *counters]
-    return next((e for e in candidates if refusal(e, request) is None), default)
+    return _first_able([*preferred, default, *counters, *ENGINES.values()], request, default)
+
+
+def _first_able(candidates: list[Engine], request: Request, refused: Engine) -> Engine:
+    """The first of ``candidates`` that can take ``request`` (the ranked ones first, then any
+    engine that can: the original CP solver takes boards too large for the others); ``refused``
+    when none can, so that checking it says why."""
+    return next((e for e in candidates if refusal(e, request) is None), refused)
