@@ -252,3 +252,11 @@ def test_stats_name_their_counters_as_the_engine_does(engine: str, names: tuple[
     shown = repr(stats)
     assert all(f"{name}=" in shown for name in names)
     assert "conflicts=" not in shown or "conflicts" in names
+
+
+def test_the_package_shows_its_api_and_nothing_else() -> None:
+    """``dir(nqueens)`` and tab completion in a notebook offer what ``__all__`` exports."""
+    assert dir(nqueens) == sorted(nqueens.__all__)
+    assert not {"Any", "TYPE_CHECKING", "annotations", "importlib"} & set(dir(nqueens))
+    for name in nqueens.__all__:
+        assert getattr(nqueens, name) is not None

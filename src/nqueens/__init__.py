@@ -84,7 +84,8 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_HOMES) | {"__version__"})
+    """The public API, as ``__all__`` names it: not the names this module uses to load it."""
+    return sorted(__all__)
 
 
 def _version() -> str:
