@@ -231,6 +231,12 @@ def test_lists_are_squares_too_and_huge_time_limits_mean_none() -> None:
         assert result.solution is not None
         assert_valid_board(result.solution.rows, 8)
     assert nqueens.count(8, time_limit=math.inf).status is Status.COMPLETE
+    huge = 10**400  # a whole number past any float
+    assert nqueens.count(8, time_limit=huge).solutions == 92
+    assert nqueens.first(8, time_limit=huge).solution is not None
+    assert len(list(nqueens.solve(8, time_limit=huge))) == 92
+    with pytest.raises(InputError, match="not a number of 401 digits"):
+        nqueens.count(8, time_limit=-huge)
 
 
 def test_api_errors_speak_the_apis_language_and_the_command_line_its_own() -> None:

@@ -65,8 +65,8 @@ def seconds(value: object, what: str = "the time limit") -> float | None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InputError(f"{what} must be a number of seconds, not {shown(value)}")
-    if math.isnan(value) or value <= 0:
-        raise InputError(f"{what} must be a positive number of seconds, not {value}")
+    if (isinstance(value, float) and math.isnan(value)) or value <= 0:  # an int may pass 1e308
+        raise InputError(f"{what} must be a positive number of seconds, not {shown(value)}")
     return None if value > NO_TIME_LIMIT_BEYOND else float(value)
 
 
