@@ -187,7 +187,9 @@ def test_a_stopped_count_says_the_time_since_the_command_started() -> None:
 
 
 @pytest.mark.parametrize(("n", "rules"), [(8, []), (9, []), (11, ["--torus"])])
-def test_solve_unique_says_how_many_solutions_its_boards_stand_for(n: int, rules: list[str]) -> None:
+def test_solve_unique_says_how_many_solutions_its_boards_stand_for(
+    n: int, rules: list[str]
+) -> None:
     listed = invoke("solve", str(n), "--unique", "--style", "compact", *rules)
     lines = [line for line in listed.stdout.splitlines() if line[:1].isdigit()]
     boards = [tuple(int(v) - 1 for v in line.split()) for line in lines]

@@ -727,3 +727,71 @@ def test_every_engine_takes_a_board_whose_every_queen_is_given(
                 found = nqueens.first(board, engine=name, time_limit=30).solution
                 assert found is not None and found.rows == rows, name
     assert {"cp-sat", "cp", "mip", "bitboard", "reduced"} | ({"local"} if n >= 4 else set()) <= ran
+
+
+HUGE = "7" * 5_000  # past the 4,300 digits that Python reads or prints
+
+
+@pytest.mark.parametrize(
+    ("arguments", "stdin"),
+    [
+        (["first", HUGE], ""),
+        (["explain", HUGE], ""),
+        (["count", HUGE], ""),
+        (["count", "8", "--queen", f"{HUGE},1"], ""),
+        (["verify"], f"1 {HUGE} 3\n"),
+        (["verify"], f'{{"rows": [1, {HUGE}]}}\n'),
+        (["verify"], f'{{"n": {HUGE}, "rows": [1]}}\n'),
+        (["count", "--board", "-"], f"letting n = {HUGE}\n"),
+        (["count", "--board", "-"], f"letting n = 8\nletting init = [[0, {HUGE}]]\n"),
+        (["count", "--board", "-"], f"n = 8\nnumdiags = 1\ndiags = [[{HUGE}, 0]]\n"),
+        (["count", "--board", "-"], f"n = {HUGE}\nnumdiags = 1\ndiags = [[1, 0]]\n"),
+    ],
+)
+def test_a_number_of_thousands_of_digits_is_refused_by_its_length(
+    arguments: list[str], stdin: str
+) -> None:
+    result = invoke(*arguments, stdin=stdin)
+    assert result.exit_code == 2, result.stderr
+    assert "a number of 5,000 digits" in result.stderr
+    assert "Traceback" not in result.stderr and "4300" not in result.stderr
+
+
+def test_a_solution_limit_of_thousands_of_digits_is_no_limit() -> None:
+    result = invoke("solve", "8", "--limit", HUGE, "--style", "compact")
+    assert result.exit_code == 0, result.stderr
+    assert "92 solutions for N = 8" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("arguments", "stdin", "message"),
+    [
+        (["verify"], '{"rows": ' + "[" * 50_000 + "]" * 50_000 + "}\n", "nested too deep"),
+        (["count", "--board", "-"], "n = 8\ndiags = " + "[" * 100_000 + "]" * 100_000, "'diags'"),
+        (["count", "--board", "-"], "letting n = 8.5\n", "whole number, not '8.5'"),
+        (["count", "--board", "-"], "letting n = \u0663\n", "whole number, not"),
+    ],
+)
+def test_deep_nesting_and_numbers_that_are_not_whole_are_refused(
+    arguments: list[str], stdin: str, message: str
+) -> None:
+    result = invoke(*arguments, stdin=stdin)
+    assert result.exit_code == 2, result.stderr
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("line", ["1 " * (MAX_N + 1), "1 " * 30_000_000])
+def test_a_compact_board_past_the_largest_is_refused_in_little_time_and_memory(
+    line: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "rows.txt"
+    path.write_text(line.strip() + "\n")
+    result = run_nqueens("verify", str(path), timeout=30)
+    assert result.returncode == 2, result.stderr
+    assert "more than the largest board, N = 10,000,000" in result.stderr
+
+
+def test_a_json_board_past_the_largest_is_refused() -> None:
+    result = invoke("verify", stdin=f'{{"n": {MAX_N + 1}, "rows": [0]}}\n')
+    assert result.exit_code == 2
+    assert "larger than the largest board" in result.stderr

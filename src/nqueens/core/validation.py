@@ -25,19 +25,54 @@ and nothing nqueens takes is that large."""
 
 
 def read_whole(text: str) -> int:
-    """A whole number from ASCII digits; one of more than MAX_DIGITS digits is kept as the
-    smallest number of that length, enough to be refused with its size named (``shown``)."""
+    """A whole number from ASCII digits; one of more than MAX_DIGITS digits is a
+    :class:`HugeNumber`, past every bound, said by its length, and read in time in proportion
+    to its digits (Python's own reading and printing of such a number take quadratic time, and
+    refuse beyond 4,300 digits)."""
     if len(text) <= MAX_DIGITS:  # no more digits than that: nothing to shorten
         return int(text)
-    digits = text.lstrip("+-").lstrip("0")
-    if len(digits) > MAX_DIGITS:
-        smallest: int = 10 ** (len(digits) - 1)
-        return -smallest if text.startswith("-") else smallest
+    digits = len(text.lstrip("+-").lstrip("0"))
+    if digits > MAX_DIGITS:
+        return HugeNumber(digits, negative=text.startswith("-"))
     return int(text)
+
+
+class HugeNumber(int):
+    """A whole number written with more than MAX_DIGITS digits: its value is 10 ** MAX_DIGITS
+    (or its negative), beyond anything nqueens takes, so that every bound refuses it; printed,
+    in any format, it is "a number of 5,000 digits", so that every message can name it."""
+
+    digits: int
+
+    def __new__(cls, digits: int, *, negative: bool = False) -> HugeNumber:
+        number = super().__new__(cls, -(10**MAX_DIGITS) if negative else 10**MAX_DIGITS)
+        number.digits = digits
+        return number
+
+    def __str__(self) -> str:
+        return f"{'minus ' if self < 0 else ''}a number of {self.digits:,} digits"
+
+    __repr__ = __str__
+
+    def __format__(self, spec: str) -> str:
+        return str(self)
+
+    def __add__(self, other: int) -> int:
+        """Moved by a small amount (a 1-based square made 0-based), it stays itself."""
+        if isinstance(other, int) and other.bit_length() <= 64:
+            return self
+        return int(self) + other
+
+    __radd__ = __add__
+
+    def __sub__(self, other: int) -> int:
+        return self + (-other)
 
 
 def shown(value: object) -> str:
     """``value`` for a message, with a huge number said by its size instead of in full."""
+    if isinstance(value, HugeNumber):
+        return str(value)
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
         try:
             return f"a number of {len(str(abs(value))):,} digits"

@@ -10,7 +10,7 @@ import re
 from nqueens.core.board import DIFFERENCE, SUM, Board, BoardError, Diagonal
 from nqueens.core.glyphs import QUEEN
 from nqueens.core.results import InputError, Square
-from nqueens.core.validation import read_whole, shown
+from nqueens.core.validation import HugeNumber, read_whole, shown
 from nqueens.core.wording import counted
 
 QUEEN_CELLS = frozenset({"Q", "q", QUEEN})
@@ -88,9 +88,13 @@ def _read_csplib(text: str) -> Board:
     Squares are 0-based there, row first, as the problem's Essence' model and the notes on its
     data say; every message names a square as the file writes it.
     """
-    size = re.search(r"letting\s+n\s*(?:=|be)\s*([0-9]+)\b", text)
+    size = re.search(r"letting\s+n\s*(?:=|be)\s*([^\s$]*)", text)
     if size is None:
         raise InputError("the CSPLib instance has no 'letting n = ...' (a whole number)")
+    if not re.fullmatch(r"[0-9]+", size.group(1)):
+        raise InputError(
+            f"the CSPLib instance's n must be a whole number, not {size.group(1)[:40]!r}"
+        )
     n = read_whole(size.group(1))
     queens: list[Square] = []
     init = re.search(r"letting\s+init\s*(?:=|be)\s*", text)
@@ -104,7 +108,7 @@ def _read_csplib(text: str) -> Board:
         value = re.sub(r"\$[^\n]*", "", value).strip()  # Essence' comments start with $
         line = text.count("\n", 0, init.start()) + 1
         try:
-            pairs = json.loads(value)
+            pairs = json.loads(value, parse_int=read_whole)
         except (ValueError, RecursionError):
             raise InputError(f"line {line}: {_NOT_PAIRS}") from None
         if not isinstance(pairs, list):
@@ -115,15 +119,23 @@ def _read_csplib(text: str) -> Board:
                 and len(pair) == 2
                 and all(isinstance(v, int) and not isinstance(v, bool) for v in pair)
             ):
+                written = _as_written_in_file(pair)
                 raise InputError(
-                    f"line {line}: pair {index} of 'letting init', {json.dumps(pair)}, is not "
-                    f"[row, col] ({_CSPLIB_BASE})"
+                    f"line {line}: pair {index} of 'letting init', {written}, is not [row, col] "
+                    f"({_CSPLIB_BASE})"
                 )
             queens.append((pair[0], pair[1]))
     try:
         return Board(n, tuple(queens))
     except BoardError as error:  # said again with the squares as the file writes them
         raise InputError(f"{'; '.join(error.named(_as_written)[:5])} ({_CSPLIB_BASE})") from None
+
+
+def _as_written_in_file(value: object) -> str:
+    """A value read from a file's JSON, for a message: as JSON, a huge number by its length."""
+    if isinstance(value, list):
+        return f"[{', '.join(_as_written_in_file(item) for item in value)}]"
+    return str(value) if isinstance(value, HugeNumber) else json.dumps(value)
 
 
 def _as_written(square: Square) -> str:
@@ -150,14 +162,14 @@ def _read_diagonals(text: str, first: int | None) -> Board:
         raise InputError("the Excluded Diagonals file's n must be at least 1")
     listed = re.search(r"diags\s*(?:=|be)\s*(\[.*\])", text, flags=re.DOTALL)
     try:
-        pairs = json.loads(listed.group(1)) if listed is not None else None
-    except ValueError:
+        pairs = json.loads(listed.group(1), parse_int=read_whole) if listed else None
+    except (ValueError, RecursionError):
         pairs = None
     if not isinstance(pairs, list):
         raise InputError(f"the file's 'diags' is not a list of [k, t] pairs ({_DIAGONALS_FORMAT})")
     excluded: list[Diagonal] = []
     for index, pair in enumerate(pairs, start=1):
-        written = json.dumps(pair)
+        written = _as_written_in_file(pair)
         if not (
             isinstance(pair, list)
             and len(pair) == 2

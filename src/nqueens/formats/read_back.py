@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 
+from nqueens.api import MAX_N
 from nqueens.core.board import RULES
 from nqueens.core.results import InputError, Square
 from nqueens.core.validation import read_whole, shown
@@ -21,9 +22,10 @@ from nqueens.formats.boards import BLOCKED_CELLS, DRAWING_CELLS, QUEEN_CELLS, dr
 from nqueens.formats.verify import BoardCheck, check, check_rows
 
 _LABELLED_SQUARES = QUEEN_CELLS | {".", " "}  # what a labelled row holds after its label
-_NUMBERS = re.compile(r"[0-9]+(?:\s+[0-9]+)*")
+_NUMBERS = re.compile(r"[0-9\s]+")  # on a stripped line: numbers between spaces; no backtracking
 _COLOUR_CODES = re.compile(r"\x1b\[[0-9;]*m")  # a terminal board saved with its colours
 _HEADER = re.compile(r"Solution [0-9]+")
+_DRAWN_ROW = re.compile(f"[\\s{re.escape(''.join(DRAWING_CELLS))}]+")  # told before split up
 _LONE_RETURN = re.compile(r"\r(?!\n)")  # a line end of its own in old Macs' text
 
 
@@ -36,7 +38,7 @@ def read_boards(lines: Iterable[str], rules: frozenset[str] = frozenset()) -> It
     grid: list[tuple[int, list[str]]] = []  # (line number, cells) of the plain board being read
     while (line := reader.next()) is not None:
         stripped = line.strip()
-        cells = drawing_cells(stripped)
+        cells = drawing_cells(stripped) if _DRAWN_ROW.fullmatch(stripped) else []
         if cells and all(cell in DRAWING_CELLS for cell in cells):
             if any(cell in BLOCKED_CELLS for cell in cells):
                 raise InputError(
@@ -58,7 +60,8 @@ def read_boards(lines: Iterable[str], rules: frozenset[str] = frozenset()) -> It
             board, named = _json_board(stripped, reader.number)
             under = rules | named
         elif _NUMBERS.fullmatch(stripped):
-            numbers = [read_whole(value) for value in cells]
+            _check_compact_size(stripped, reader.number)
+            numbers = [read_whole(value) for value in stripped.split()]
             if numbers == list(range(1, len(numbers) + 1)) and _labelled_row_follows(reader):
                 board = _labelled_board(numbers[-1], reader)
             else:
@@ -162,9 +165,11 @@ def _json_board(text: str, line_number: int) -> tuple[_Placement | None, frozens
     """
     where = f"line {line_number}"
     try:
-        record = json.loads(text)
+        record = json.loads(text, parse_int=read_whole)
     except ValueError as error:
         raise InputError(f"{where}: not JSON ({error})") from None
+    except RecursionError:
+        raise InputError(f"{where}: JSON nested too deep to be a board") from None
     if isinstance(record, dict) and record.get("type") == "status":
         return None, frozenset()
     rows = record.get("rows") if isinstance(record, dict) else None
@@ -173,6 +178,8 @@ def _json_board(text: str, line_number: int) -> tuple[_Placement | None, frozens
     n = record.get("n", len(rows))
     if not _whole(n) or n < 1:
         raise InputError(f'{where}: "n" must be a whole number of at least 1, not {shown(n)}')
+    if n > MAX_N:
+        raise InputError(f"{where}: N = {shown(n)} is larger than the largest board, {MAX_N:,}")
     if len(rows) != n:
         raise InputError(
             f'{where}: a board of N = {n:,} needs {n:,} rows, and "rows" has {len(rows):,}'
@@ -194,6 +201,19 @@ def _json_board(text: str, line_number: int) -> tuple[_Placement | None, frozens
 
 def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_compact_size(line: str, line_number: int) -> None:
+    """Refuse a compact line of more rows than the largest board, before it is split up (a
+    line of 30 million numbers took gigabytes)."""
+    if line.count(" ") + line.count("\t") < MAX_N:  # fewer gaps than that: fewer numbers
+        return
+    single = "  " not in line and "\t" not in line  # as nqueens writes them
+    numbers = (line if single else re.sub(r"\s+", " ", line)).count(" ") + 1
+    if numbers > MAX_N:
+        raise InputError(
+            f"line {line_number}: {numbers:,} rows, more than the largest board, N = {MAX_N:,}"
+        )
 
 
 def _compact_board(rows: list[int], line_number: int) -> _Placement:
