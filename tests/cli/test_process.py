@@ -7,6 +7,7 @@ import resource
 import shlex
 import shutil
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -395,3 +396,35 @@ def test_memory_running_out_is_one_line_and_exit_2() -> None:
     assert done.returncode == 2, said
     assert said.startswith("Error: out of memory: this command needs more than this process")
     assert "Traceback" not in said and said.count("\n") == 1
+
+
+def test_a_board_file_that_nobody_writes_to_is_waited_for_within_the_time_limit(
+    tmp_path: Path,
+) -> None:
+    """Opening a named pipe waits for its writer: the time limit covers that wait too."""
+    fifo = tmp_path / "board"
+    os.mkfifo(fifo)
+    started = time.monotonic()
+    waited = run_nqueens("count", "--board", str(fifo), "-t", "0.5")
+    assert time.monotonic() - started < 5
+    assert waited.returncode == 3, waited.stderr
+    assert f"the time limit ended while waiting for {fifo} to be written" in waited.stderr
+
+
+@pytest.mark.parametrize("limit", [["-t", "30"], []])
+def test_a_board_file_written_late_is_read_whole(limit: list[str], tmp_path: Path) -> None:
+    fifo = tmp_path / "board"
+    os.mkfifo(fifo)
+
+    def write_late() -> None:
+        time.sleep(0.3)
+        with open(fifo, "w") as pipe:
+            pipe.write(". . . .\n" * 4)
+
+    writer = threading.Thread(target=write_late)
+    writer.start()
+    try:
+        read = run_nqueens("count", "--board", str(fifo), *limit)
+    finally:
+        writer.join()
+    assert (read.returncode, read.stdout) == (0, "2\n"), read.stderr

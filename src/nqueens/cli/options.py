@@ -19,7 +19,7 @@ from click.core import ParameterSource
 from nqueens.cli import render, report
 from nqueens.cli.output import COLOR_KEY
 from nqueens.cli.params import Seconds, option_flag
-from nqueens.core import theorems
+from nqueens.core import clock, theorems
 from nqueens.core.results import InputError
 from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
@@ -119,6 +119,13 @@ class QueensCommand(click.Command):
             raise
 
 
+def _keep_time_limit(
+    ctx: click.Context, param: click.Parameter, value: float | None
+) -> float | None:
+    clock.set_limit(value)
+    return value
+
+
 def common_options(function: F) -> F:
     """What every search command shares: --time-limit, --stats, --format and --quiet."""
     function = click.option(
@@ -132,6 +139,8 @@ def common_options(function: F) -> F:
         "--time-limit",
         type=Seconds(),
         metavar="SECONDS",
+        is_eager=True,  # read before a --board file, whose waiting it bounds
+        callback=_keep_time_limit,
         help="Stop after this many seconds, start-up included, and report what was found as "
         "partial (e.g. -t 0.5; inf for no limit).",
     )(function)

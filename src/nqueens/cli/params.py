@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import codecs
 import io
+import os
 import re
+import select
+import stat
 import sys
 from collections.abc import Iterator
 from typing import AnyStr, BinaryIO, NoReturn
@@ -14,6 +17,7 @@ from typing import AnyStr, BinaryIO, NoReturn
 import click
 
 from nqueens import api
+from nqueens.core import clock
 from nqueens.core.results import InputError
 from nqueens.core.validation import read_whole, shown
 from nqueens.engines.base import COUNT, FIRST
@@ -33,7 +37,13 @@ def _open_source(path: str) -> BinaryIO:
     """The bytes of ``path``, or of stdin for '-', saying on stderr what is awaited when a
     person is at the keyboard; InputError when stdin is closed."""
     if path != "-":
-        return open(path, "rb")
+        if not stat.S_ISFIFO(os.stat(path).st_mode):
+            return open(path, "rb")
+        # A named pipe's open waits for a writer: without waiting, then waited for as it is
+        # read, within the time limit.
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        os.set_blocking(descriptor, True)
+        return open(descriptor, "rb")
     stdin = sys.stdin
     if stdin is None or stdin.closed:
         raise InputError("standard input is closed: give a FILE, or pipe the boards in")
@@ -44,6 +54,35 @@ def _open_source(path: str) -> BinaryIO:
             err=True,
         )
     return stdin.buffer
+
+
+class ReadingOutlasted(click.ClickException):
+    """The time limit ended while a file was still awaited (a pipe nobody writes to): exit 3,
+    as for any search the time limit ended, with nothing searched."""
+
+    exit_code = 3
+
+
+def _read_in_time(stream: BinaryIO, size: int, name: str) -> bytes:
+    """At most ``size`` bytes of ``stream`` as soon as some are there, waiting for a pipe or a
+    terminal only as long as the command's time limit leaves."""
+    if not _is_regular(stream):  # a named pipe opened before its writer: wait for one too
+        left = clock.left()
+        ready, _, _ = select.select([stream], [], [], left)
+        if not ready:
+            raise ReadingOutlasted(
+                f"the time limit ended while waiting for {name} to be written: nothing was searched"
+            )
+    if isinstance(stream, io.BufferedReader):
+        return stream.read1(size)
+    return stream.read(size)
+
+
+def _is_regular(stream: BinaryIO) -> bool:
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError):
+        return True  # not a real file: nothing to wait for
 
 
 def _not_binary(data: AnyStr, name: str) -> AnyStr:
@@ -141,7 +180,7 @@ class TextFile(_Source):
         chunks: list[bytes] = []
         size = 0
         encoding = None
-        while chunk := stream.read(self._CHUNK):
+        while chunk := _read_in_time(stream, self._CHUNK, name):
             if not chunks:
                 encoding = _marked_encoding(chunk)
             size += len(chunk if encoding else _not_binary(chunk, name))
