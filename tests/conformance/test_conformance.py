@@ -473,11 +473,14 @@ def _limit_cases(cap: int) -> list[tuple[str, str, int]]:
     return [(command, engine, n) for command, engine, n in cases if n is not None]
 
 
-def _assert_ends_on_time(command: str, engine: str, n: int, limit: float = TIME_LIMIT) -> None:
+def _assert_ends_on_time(
+    command: str, engine: str, n: int, limit: float = TIME_LIMIT, extra: tuple[str, ...] = ()
+) -> None:
     """The whole process ends within ``limit`` and SLACK, in one of two tries: on a loaded
     machine one start-up (Python, numba, the kernels) can take the slack on its own, while a
     command that overruns its limit overruns it every time."""
     arguments = [command, str(n), "--engine", engine, "-t", str(limit), "--format", "json"]
+    arguments += extra
     times = []
     for _ in range(2):
         started = time.monotonic()
@@ -554,6 +557,22 @@ def test_a_time_limit_covers_the_whole_command_on_every_engine(
     command: str, engine: str, n: int
 ) -> None:
     _assert_ends_on_time(command, engine, n, limit=0.5)  # -m slow: 1 s, every command
+
+
+@pytest.mark.parametrize(
+    ("engine", "option", "value"),
+    [
+        (engine.name, option.name, value)
+        for option, engine in registry.OPTIONS.values()
+        for value in option.choices
+    ],
+)
+def test_a_time_limit_holds_for_every_choice_of_an_engines_option_on_its_largest_board(
+    engine: str, option: str, value: str
+) -> None:
+    """CBC took no interruption in its presolve: 20 s for first 200 -t 1."""
+    largest = registry.ENGINES[engine].max_n
+    _assert_ends_on_time("first", engine, largest, extra=(params.option_flag(option), value))
 
 
 def test_a_first_solution_of_ten_million_queens_stops_at_its_time_limit() -> None:

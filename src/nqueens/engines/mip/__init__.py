@@ -41,6 +41,9 @@ table of limits)."""
 
 _POLL_SECONDS = 0.05
 
+ABANDON_SECONDS = 0.1
+"""How long a solve asked to stop may take to do so before it is left to finish on its own."""
+
 
 class Program(Protocol):
     """One backend's 0-1 program: solve it, cut a solution off, say how much work it did."""
@@ -126,6 +129,8 @@ class OrToolsProgram:
             self._solver.SetTimeLimit(limit)
             deadline = started + seconds
         status = self._solve_interruptibly(deadline)
+        if status is None:  # left to finish on its own: the solver is not to be touched again
+            return True
         # CBC stopped by its time limit can call the program infeasible (1 solve in 8 at 1 ms on
         # a loaded machine): only a solve that ended before its limit proves there is no more.
         timed_out = limit is not None and time.monotonic() - started >= limit / 1000
@@ -142,21 +147,29 @@ class OrToolsProgram:
             if self._squares[r][c].solution_value() > 0.5
         ]
 
-    def _solve_interruptibly(self, deadline: float | None) -> int:
-        """One solve in a helper thread, so that a stop signal can interrupt it at once, and so
-        can its deadline (SCIP's own time limit does not cover its presolve on large boards)."""
+    def _solve_interruptibly(self, deadline: float | None) -> int | None:
+        """One solve in a helper thread, so that a stop signal or the deadline ends it at once.
+
+        SCIP's own time limit does not cover its presolve on large boards, and CBC takes no
+        interruption at all during its own (20 s on N = 200): a solve still running
+        ABANDON_SECONDS after it was asked to stop is left to finish in its thread, its solver
+        never touched again, and None is returned, as for a stop.
+        """
         outcome: list[int] = []
         worker = threading.Thread(target=lambda: outcome.append(self._solver.Solve()), daemon=True)
         worker.start()
+        asked_at = None
         try:
             while worker.is_alive():
                 worker.join(_POLL_SECONDS)
                 if deadline is not None and time.monotonic() > deadline:
                     self._solver.InterruptSolve()
+                    asked_at = asked_at or time.monotonic()
+                    if time.monotonic() - asked_at > ABANDON_SECONDS:
+                        return None
         except KeyboardInterrupt:
-            while worker.is_alive():  # a backend that cannot be interrupted finishes its solve
-                self._solver.InterruptSolve()
-                worker.join(_POLL_SECONDS)
+            self._solver.InterruptSolve()
+            worker.join(ABANDON_SECONDS)
             raise
         return outcome[0]
 
