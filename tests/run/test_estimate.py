@@ -3,11 +3,12 @@ time the count takes, the time left counts down from it, and batches stay short.
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Sequence
 
 import pytest
-from helpers import TERMINAL_ENV, invoke, known_total, strip_ansi
+from helpers import TERMINAL_ENV, invoke, known_total, start_nqueens, strip_ansi
 from rich.progress import Progress
 
 import nqueens
@@ -17,7 +18,7 @@ from nqueens.core.board import DIFFERENCE, SUM, Board, Diagonal
 from nqueens.engines.base import Engine, Request, Subcount, Subproblem
 from nqueens.engines.bitboard import ENGINE as BITBOARD
 from nqueens.engines.reduced import ENGINE as REDUCED
-from nqueens.run import counting, executors
+from nqueens.run import counting, executors, plan
 from nqueens.run.estimate import Estimate, estimate
 
 EXCLUDED_SUMS = frozenset({3, 11})
@@ -168,3 +169,44 @@ def test_the_api_hands_a_long_count_its_estimate_with_the_workers(
     )
     assert limited.solutions == known_total(14)
     assert len(heard) == 1  # a count with a time limit is not estimated
+
+
+@pytest.mark.parametrize(
+    ("command", "n", "engine", "faster"),
+    [
+        ("count", 10, "mip", "bitboard"),
+        ("count", 14, "cp-sat", "bitboard"),
+        ("solve", 8, "mip", "cp-sat"),
+    ],
+)
+def test_an_engine_far_slower_than_autos_choice_is_noted(
+    command: str, n: int, engine: str, faster: str
+) -> None:
+    """By the rates the engines declare; the search still runs as asked."""
+    slow = plan.slow_choice(Request(command, Board(n)), engine)
+    assert slow is not None and slow.faster == faster
+    assert slow.seconds >= 10 * slow.faster_seconds and slow.seconds >= plan.SLOW_CHOICE_SECONDS
+    process = start_nqueens(command, str(n), "--engine", engine, "--format", "json")
+    try:
+        assert process.stderr is not None
+        note = process.stderr.readline()
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=30)
+    assert (
+        note.startswith(f"Note: the {engine} engine takes about ") and f"--engine {faster}" in note
+    )
+    assert process.returncode == 130
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["count", "10", "--engine", "mip", "-t", "0.3"],  # stopped long before
+        ["count", "10", "--engine", "bitboard"],  # auto's own choice
+        ["count", "12", "--engine", "cp"],  # seconds
+        ["count", "30", "--engine", "cp", "-t", "0.3"],  # no known count
+    ],
+)
+def test_no_note_where_the_engine_named_is_not_far_slower(arguments: list[str]) -> None:
+    assert "Note:" not in invoke(*arguments).stderr

@@ -120,6 +120,25 @@ def note_theorem_set_aside(
     )
 
 
+def note_slow_engine(
+    output: Output, command: str, board: Board, engine: str, time_limit: float | None
+) -> None:
+    """Say, before the search, where the engine named would take far longer than the one
+    nqueens would choose; the search still runs as asked."""
+    slow = plan.slow_choice(Request(command, board, time_limit=time_limit), engine)
+    if slow is None:
+        return
+    output.message(
+        f"Note: the {engine} engine takes about {render.duration(slow.seconds)} over "
+        f"{board.title}'s solutions; the {slow.faster} engine "
+        f"{_about(slow.faster_seconds)} (--engine {slow.faster}, or no --engine)."
+    )
+
+
+def _about(seconds: float) -> str:
+    return "under a second" if seconds < 1 else f"about {render.duration(seconds)}"
+
+
 def seed_unused(stats: Stats) -> str | None:
     """Why ``--seed`` did not choose the solution found, where the search that answered makes no
     random choices (None: it did)."""

@@ -14,6 +14,7 @@ declares is all the registry, the API and the command line know of it:
 - ``stat_names``: what its two statistics count;
 - ``count_rank``: its place in what ``count --engine auto`` tries, and ``gains``, whether a
   request is worth trying it on (a device that pays for its start only on large boards);
+- ``solutions_per_second``: about how fast it counts or lists the plain board;
 - ``memory_needed``, ``refusal``: what the flags cannot say; ``backend_for``: what runs it
   where that varies (a device's name), for ``--stats`` and JSON;
 - ``resource`` and ``on_cpu``: what its pieces need of a cluster's worker (a GPU), and how a

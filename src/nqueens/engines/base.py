@@ -126,6 +126,10 @@ class Engine:
     count_rank: ClassVar[int | None] = None
     """Its place in what ``count --engine auto`` tries, fastest first (None: never tried);
     ``benchmarks/counting.py`` measures the order."""
+    solutions_per_second: ClassVar[float | None] = None
+    """About how many solutions of a plain board it counts or lists a second (None: not
+    measured), so that the command line can note a choice of engine that would take far
+    longer than ``auto``'s."""
     excluded_diagonals_rank: ClassVar[int | None] = None
     """The same for boards with excluded diagonals that an engine ``prefers``, beyond the free
     columns every engine counts without a limit."""

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 from nqueens.core import theorems
 from nqueens.core.board import Board
-from nqueens.core.known_counts import how_many
+from nqueens.core.known_counts import KNOWN_TOTALS, how_many
 from nqueens.core.results import InputError, Solution, Stats, Status
 from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, MAX_UNBOUNDED_ENUMERATION_N
 from nqueens.engines import bitboard, cp, cpsat, local, reduced, registry
@@ -168,6 +168,44 @@ def _fastest_first(board: Board) -> list[Attempt]:
         Attempt(cp.NAME, FIRST_FAIL_MID, FIRST_TRY_SECONDS),
         Attempt(cpsat.NAME, AUTO),
     ]
+
+
+SLOW_CHOICE_SECONDS = 10.0
+"""An engine chosen by name is noted as slow from this estimate on, where auto's is ten times
+faster."""
+
+
+@dataclass(frozen=True)
+class SlowChoice:
+    """An engine named for a request that auto's choice would answer far sooner, by the rates
+    the engines declare: both estimates, in seconds."""
+
+    seconds: float
+    faster: str
+    faster_seconds: float
+
+
+def slow_choice(request: Request, engine: str) -> SlowChoice | None:
+    """Where ``engine`` would count or list the solutions of a plain board of known count far
+    longer than auto's choice (at least SLOW_CHOICE_SECONDS, and ten times as long), or its
+    time limit allows: what each would take. None otherwise, or where either rate is unknown."""
+    total = KNOWN_TOTALS.get(request.n) if request.board.plain else None
+    named = registry.ENGINES.get(engine)
+    if total is None or named is None or request.command == FIRST:
+        return None
+    if registry.refusal(named, request) is not None:  # it says so itself
+        return None
+    chosen = registry.for_count(request) if request.command == COUNT else None
+    chosen = chosen or registry.for_solve(request)
+    rates = (named.solutions_per_second, chosen.solutions_per_second)
+    if chosen is named or rates[0] is None or rates[1] is None:
+        return None
+    seconds, faster_seconds = total / rates[0], total / rates[1]
+    if min(seconds, request.time_limit or seconds) < SLOW_CHOICE_SECONDS:
+        return None
+    if seconds < 10 * faster_seconds:
+        return None
+    return SlowChoice(seconds, chosen.name, faster_seconds)
 
 
 def check_bounded(request: Request, *, resumable: bool, engine: Engine) -> None:

@@ -26,7 +26,7 @@ from nqueens.cli.output import (
 )
 from nqueens.cli.params import Seconds, WholeNumber
 from nqueens.cli.progress import count_display
-from nqueens.cli.report import note_theorem_set_aside
+from nqueens.cli.report import note_slow_engine, note_theorem_set_aside
 from nqueens.core import clock
 from nqueens.core.board import Board
 from nqueens.core.known_counts import KNOWN_TOTALS
@@ -126,6 +126,7 @@ def count(
     output = Output(output_format)
     n = board.n
     note_theorem_set_aside(output, COUNT, board, engine, strategy, engine_options)
+    note_slow_engine(output, COUNT, board, engine, time_limit)
     known_total = KNOWN_TOTALS.get(n) if board.plain else None
     with count_display(
         output, n, enabled=not quiet, cluster=cluster is not None, known_total=known_total

@@ -24,7 +24,12 @@ from nqueens.cli.output import (
     exit_code,
 )
 from nqueens.cli.params import WholeNumber
-from nqueens.cli.report import check_drawable, none_exists, note_theorem_set_aside
+from nqueens.cli.report import (
+    check_drawable,
+    none_exists,
+    note_slow_engine,
+    note_theorem_set_aside,
+)
 from nqueens.cli.svg import board_svg
 from nqueens.core import clock
 from nqueens.core.board import Board
@@ -86,6 +91,7 @@ def solve(
     n = board.n
     check_drawable(output, n, svg_path)
     note_theorem_set_aside(output, SOLVE, board, engine, strategy, engine_options)
+    note_slow_engine(output, SOLVE, board, engine, time_limit)
     digits = len(str(limit or (board.plain and KNOWN_TOTALS.get(n)) or 1))
     pictures = Pictures(svg_path)
     in_all = 0  # with --unique: the solutions that the boards listed stand for

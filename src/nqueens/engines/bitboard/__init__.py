@@ -83,6 +83,7 @@ class BitboardEngine(Engine):
     unique = True
     strategies = (FIRST_MIN,)
     max_n = 64
+    solutions_per_second = 5e6
     max_n_reason = "keeps a column in one 64-bit machine word"
     rules = frozenset(RULES)
     stat_names = STAT_NAMES

@@ -131,6 +131,7 @@ class CpEngine(Engine):
     strategies = (FIRST_MIN, FIRST_FAIL_MID, AUTO)
     rules = frozenset(RULES)
     max_n = 10_000
+    solutions_per_second = 2e4
     max_n_reason = "builds a model too large to be useful"
     stat_names = STAT_NAMES
 

@@ -220,6 +220,7 @@ class CpSatEngine(Engine):
     unique = True
     strategies = STRATEGIES
     max_n = 1_000
+    solutions_per_second = 4e3
     # CP-SAT's memory grows fast with N (the README's table of limits).
     max_n_reason = "runs out of memory"
     stat_names = STAT_NAMES

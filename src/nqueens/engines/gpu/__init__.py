@@ -128,6 +128,7 @@ class GpuEngine(Engine):
     commands = frozenset({COUNT})
     unique = True
     max_n = 28
+    solutions_per_second = 1e10
     max_n_reason = "keeps a thread's search in 24 lines of the device's memory"
     stat_names = STAT_NAMES
     splits = True

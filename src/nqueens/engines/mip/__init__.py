@@ -261,6 +261,7 @@ class MipEngine(Engine):
     )
     rules = frozenset(RULES)
     max_n = 200
+    solutions_per_second = 8
     max_n_reason = "builds N² binary variables"
     stat_names = STAT_NAMES
 

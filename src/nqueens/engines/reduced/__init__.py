@@ -205,6 +205,7 @@ class ReducedEngine(Engine):
     name = NAME
     summary = "a compiled search of what given queens leave free: large puzzles, whole diagonals"
     max_n = 10_000
+    solutions_per_second = 2e3
     max_n_reason = "reads the board square by square"
     stat_names = STAT_NAMES
     splits = True
