@@ -23,6 +23,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
@@ -51,6 +52,7 @@ import nqueens
 from nqueens.cli import cli, params
 from nqueens.core.board import RULES, Board
 from nqueens.core.results import InputError
+from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
 from nqueens.engines.base import Request
 from nqueens.engines.bitboard import edges
@@ -544,6 +546,22 @@ def test_auto_takes_a_board_that_some_engine_can(command: str, n: int) -> None:
     ran = invoke(command, str(n), "-t", "0.3", "--format", "json")
     assert ran.exit_code == 3, ran.stderr
     assert json_lines(ran.stdout)[-1]["engine"] in able
+
+
+@pytest.mark.parametrize(("command", "n"), [("first", 100), ("count", 100), ("count", 70)])
+def test_every_refusal_of_a_board_names_the_same_engines_that_can(command: str, n: int) -> None:
+    """Whatever strategy was asked of it, an engine that cannot take the board names the
+    engines that can take it: bench's notes once named two lists for one board."""
+    named = set()
+    for engine in registry.ENGINES.values():
+        for strategy in (None, *STRATEGIES):
+            request = Request(command, Board(n), strategy=strategy, time_limit=1.0)
+            if registry.refusal(engine, replace(request, strategy=None)) is None:
+                continue  # it takes the board: only a strategy it does not follow is refused
+            with pytest.raises(InputError) as refused:
+                registry.check(engine, request)
+            named.add(str(refused.value).partition("engines that can: ")[2])
+    assert len(named) == 1, named
 
 
 LIMIT_CASES = _limit_cases(cap=1_000)

@@ -7,6 +7,7 @@ modules import their solvers only when a search runs, so reading the registry is
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from nqueens.core.memory import gigabytes, headroom
 from nqueens.core.results import InputError
@@ -137,10 +138,17 @@ def able(request: Request) -> list[str]:
 
 
 def check(engine: Engine, request: Request) -> None:
-    """Raise InputError, naming the engines that can, unless ``engine`` takes ``request``."""
+    """Raise InputError, naming the engines that can, unless ``engine`` takes ``request``.
+
+    Where it refuses the board itself, those are the engines that take the board, each with its
+    own strategy and options, so that every refusal of one board names the same engines; where
+    it refuses only the strategy or an option, those that take them."""
     reason = refusal(engine, request)
     if reason is None:
         return
+    own_choices = replace(request, strategy=None, options=())
+    if refusal(engine, own_choices) is not None:
+        request = own_choices
     others = [name for name in able(request) if name != engine.name]
     if others:
         reason += f"; engines that can: {', '.join(others)}"
