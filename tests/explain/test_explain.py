@@ -7,10 +7,19 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from helpers import TERMINAL_ENV, assert_valid_board, invoke, strip_ansi
+from helpers import (
+    NQUEENS,
+    TERMINAL_ENV,
+    assert_valid_board,
+    invoke,
+    process_env,
+    run_on_terminal,
+    strip_ansi,
+)
 
 import nqueens
-from nqueens.core.board import Board
+from nqueens.cli.render import key_lines
+from nqueens.core.board import RULES, Board
 from nqueens.explain.events import explain
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -203,3 +212,44 @@ def test_ascii_draws_the_pages_boards_in_letters(tmp_path: Path) -> None:
     picture = invoke("explain", "5", "--tree", str(tmp_path / "tree.svg"), "--ascii")
     assert picture.exit_code == 2
     assert "a tree saved as .svg draws no queen" in picture.stderr
+
+
+KEY_ITEMS = [
+    "decided queen",
+    "queen forced by propagation",
+    "x ruled out earlier",
+    "white x on red: ruled out by this step",
+    "given queen",
+    "blocked square",
+    "excluded diagonal",
+]
+
+
+@pytest.mark.parametrize("columns", [44, 80, 100, 200])
+def test_keys_and_rules_wrap_to_the_terminal_between_items_and_words(columns: int) -> None:
+    """A terminal cuts a long line anywhere: the keys break between their items, the rule's
+    sentence between words, and no line is wider than the terminal."""
+    shown = ""
+    for command in (
+        ["explain", "4", "--torus"],
+        ["first", "8", "--queen", "1,1", "--block", "3,3", "--exclude-diagonal", "2,2/"],
+    ):
+        code, screen = run_on_terminal(
+            [*NQUEENS, *command], process_env({**TERMINAL_ENV, "COLUMNS": None}), columns=columns
+        )
+        assert code in (0, 1), screen
+        shown += strip_ansi(screen)
+    lines = shown.splitlines()
+    assert all(len(line) <= columns for line in lines)
+    for item in KEY_ITEMS:  # each item whole on one line
+        assert any(item in line for line in lines), item
+    rule = "Rule: torus. " + RULES["torus"]
+    at = next(i for i, line in enumerate(lines) if line.startswith("Rule: torus"))
+    assert " ".join(line.strip() for line in lines[at : at + 4] if line.strip()).startswith(rule)
+
+
+def test_a_key_breaks_only_between_items() -> None:
+    items = ["a b", "c d e", "f"]
+    assert key_lines(items, None) == ["a b   c d e   f"]
+    assert key_lines(items, 11) == ["a b   c d e", "f"]
+    assert key_lines(items, 4) == ["a b", "c d e", "f"]  # an item wider than the line stays whole

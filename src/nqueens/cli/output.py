@@ -149,7 +149,7 @@ class Output:
                     )
                 )
                 if self.board is not None and self._legend_due:
-                    self.out.print(render.legend(self.board, ascii_only=self.in_letters))
+                    self.key(render.legend(self.board, ascii_only=self.in_letters))
                     self._legend_due = False
             if number is not None:
                 self.out.print()
@@ -177,6 +177,18 @@ class Output:
                 stats, with_stats=with_stats, none_is_an_answer=False, rules=self.rules
             )
             click.echo(record)
+
+    def words(self, text: str) -> None:
+        """Prose on stdout beside the boards: wrapped between words on a terminal, whole in a
+        file or a pipe."""
+        self.out.print(text, markup=False, highlight=False, soft_wrap=not self.out.is_terminal)
+
+    def key(self, items: list[str]) -> None:
+        """The key to the marks of a board drawn for people, wrapped to the terminal between
+        its items."""
+        width = self.out.width if self.out.is_terminal else None
+        for line in render.key_lines(items, width):
+            self.out.print(line, markup=False, highlight=False, soft_wrap=True)
 
     def message(self, text: str) -> None:
         """A line for people, on stderr: wrapped between words on a terminal (which would cut

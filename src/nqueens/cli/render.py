@@ -11,6 +11,7 @@ import math
 from collections.abc import Collection, Iterator
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 
@@ -102,15 +103,34 @@ _GIVEN_SQUARE = "bold white on #2e5e8c"
 _FRESH_MARK = "bold white on #b22222"  # 6.7:1; black on the squares is 6.8:1 and more
 
 
-def explain_legend(*, ascii_only: bool = False, colour: bool = True) -> str:
-    """The key to the boards ``explain`` draws, as they are drawn (with colour or without)."""
+def explain_legend(*, ascii_only: bool = False, colour: bool = True) -> list[str]:
+    """The key to the boards ``explain`` draws, as they are drawn (with colour or without), an
+    item a mark."""
     marks = glyphs(ascii_only)
-    queen, forced = marks.queen, marks.forced
     fresh = "white x on red" if colour else "X"
-    return (
-        f"{queen} decided queen   {forced} queen forced by propagation   x ruled out earlier   "
-        f"{fresh}: ruled out by this step"
-    )
+    return [
+        f"{marks.queen} decided queen",
+        f"{marks.forced} queen forced by propagation",
+        "x ruled out earlier",
+        f"{fresh}: ruled out by this step",
+    ]
+
+
+KEY_GAP = "   "
+"""What stands between two items of a key."""
+
+
+def key_lines(items: list[str], width: int | None) -> list[str]:
+    """A key's items on lines no wider than ``width`` (as a terminal counts cells), broken only
+    between items, never inside one; one line where there is no width (a file or a pipe)."""
+    lines: list[str] = []
+    for item in items:
+        joined = f"{lines[-1]}{KEY_GAP}{item}" if lines else item
+        if lines and (width is None or cell_len(joined) <= width):
+            lines[-1] = joined
+        else:
+            lines.append(item)
+    return lines
 
 
 _RISING = "\N{BOX DRAWINGS LIGHT DIAGONAL UPPER RIGHT TO LOWER LEFT}"
@@ -133,8 +153,8 @@ def puzzle_marks(board: Board, *, ascii_only: bool = False) -> dict[Square, str]
     return marks
 
 
-def legend(board: Board, *, ascii_only: bool = False) -> str:
-    """The key to a puzzle's marks on a board, naming only the marks it has."""
+def legend(board: Board, *, ascii_only: bool = False) -> list[str]:
+    """The key to a puzzle's marks on a board, naming only the marks it has, an item a mark."""
     queen = glyphs(ascii_only).queen
     rising, falling = ("/", "\\") if ascii_only else (_RISING, _FALLING)
     parts = []
@@ -144,7 +164,7 @@ def legend(board: Board, *, ascii_only: bool = False) -> str:
         parts.append("# blocked square")
     if board.excluded:
         parts.append(f"{rising} {falling} excluded diagonal")
-    return "   ".join(parts)
+    return parts
 
 
 def rich_grid(

@@ -141,7 +141,7 @@ def explain(
         tree.report(output)
     else:
         for rule in sorted(board.rules):
-            click.echo(f"Rule: {rule}. {RULES[rule]}\n")
+            output.words(f"Rule: {rule}. {RULES[rule]}\n")
         shown = _narrate(explanations[0], board, output, step=step, svg_path=svg_path)
         if shown < len(explanations[0].events):
             output.message(
@@ -222,7 +222,7 @@ def _draw_steps(
         if interactive and event is not explanation.events[-1] and not _next_step():
             return event.step
     if output.rich and explanation.events:
-        output.out.print(
+        output.key(
             render.explain_legend(ascii_only=output.in_letters, colour=not output.out.no_color)
         )
     return len(explanation.events)
