@@ -19,8 +19,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from nqueens.api import MAX_N, count, first, solve
-    from nqueens.core.board import Board, BoardError, Diagonal
+    from nqueens.api import count, first, solve
+    from nqueens.core.board import MAX_N, Board, BoardError, Diagonal
     from nqueens.core.results import (
         FirstResult,
         InputError,
@@ -31,12 +31,15 @@ if TYPE_CHECKING:
     )
     from nqueens.run.checkpoint import CheckpointUnwritable
     from nqueens.run.cluster import ClusterLost, ClusterUnreachable
+    from nqueens.run.compiled import Prepared, prepare
 
 _HOMES = {
-    "MAX_N": "nqueens.api",
+    "MAX_N": "nqueens.core.board",
     "count": "nqueens.api",
     "first": "nqueens.api",
     "solve": "nqueens.api",
+    "prepare": "nqueens.run.compiled",
+    "Prepared": "nqueens.run.compiled",
     "Board": "nqueens.core.board",
     "BoardError": "nqueens.core.board",
     "Diagonal": "nqueens.core.board",
@@ -61,6 +64,7 @@ __all__ = [
     "Diagonal",
     "FirstResult",
     "InputError",
+    "Prepared",
     "SearchInterrupted",
     "Solution",
     "Stats",
@@ -68,6 +72,7 @@ __all__ = [
     "__version__",
     "count",
     "first",
+    "prepare",
     "solve",
 ]
 

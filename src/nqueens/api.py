@@ -14,20 +14,18 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from nqueens.core import signals, validation
-from nqueens.core.board import Board, excluded_diagonals
+from nqueens.core.board import MAX_N, Board, excluded_diagonals
 from nqueens.core.results import FirstResult, InputError, Square, Stats
 from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
 from nqueens.engines.base import COUNT, FIRST, MAX_SEED, SOLVE, Engine, Request
 from nqueens.engines.streams import EngineStream, count_all, first_of
+from nqueens.run.compiled import ready
 from nqueens.run.plan import answered_at_once, check_bounded, first_plan
 
 if TYPE_CHECKING:
     from nqueens.run.counting import EstimateCallback, ProgressCallback
 
-
-MAX_N = 10_000_000
-"""The largest board accepted, by ``first`` (local search keeps a few arrays of N numbers)."""
 
 MAX_MODEL_N = 10_000
 """The largest board ``solve`` and ``count`` take: beyond it, building a model is not useful."""
@@ -170,6 +168,7 @@ def solve(
         return answered.stopping_after(request.limit)
     chosen = _engine(engine, request)
     check_bounded(request, resumable=False, engine=chosen)
+    request, _ = ready(chosen, request)
     stream = chosen.solve(replace(request, strategy=chosen.strategy_for(request)))
     return stream.stopping_after(request.limit)
 
@@ -345,6 +344,7 @@ def first(
     )
     if engine != registry.AUTO_ENGINE or request.options:  # an engine's options choose it
         chosen = _engine(engine, request)
+        request, _ = ready(chosen, request)
         return chosen.first(replace(request, strategy=chosen.strategy_for(request)))
     if strategy is not None:
         raise InputError("a strategy needs an engine: the auto engine picks both")
@@ -368,6 +368,8 @@ def first(
             registry.check(chosen, tried)
         elif registry.refusal(chosen, tried) is not None:
             break
+        tried, compiling = ready(chosen, tried)
+        started += compiling  # the attempts after it keep their share of the limit too
         result = chosen.first(tried)
         decided = result.solution is not None or result.proven_infeasible
         if decided or attempt is plan[-1]:

@@ -69,6 +69,7 @@ BASE: dict[str, list[str]] = {
     "explain": ["explain", "5"],
     "verify": ["verify", "{valid}"],
     "bench": ["bench", "--sizes", "4", "--first-sizes", "8", "--engines", "bitboard"],
+    "prepare": ["prepare"],
 }
 """Each command on a small board: quick on every engine, so the walk stays in seconds."""
 

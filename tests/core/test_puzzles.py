@@ -30,8 +30,8 @@ from helpers import (
 
 import nqueens
 from nqueens import InputError
-from nqueens.api import MAX_N
 from nqueens.cli.params import TextLines
+from nqueens.core.board import MAX_N
 from nqueens.engines import registry
 from nqueens.engines.base import COUNT, FIRST, SOLVE, Request
 

@@ -10,7 +10,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, known_total, process_env, run_nqueens, run_python
+from helpers import (
+    NQUEENS,
+    ROOT,
+    known_total,
+    process_env,
+    run_nqueens,
+    run_on_terminal,
+    run_python,
+    strip_ansi,
+)
 
 PACKAGE = ROOT / "src" / "nqueens"
 
@@ -262,3 +271,49 @@ def test_the_compiled_search_keeps_one_signature() -> None:
     kernel = bitkernel.compiled()
     assert kernel.compiled
     assert len(kernel.search.signatures) == 1  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["first", "2000", "--engine", "local", "-t", "2"],
+        ["count", "14", "--block", "1,1", "-t", "2", "--format", "json"],
+        ["first", "30", "--block", "1,1", "--exclude-diagonal", "3,3/", "--engine", "reduced"],
+    ],
+)
+def test_a_first_run_keeps_its_time_limit_and_says_on_a_terminal_what_it_compiles(
+    arguments: list[str], tmp_path: Path
+) -> None:
+    """With an empty cache the search is compiled, which the time limit leaves out: the first
+    run finds what every later run finds. On a terminal a line says so; in a pipe, nothing."""
+    cold = process_env(NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    piped = run_nqueens(*arguments, env=cold)
+    assert piped.returncode == 0, piped.stderr
+    assert "Compiling" not in piped.stderr
+    assert list((tmp_path / "cache").rglob("*.nbi"))  # written, for every later run
+    code, screen = run_on_terminal(
+        [*NQUEENS, *arguments], process_env(NUMBA_CACHE_DIR=str(tmp_path / "other"))
+    )
+    assert code == 0, screen
+    assert "search, once: later runs load it" in strip_ansi(screen)
+    quiet_code, quiet = run_on_terminal(
+        [*NQUEENS, *arguments, "--quiet"], process_env(NUMBA_CACHE_DIR=str(tmp_path / "third"))
+    )
+    assert quiet_code == 0 and "Compiling" not in quiet
+
+
+@pytest.mark.slow
+def test_prepare_compiles_every_search_once(tmp_path: Path) -> None:
+    cold = process_env(NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    first = run_nqueens("prepare", env=cold, timeout=300)
+    assert first.returncode == 0, first.stderr
+    for engine in ("bitboard", "local", "reduced"):
+        assert f"The {engine} engine's searches: compiled in " in first.stderr
+    again = run_nqueens("prepare", env=cold)
+    assert again.returncode == 0 and "compiled in" not in again.stderr
+    assert again.stderr.endswith("Every compiled search is ready.\n")
+    done = run_nqueens(
+        "first", "2000", "--engine", "local", "--format", "json", "-t", "1", env=cold
+    )
+    assert done.returncode == 0, done.stderr

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,7 +23,7 @@ from nqueens.cli.params import Seconds, option_flag
 from nqueens.core import clock, theorems
 from nqueens.core.results import InputError
 from nqueens.core.strategies import STRATEGIES
-from nqueens.engines import registry
+from nqueens.engines import jit, registry
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -102,6 +103,13 @@ class QueensCommand(click.Command):
         super().__init__(*args, **kwargs)
         self.params.append(color_option())
 
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command, saying on a terminal (unless --quiet) what is compiled, if a search
+        must be: it takes seconds, once after an install."""
+        if ctx.params.get("quiet") is False and _on_terminal(sys.stderr):  # a search command
+            jit.announce_compiles(_say_compiling)
+        return super().invoke(ctx)
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         typed = list(args)  # click's parser consumes the list it is given
         try:
@@ -117,6 +125,23 @@ class QueensCommand(click.Command):
                     param_hint="'N'",
                 ) from None
             raise
+
+
+def _on_terminal(stream: object) -> bool:
+    try:
+        return bool(stream is not None and stream.isatty())  # type: ignore[attr-defined]
+    except (OSError, ValueError):
+        return False
+
+
+def _say_compiling(what: str) -> None:
+    from rich.console import Console
+
+    Console(stderr=True, highlight=False).print(
+        f"Compiling the {what}, once: later runs load it in a moment (nqueens prepare compiles "
+        "every search ahead). The time limit leaves this out.",
+        markup=False,
+    )
 
 
 def _keep_time_limit(

@@ -18,6 +18,7 @@ import click
 
 from nqueens import api
 from nqueens.core import clock
+from nqueens.core.board import MAX_N
 from nqueens.core.results import InputError
 from nqueens.core.validation import read_whole, shown
 from nqueens.engines.base import COUNT, FIRST
@@ -199,7 +200,7 @@ class TextLines(_Source):
     by the iteration, naming the line. UTF-16 and UTF-32 are read where a mark names them.
     """
 
-    max_line_bytes = api.MAX_N * (len(str(api.MAX_N)) + 3)
+    max_line_bytes = MAX_N * (len(str(MAX_N)) + 3)
     """A line longer than this cannot be a board any command writes (the JSON rows of the
     largest N, with room to spare), and is refused before it fills memory."""
 
@@ -249,7 +250,7 @@ class TextLines(_Source):
             if len(raw) > self.max_line_bytes:
                 raise InputError(
                     f"line {number} of {name} is longer than {self.max_line_bytes >> 20:,} MB, "
-                    f"more than a board of N = {api.MAX_N:,} takes"
+                    f"more than a board of N = {MAX_N:,} takes"
                 )
             yield _decoded(_not_binary(raw, name), name, offset)
             offset += len(raw)
@@ -280,7 +281,7 @@ class TextLines(_Source):
                 yield _not_binary(line, name)
             if len(pending) > self.max_line_bytes:
                 raise InputError(
-                    f"line {number + 1} of {name} is longer than a board of N = {api.MAX_N:,} takes"
+                    f"line {number + 1} of {name} is longer than a board of N = {MAX_N:,} takes"
                 )
             if not chunk:
                 return

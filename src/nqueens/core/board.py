@@ -22,6 +22,10 @@ from typing import NamedTuple
 from nqueens.core.results import InputError, Square
 from nqueens.core.validation import read_whole, shown, squares, tuples_of, whole_number
 
+MAX_N = 10_000_000
+"""The largest board nqueens takes, by ``first`` (local search keeps a few arrays of N numbers)
+and ``verify``."""
+
 
 def square_name(square: Square) -> str:
     """``(2, 3)`` -> ``"3,4"``: the 1-based ROW,COL a person reads (and ``--queen`` takes), its

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import sys
+import time
 import warnings
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext, redirect_stdout
@@ -27,8 +29,24 @@ class KernelCacheWarning(UserWarning):
 
 
 _compiles = 0
+_compile_seconds = 0.0
 _watching = False
 _said_uncached = False
+_compiling: str | None = None  # what compiled_or_plain is building, for the announcement
+_announce: Callable[[str], None] | None = None
+
+
+def announce_compiles(listener: Callable[[str], None] | None) -> None:
+    """Have ``listener`` told what is about to be compiled (``"local search"``), once for each
+    search a compile is due for: the command line says so on a terminal, as it takes seconds."""
+    global _announce
+    _announce = listener
+
+
+def compile_seconds() -> float:
+    """The seconds this process has spent compiling searches (loads from numba's cache not
+    included): a time limit leaves them out, so that a first run keeps to it as later runs do."""
+    return _compile_seconds
 
 
 def compiles() -> int:
@@ -44,6 +62,16 @@ def compile_begun() -> None:
     what it compiles is kept for every later run."""
     global _compiles
     _compiles += 1
+
+
+def compile_due(module: str | None) -> bool:
+    """Whether the search in ``module`` (a module's name; None: no compiled search) would be
+    compiled on its next load rather than loaded from numba's cache; found without importing
+    the module or numba."""
+    if module is None:
+        return False
+    spec = importlib.util.find_spec(module)
+    return spec is not None and spec.origin is not None and not cache_written(Path(spec.origin))
 
 
 def cache_written(source: Path) -> bool:
@@ -96,8 +124,11 @@ def watch_compiles() -> None:
 
     class Counter(event.Listener):
         def on_start(self, started: event.Event) -> None:
-            global _compiles
+            global _compiles, _compiling
             _compiles += 1
+            if _announce is not None and _compiling is not None:
+                _announce(_compiling)
+                _compiling = None  # said once for the search being built
 
         def on_end(self, ended: event.Event) -> None:
             pass
@@ -119,6 +150,8 @@ def compiled_or_plain(build: Callable[[], T], plain: T, what: str) -> T:
     A stop signal ends the process at once where that loses nothing, or waits until the kernel
     is loaded: raised in one of LLVM's callbacks into Python, it would be lost.
     """
+    global _compiling
+    _compiling = what
     try:
         with signals.held(end_now_if_idle=True), _debug_prints_to_stderr():
             return build()
@@ -131,6 +164,8 @@ def compiled_or_plain(build: Callable[[], T], plain: T, what: str) -> T:
             stacklevel=3,
         )
         return plain
+    finally:
+        _compiling = None
 
 
 def _debug_prints_to_stderr() -> AbstractContextManager[object]:
@@ -156,8 +191,21 @@ def compile_search(search: F, first_call: Callable[[F], object], helpers: Sequen
     install, and a home that cannot be written), the kernel is compiled without the cache too,
     and a KernelCacheWarning says so once, with the way out.
     """
+    global _compile_seconds
     if not cache_written(Path(str(sys.modules[search.__module__].__file__))):  # before numba
         compile_begun()
+    compiles_before, started = _compiles, time.monotonic()
+    try:
+        return _compiled_or_uncached(search, first_call, helpers)
+    finally:
+        if _compiles > compiles_before:  # numba compiled, rather than loaded from its cache
+            _compile_seconds += time.monotonic() - started
+
+
+def _compiled_or_uncached(
+    search: F, first_call: Callable[[F], object], helpers: Sequence[str]
+) -> F:
+    """:func:`compile_search`'s tries: with numba's cache, else without it."""
     namespace = cast(FunctionType, search).__globals__
     # A kernel compiled before for other argument types left its helpers compiled there.
     plain = {name: getattr(namespace[name], "py_func", namespace[name]) for name in helpers}

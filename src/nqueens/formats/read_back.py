@@ -13,8 +13,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 
-from nqueens.api import MAX_N
-from nqueens.core.board import RULES
+from nqueens.core.board import MAX_N, RULES
 from nqueens.core.results import InputError, Square
 from nqueens.core.validation import read_whole, shown
 from nqueens.core.wording import counted

@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -65,6 +66,7 @@ def count_split(
             return _added_up(engine, request, done, started, Status.COMPLETE)
     left = seconds_until(request.deadline)
     deadline = None if left is None else time.time() + left  # comparable across processes
+    compiled_before = jit.compile_seconds()
     saved = None
     counting = None
     try:  # Ctrl-C while the board is cut or the search loaded: nothing counted in this run
@@ -78,8 +80,16 @@ def count_split(
             on_progress(len(counting.found), len(tasks), counting.solutions())
         # A finished checkpoint answers without loading the solver; a time limit that ends
         # while it loads answers with nothing counted.
-        if counting.todo and not _prepared(engine, request, deadline):
-            return counting.stats(Status.TIME_LIMIT)
+        if counting.todo:
+            if not _prepared(engine, request, deadline):
+                return counting.stats(Status.TIME_LIMIT)
+            # What cutting and loading spent compiling (a first run), the time limit leaves out.
+            compiling = jit.compile_seconds() - compiled_before
+            if compiling and deadline is not None:
+                deadline += compiling
+                counting.todo = [
+                    (place, replace(task, deadline=deadline)) for place, task in counting.todo
+                ]
     except KeyboardInterrupt:
         if saved is not None:
             saved.close()
@@ -99,7 +109,7 @@ _loading: threading.Thread | None = None
 
 def _prepared(engine: Engine, request: Request, deadline: float | None) -> bool:
     """Whether ``engine`` loaded its search for ``request`` (numba's cache, or a compile) before
-    ``deadline``.
+    ``deadline``, or compiled it, however long that took.
 
     Loading cannot be interrupted, and on a busy machine it takes longer than a short time
     limit: under a deadline it runs in a thread, and the count stops waiting when the deadline
@@ -123,11 +133,12 @@ def _prepared(engine: Engine, request: Request, deadline: float | None) -> bool:
         except BaseException as error:  # raised again in the thread that counts
             failures.append(error)
 
-    compiled_before = jit.compiles()
+    compiles_before = jit.compiles()
+    due = jit.compile_due(engine.compiled_search)
     loading = threading.Thread(target=load, name="nqueens-load", daemon=True)
     loading.start()
-    loading.join(max(0.0, deadline - time.time()))
-    if loading.is_alive() and jit.compiles() > compiled_before:
+    loading.join(None if due else max(0.0, deadline - time.time()))
+    if loading.is_alive() and jit.compiles() > compiles_before:
         loading.join()
     if loading.is_alive():
         _loading = loading

@@ -21,6 +21,7 @@ by the placements of the queens of its first free lines only. Coordinates here a
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -84,6 +85,7 @@ class BitboardEngine(Engine):
     strategies = (FIRST_MIN,)
     max_n = 64
     solutions_per_second = 5e6
+    compiled_search = "nqueens.engines.bitboard.kernel"
     max_n_reason = "keeps a column in one 64-bit machine word"
     rules = frozenset(RULES)
     stat_names = STAT_NAMES
@@ -102,6 +104,10 @@ class BitboardEngine(Engine):
         if edges.counts(request):
             return request.n >= edges.WORKERS_FROM_N
         return request.n >= PLAIN_PYTHON_MAX_N
+
+    def compile_ahead(self) -> None:
+        for torus, knight in itertools.product((False, True), repeat=2):
+            bitkernel.compiled(torus, knight)
 
     def prepare(self, request: Request) -> None:
         if request.n > PLAIN_PYTHON_MAX_N and not edges.counts(request):

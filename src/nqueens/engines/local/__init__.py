@@ -9,6 +9,7 @@ with new seeds until it succeeds, the time is up or the user stops it.
 
 from __future__ import annotations
 
+import itertools
 import secrets
 import time
 
@@ -42,6 +43,7 @@ class LocalEngine(Engine):
     summary = "local search that repairs a random board: first only, boards of millions"
     commands = frozenset({FIRST})
     max_n = 10_000_000
+    compiled_search = "nqueens.engines.local.kernel"
     max_n_reason = "keeps eight numbers per column"
     rules = frozenset(RULES)
     stat_names = STAT_NAMES
@@ -78,6 +80,12 @@ class LocalEngine(Engine):
                 f"boards under {SUPERQUEENS_FROM_N} have none but N = 1"
             )
         return None
+
+    def compile_ahead(self) -> None:
+        from nqueens.engines.local import kernel as localkernel
+
+        for torus, knight in itertools.product((False, True), repeat=2):
+            localkernel.compiled(torus, knight)
 
     def prepare(self, request: Request) -> None:
         from nqueens.engines.local import kernel as localkernel

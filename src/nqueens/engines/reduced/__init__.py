@@ -205,6 +205,7 @@ class ReducedEngine(Engine):
     name = NAME
     summary = "a compiled search of what given queens leave free: large puzzles, whole diagonals"
     max_n = 10_000
+    compiled_search = "nqueens.engines.reduced.kernel"
     solutions_per_second = 2e3
     max_n_reason = "reads the board square by square"
     stat_names = STAT_NAMES
@@ -235,6 +236,11 @@ class ReducedEngine(Engine):
 
     def wants_workers(self, request: Request) -> bool:
         return large(request)
+
+    def compile_ahead(self) -> None:
+        from nqueens.engines.reduced import kernel as reducedkernel
+
+        reducedkernel.compiled()
 
     def prepare(self, request: Request) -> None:
         from nqueens.engines.reduced import kernel as reducedkernel
