@@ -68,14 +68,11 @@ class Browser:
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Browser, Path]]:
-    """The page of N = 6, every solution, both strategies, open in chromium."""
+def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Browser, Path]]:
+    """One headless chromium for the module, and a folder for its pages and screenshots."""
     import websocket  # the test extra's websocket-client
 
     folder = tmp_path_factory.mktemp("browser")
-    path = folder / "tree.html"
-    result = invoke("explain", "6", "--all", "--compare", "--tree", str(path))
-    assert result.exit_code == 0, result.stderr
     assert CHROMIUM is not None
     log = (folder / "chromium.log").open("w")
     process = subprocess.Popen(
@@ -100,11 +97,6 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Browser, Pa
         socket = websocket.create_connection(address, timeout=30)
         browser = Browser(socket)
         browser.call("Page.enable")
-        browser.call("Page.navigate", url=path.as_uri())
-        deadline = time.monotonic() + 30
-        while browser.evaluate("document.readyState") != "complete":
-            assert time.monotonic() < deadline, "the page did not load"
-            time.sleep(0.05)
         yield browser, folder
         socket.close()
     finally:
@@ -115,6 +107,34 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Browser, Pa
             process.kill()
             process.wait()
         log.close()
+
+
+def _open(browser: Browser, path: Path) -> None:
+    """Open ``path``, afresh even where it is the page open now."""
+    browser.evaluate("window.beforeOpen = true")  # gone once the new page is there
+    browser.call("Page.navigate", url=path.as_uri())
+    deadline = time.monotonic() + 30
+    while browser.evaluate("window.beforeOpen || document.readyState !== 'complete'"):
+        assert time.monotonic() < deadline, "the page did not load"
+        time.sleep(0.05)
+
+
+@pytest.fixture(scope="module")
+def six(chromium: tuple[Browser, Path]) -> Path:
+    """The page of N = 6, every solution, both strategies."""
+    path = chromium[1] / "tree.html"
+    result = invoke("explain", "6", "--all", "--compare", "--tree", str(path))
+    assert result.exit_code == 0, result.stderr
+    return path
+
+
+@pytest.fixture
+def page(chromium: tuple[Browser, Path], six: Path) -> tuple[Browser, Path]:
+    """The page of N = 6, every solution, both strategies, freshly open in chromium (other tests
+    open other pages in it)."""
+    browser, folder = chromium
+    _open(browser, six)
+    return browser, folder
 
 
 def _devtools_port(process: subprocess.Popen[bytes], profile: Path, log: Path) -> int:
@@ -221,20 +241,32 @@ def test_a_click_on_a_node_shows_its_board(page: tuple[Browser, Path]) -> None:
     assert queens == 6  # a solution: one queen per column
 
 
-def test_a_click_on_a_triangle_opens_its_subtree(page: tuple[Browser, Path]) -> None:
+def test_a_click_on_a_triangle_opens_its_subtree_beside_the_tree(
+    page: tuple[Browser, Path],
+) -> None:
+    """The subtree a triangle hides is drawn beside the tree, never over it; a second click
+    closes it."""
     browser, _ = page
     triangle = browser.evaluate(
         "(document.querySelector('#tree-0 .tree > .node[data-kind=\"collapsed\"]') || {})"
         ".dataset?.id"
     )
-    if triangle is None:
-        pytest.skip("no collapsed subtree in this tree")
-    hidden = f"#tree-0 .subtree[data-root='{triangle}']"
-    assert (
-        browser.evaluate(f"document.querySelector(\"{hidden}\").getAttribute('display')") == "none"
+    assert triangle is not None
+    hidden = int(
+        browser.evaluate(
+            f"document.querySelector('#tree-0 .tree > .node[data-id=\"{triangle}\"]')"
+            ".dataset.hidden"
+        )
     )
     browser.click(f"#tree-0 .tree > .node[data-id='{triangle}']")
-    assert browser.evaluate(f"document.querySelector(\"{hidden}\").getAttribute('display')") is None
+    drawn = browser.evaluate("document.querySelectorAll('#subtree svg .node').length")
+    assert drawn == hidden
+    assert browser.evaluate(
+        "[...document.querySelectorAll('#tree-0 .subtree')].every(g => g.getAttribute('display')"
+        " === 'none')"
+    )
+    browser.click(f"#tree-0 .tree > .node[data-id='{triangle}']")
+    assert browser.evaluate("document.querySelectorAll('#subtree svg').length") == 0
 
 
 def test_the_keyboard_steps_through_the_search(page: tuple[Browser, Path]) -> None:
@@ -248,22 +280,23 @@ def test_the_keyboard_steps_through_the_search(page: tuple[Browser, Path]) -> No
     assert steps == sorted(steps) and len(set(steps)) == 3
 
 
-def test_the_first_view_keeps_labels_readable(page: tuple[Browser, Path]) -> None:
-    """Two trees side by side, in a window as low as a laptop's, once opened zoomed out to
-    their full height: 6-pixel labels."""
+def test_the_first_view_shows_each_whole_tree_and_no_label_too_small_to_read(
+    page: tuple[Browser, Path],
+) -> None:
+    """Two trees, in a window as low as a laptop's: each whole in its panel; a label too small
+    to read (6-pixel labels once) is left out until a zoom makes it readable."""
     browser, _ = page
     low = {"width": 1200, "height": 420, "deviceScaleFactor": 1, "mobile": False}
     browser.call("Emulation.setDeviceMetricsOverride", **low)
     try:
         _reload(browser)
-        heights = browser.evaluate(
-            "[0, 1].map(i => document.querySelector(`#tree-${i} .decision`)"
-            ".getBoundingClientRect().height)"
-        )
+        views = [_view(browser, panel) for panel in (0, 1)]
     finally:
         browser.call("Emulation.clearDeviceMetricsOverride")
         _reload(browser)
-    assert min(heights) >= 8, heights
+    for view in views:
+        assert view["nodes"] and all(_inside(node, view["panel"]) for node in view["nodes"])
+        assert all(label[3] >= 6 for label in view["labels"])
 
 
 def _reload(browser: Browser) -> None:
@@ -275,49 +308,186 @@ def _reload(browser: Browser) -> None:
         time.sleep(0.05)
 
 
-_OVERLAPS = """
-(() => {
-  const boxes = [...document.querySelectorAll(
-    '#tree-0 > .tree > .edges > .decision, #tree-0 > .tree > .node > text')]
-    .map(e => e.getBoundingClientRect());
-  const pairs = [];
-  boxes.forEach((a, i) => boxes.slice(i + 1).forEach(b => {
-    if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height
-        && b.y < a.y + a.height) pairs.push([a.x, a.y, b.x, b.y]);
-  }));
-  return [boxes.length, pairs];
-})()
+_VIEW = """
+((index) => {
+  const shown = e => {
+    const r = e.getBoundingClientRect();
+    return getComputedStyle(e).display !== "none" && r.width > 0 ? [r.x, r.y, r.width, r.height]
+      : null;
+  };
+  const all = (root, selector) => root ? [...root.querySelectorAll(selector)].map(shown)
+    .filter(Boolean) : [];
+  const tree = document.querySelector(`#tree-${index}`);
+  const beside = document.querySelector(`#subtree[data-index="${index}"]`);
+  return {
+    panel: shown(tree.closest(".viewport")),
+    labels: all(tree, ".tree > .edges > .decision, .tree > .node > text"),
+    nodes: all(tree, ".tree > .node > :first-child"),
+    aside: beside ? shown(beside) : null,
+    aside_labels: all(beside, ".decision, .node > text"),
+    aside_nodes: all(beside, ".node > :first-child"),
+  };
+})
 """
 
-
-def test_no_two_labels_of_the_tree_overlap(page: tuple[Browser, Path]) -> None:
-    """Edge labels ("not 4,3queen 5,2" ran together) and the triangles' counts."""
-    browser, _ = page
-    labels, overlapping = browser.evaluate(_OVERLAPS)
-    assert labels > 20
-    assert overlapping == []
+Rect = list[float]  # x, y, width, height, as getBoundingClientRect gives them
 
 
-def test_stepping_into_a_subtree_keeps_it_in_view_and_0_fits_it(
+def _view(browser: Browser, panel: int) -> dict[str, Any]:
+    """The boxes a person sees of one panel's tree, and of the subtree opened beside it."""
+    view: dict[str, Any] = browser.evaluate(f"{_VIEW}({panel})")
+    return view
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    """Whether two boxes share more than a sliver (half a pixel, for rounding)."""
+    return (
+        min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]) > 0.5
+        and min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]) > 0.5
+    )
+
+
+def _inside(box: Rect, outer: Rect) -> bool:
+    return (
+        box[0] >= outer[0] - 0.5
+        and box[1] >= outer[1] - 0.5
+        and box[0] + box[2] <= outer[0] + outer[2] + 0.5
+        and box[1] + box[3] <= outer[1] + outer[3] + 0.5
+    )
+
+
+def _clashes(labels: list[Rect], nodes: list[Rect]) -> list[tuple[Rect, Rect]]:
+    """Labels over labels, and labels over node shapes."""
+    pairs = [(a, b) for i, a in enumerate(labels) for b in labels[i + 1 :] if _overlap(a, b)]
+    return pairs + [(a, b) for a in labels for b in nodes if _overlap(a, b)]
+
+
+def _assert_readable(view: dict[str, Any], where: str) -> None:
+    """No label over another or over a node, each whole inside what shows it."""
+    assert _clashes(view["labels"], view["nodes"]) == [], where
+    assert all(_inside(label, view["panel"]) for label in view["labels"]), where
+    if view["aside"] is not None:
+        assert _clashes(view["aside_labels"], view["aside_nodes"]) == [], where
+        assert all(_inside(label, view["aside"]) for label in view["aside_labels"]), where
+
+
+PAGES = [
+    *[[str(n), "--all"] for n in range(4, 9)],
+    ["5"],
+    ["6", "--all", "--compare"],
+    ["8", "--all", "--compare"],
+]
+
+
+@pytest.mark.parametrize("arguments", PAGES, ids=[" ".join(a) for a in PAGES])
+def test_every_label_is_readable_on_opening_after_a_click_and_after_a_fit(
+    chromium: tuple[Browser, Path], arguments: list[str]
+) -> None:
+    """Read as a person sees the page: every label's box, on the opening view, with a
+    triangle's subtree opened beside the tree, and after 0 fits the tree; screenshots of each
+    view are kept beside the page."""
+    browser, folder = chromium
+    name = "tree-" + "-".join(a.strip("-") for a in arguments)
+    path = folder / f"{name}.html"
+    assert invoke("explain", *arguments, "--tree", str(path)).exit_code == 0
+    _open(browser, path)
+    panels = browser.evaluate("document.querySelectorAll('.panel').length")
+    for panel in range(panels):
+        _assert_readable(_view(browser, panel), f"{name}, panel {panel}, opening")
+        _screenshot(browser, folder / f"{name}-{panel}-opening.png")
+        triangle = browser.evaluate(
+            f"(document.querySelector('#tree-{panel} .tree > .node[data-kind=\"collapsed\"]')"
+            " || {}).dataset?.id"
+        )
+        if triangle is not None:
+            browser.click(f"#tree-{panel} .tree > .node[data-id='{triangle}']")
+            opened = _view(browser, panel)
+            assert opened["aside_nodes"], "the subtree was not drawn"
+            _assert_readable(opened, f"{name}, panel {panel}, subtree {triangle}")
+            _screenshot(browser, folder / f"{name}-{panel}-subtree.png")
+        browser.click(f"#tree-{panel} .tree > .node[data-id='0']")
+        browser.key("0", 48)
+        _assert_readable(_view(browser, panel), f"{name}, panel {panel}, fitted")
+        _screenshot(browser, folder / f"{name}-{panel}-fitted.png")
+
+
+def test_a_zoom_shows_the_labels_and_none_overlaps(page: tuple[Browser, Path]) -> None:
+    """Zoomed in on the root, the labels show, readable and apart."""
+    browser, folder = page
+    _reload(browser)
+    x, y = browser.evaluate(
+        "(() => { const r = document.querySelector('#tree-0 .tree > .node[data-id=\"0\"]')"
+        ".getBoundingClientRect(); return [r.x, r.y]; })()"
+    )
+    for _ in range(12):  # a wheel step at a time, until the labels show
+        browser.call("Input.dispatchMouseEvent", type="mouseWheel", x=x, y=y, deltaX=0, deltaY=-100)
+        view = _view(browser, 0)
+        if view["labels"]:
+            break
+    _screenshot(browser, folder / "tree-6-all-compare-zoomed.png")
+    seen = [label for label in view["labels"] if _overlap(label, view["panel"])]
+    assert len(seen) > 5 and all(label[3] >= 6 for label in seen)
+    assert _clashes(seen, view["nodes"]) == []
+    _reload(browser)
+
+
+@pytest.mark.parametrize("arguments", [["4"], ["6"], ["8"], ["8", "--all"], ["5", "--torus"]])
+def test_a_picture_of_the_tree_holds_its_title_and_labels_whole(
+    chromium: tuple[Browser, Path], arguments: list[str]
+) -> None:
+    """explain --tree FILE.svg, as chromium draws it: no text past the picture's edge (the
+    title was cut at 560 pixels), no label over another or over a node."""
+    browser, folder = chromium
+    path = folder / f"tree-{'-'.join(a.strip('-') for a in arguments)}.svg"
+    assert invoke("explain", *arguments, "--tree", str(path)).exit_code == 0
+    _open(browser, path)
+    drawn = browser.evaluate(
+        """(() => {
+      const box = e => {
+        const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height];
+      };
+      const svg = document.querySelector("svg");
+      return {
+        picture: box(svg),
+        texts: [...svg.querySelectorAll("text")].filter(t => t.closest("[display=none]") === null)
+          .map(box),
+        labels: [...svg.querySelectorAll(".tree > .edges > .decision, .tree > .node > text")]
+          .map(box),
+        nodes: [...svg.querySelectorAll(".tree > .node > :first-child")].map(box),
+      };
+    })()"""
+    )
+    assert all(_inside(text, drawn["picture"]) for text in drawn["texts"])
+    assert _clashes(drawn["labels"], drawn["nodes"]) == []
+    _screenshot(browser, path.with_suffix(".png"))
+
+
+def _screenshot(browser: Browser, path: Path) -> None:
+    path.write_bytes(base64.b64decode(browser.call("Page.captureScreenshot", format="png")["data"]))
+
+
+def test_stepping_into_a_subtree_shows_it_beside_the_tree_and_0_fits_the_tree(
     page: tuple[Browser, Path],
 ) -> None:
     browser, _ = page
+    _reload(browser)
     browser.click("#tree-0 .tree > .node[data-id='0']")
-    inside = "document.querySelector('#tree-0 .node.current')?.closest('.subtree') != null"
+    inside = "document.querySelector('#subtree .node.current') != null"
     for _ in range(400):
         browser.key("ArrowRight", 39)
         if browser.evaluate(inside):
             break
     else:
         pytest.skip("no step of this tree leads into a collapsed subtree")
-    within = """((selector) => {
-      const outer = document.querySelector('#tree-0').getBoundingClientRect();
-      const r = document.querySelector(selector).getBoundingClientRect();
-      return r.left >= outer.left - 1 && r.right <= outer.right + 1
-        && r.top >= outer.top - 1 && r.bottom <= outer.bottom + 1;
-    })"""
-    assert browser.evaluate(f"{within}('#tree-0 .node.current')")
-    browser.key("0", 48)
-    assert browser.evaluate(f"{within}('#tree-0 .subtree:not([display])')"), (
-        "0 left the opened subtree out of view"
+    current = browser.evaluate(
+        "(() => { const r = document.querySelector('#subtree .node.current')"
+        ".getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()"
     )
+    aside = browser.evaluate(
+        "(() => { const r = document.querySelector('aside').getBoundingClientRect();"
+        " return [r.x, r.y, r.width, r.height]; })()"
+    )
+    assert _inside(current, aside)
+    browser.key("0", 48)
+    view = _view(browser, 0)
+    assert all(_inside(node, view["panel"]) for node in view["nodes"]), "0 left the tree out"

@@ -3,12 +3,14 @@
 Built from the same search monitor events as the narration: a decision opens a left branch
 (``queen 3,2``), its refutation a right branch (``not 3,2``) of the same node; a dead end makes the
 node a failure, an accepted solution a solution. Failed subtrees of some size are collapsed into
-one triangle that remembers how many nodes it hides. The layout is the classic tidy one: leaves
-side by side in the order the search met them, each parent centred over its children.
+one triangle that remembers how many nodes it hides. The layout is a tidy one: children in the
+order the search met them, each parent centred over its children, subtrees packed as close as
+what their rows hold allows.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from nqueens.explain.steps import DEAD_END, Event
@@ -89,9 +91,15 @@ class Placed:
     """A node as drawn: where, what it shows, and what a collapsed triangle hides."""
 
     node: Node
-    x: float  # in units of one leaf's width
+    x: float  # in pixels, from the left of what was laid out
     kind: str
     hidden: int = 0  # nodes under a collapsed triangle, itself included
+
+
+Extent = Callable[[Node, str, int, bool], tuple[float, float]]
+"""How far a node reaches left and right of its centre, on its row, with the label of the edge
+above it: given the node, its kind as drawn, the nodes it hides, and whether its label goes on
+the left of it."""
 
 
 def subtree_sizes(tree: SearchTree) -> tuple[list[int], list[bool]]:
@@ -113,31 +121,75 @@ def subtree_sizes(tree: SearchTree) -> tuple[list[int], list[bool]]:
 Sizes = tuple[list[int], list[bool]]  # what subtree_sizes returns
 
 
-def layout(
-    tree: SearchTree, root: int = 0, *, collapse: bool = True, sizes: Sizes | None = None
-) -> list[Placed]:
-    """Every node drawn under ``root``, leaves one unit apart, parents over their children's
-    middle; failed subtrees of COLLAPSE_FROM nodes or more become one triangle (``collapse``).
-    ``sizes``, from :func:`subtree_sizes`, saves counting the tree again for each subtree."""
-    subtree, all_failed = sizes or subtree_sizes(tree)
-    placed: list[Placed] = []
-    next_leaf = 0.0
+def label_on_the_left(tree: SearchTree, node: Node) -> bool:
+    """Where the label of the edge into ``node`` goes: on the left for the first of two
+    children and for a lone decision, on the right for the last and a lone refutation, so that
+    it never crosses its own edge."""
+    if node.parent is None:
+        return False
+    siblings = tree.nodes[node.parent].children
+    if len(siblings) > 1:
+        return node.id == siblings[0]
+    return node.label.startswith("queen")
 
-    def place(node_id: int) -> float:
-        nonlocal next_leaf
+
+def layout(
+    tree: SearchTree,
+    extent: Extent,
+    root: int = 0,
+    *,
+    gap: float,
+    collapse: bool = True,
+    sizes: Sizes | None = None,
+) -> list[Placed]:
+    """Every node drawn under ``root``, each parent centred over its children, and each subtree
+    as close to its left neighbour as their contours allow, row by row, with ``gap`` pixels
+    between what two nodes take of a row (their ``extent``: shape, count and label): a tidy tree
+    whose labels never overlap, as narrow as that allows. Failed subtrees of COLLAPSE_FROM nodes
+    or more become one triangle (``collapse``). ``sizes``, from :func:`subtree_sizes`, saves
+    counting the tree again for each subtree."""
+    subtree, all_failed = sizes or subtree_sizes(tree)
+
+    def place(node_id: int) -> tuple[list[tuple[Node, float, str, int]], list[list[float]]]:
         node = tree.nodes[node_id]
         hidden = subtree[node_id]
-        if collapse and node_id != root and all_failed[node_id] and hidden >= COLLAPSE_FROM:
-            placed.append(Placed(node, next_leaf, COLLAPSED, hidden))
-            next_leaf += 1
-            return placed[-1].x
-        if not node.children:
-            placed.append(Placed(node, next_leaf, node.kind))
-            next_leaf += 1
-            return placed[-1].x
-        xs = [place(child) for child in node.children]
-        placed.append(Placed(node, (xs[0] + xs[-1]) / 2, node.kind))
-        return placed[-1].x
+        collapsed = collapse and node_id != root and all_failed[node_id]
+        kind, hidden = (
+            (COLLAPSED, hidden)
+            if collapsed and hidden >= COLLAPSE_FROM
+            else (
+                node.kind,
+                0,
+            )
+        )
+        left, right = extent(node, kind, hidden, label_on_the_left(tree, node))
+        if kind == COLLAPSED or not node.children:
+            return [(node, 0.0, kind, hidden)], [[left, right]]
+        items: list[tuple[Node, float, str, int]] = []
+        contour: list[list[float]] = []
+        offsets = []
+        for child in node.children:
+            inner, outline = place(child)
+            shift = max(
+                (
+                    contour[d][1] - outline[d][0] + gap
+                    for d in range(min(len(contour), len(outline)))
+                ),
+                default=0.0,
+            )
+            offsets.append(shift)
+            items += [(n, x + shift, k, h) for n, x, k, h in inner]
+            for d, (low, high) in enumerate(outline):
+                if d < len(contour):
+                    contour[d] = [min(contour[d][0], low + shift), max(contour[d][1], high + shift)]
+                else:
+                    contour.append([low + shift, high + shift])
+        middle = (offsets[0] + offsets[-1]) / 2
+        items = [(node, 0.0, kind, 0)] + [(n, x - middle, k, h) for n, x, k, h in items]
+        rows = [[left, right]] + [[low - middle, high - middle] for low, high in contour]
+        return items, rows
 
-    place(root)
+    items, rows = place(root)
+    leftmost = min(low for low, _ in rows)
+    placed = [Placed(node, x - leftmost, kind, hidden) for node, x, kind, hidden in items]
     return sorted(placed, key=lambda p: p.node.id)
