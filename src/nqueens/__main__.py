@@ -17,6 +17,10 @@ def main() -> None:
     GPU), then run the command line."""
     clock.start()
     _fill_closed_standard_streams()
+    # numpy's OpenBLAS starts a thread per core on import, which no search uses; where threads
+    # are limited (ulimit -u) it fails and raises SIGINT in its own process, an "Interrupted."
+    # nobody sent. One thread, unless the user chose otherwise.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         signals.install()
         from nqueens.engines.gpu import early

@@ -284,11 +284,16 @@ def count(
             )
         return chosen.count(replace(request, strategy=chosen.strategy_for(request)))
     from nqueens.run.counting import count_split
-    from nqueens.run.executors import default_workers
+    from nqueens.run.executors import default_workers, fitted_workers
 
     workers_asked = workers is not None
     if workers is None:
         workers = default_workers() if chosen.wants_workers(request) else 1
+    elif workers:
+        workers = fitted_workers(workers, "worker processes")
+    if where is not None and where.local_workers is not None:
+        fitted = fitted_workers(where.local_workers, "worker processes of a local cluster")
+        where = replace(where, local_workers=fitted)
     return count_split(
         chosen,
         request,

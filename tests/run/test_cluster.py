@@ -473,3 +473,66 @@ def test_a_local_cluster_without_locks_between_processes_says_so(
         "the cluster did not start: Nanny failed to start. (the system makes no locks between "
         "processes here: [Errno 30] Read-only file system)"
     )
+
+
+def _files_limited_to(soft: int, hard: int) -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_local_cluster_that_cannot_open_its_files_is_refused_before_it_starts() -> None:
+    """ulimit -n 16: Dask retried for half a minute, then blamed a script without a main
+    guard."""
+    started = time.monotonic()
+    done = run_nqueens(
+        "count",
+        "12",
+        "--cluster",
+        "local:2",
+        "-q",
+        "-t",
+        "3",
+        preexec_fn=lambda: _files_limited_to(16, 16),
+    )
+    assert time.monotonic() - started < 10
+    assert done.returncode == 2, done.stderr
+    assert "needs about 56 open files (ulimit -n), and this process may have 16" in done.stderr
+    assert "__main__" not in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+def test_a_local_cluster_raises_a_low_soft_limit_on_files_within_the_hard_one() -> None:
+    done = run_nqueens(
+        "count", "12", "--cluster", "local:2", "-q", preexec_fn=lambda: _files_limited_to(16, 4096)
+    )
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) == known_total(12)
+
+
+@pytest.mark.slow
+def test_memory_running_out_as_a_local_cluster_starts_is_exit_2() -> None:
+    """With 400 MB of address space a count runs, and a local cluster's threads do not start:
+    said as for --workers, not as a cluster out of reach (exit 1)."""
+
+    def limited() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (400_000 * 1024, resource.RLIM_INFINITY))
+
+    assert run_nqueens("count", "12", "-q", preexec_fn=limited).returncode == 0
+    done = run_nqueens("count", "12", "--cluster", "local:2", "-q", preexec_fn=limited)
+    assert done.returncode == 2, done.stderr
+    assert "Error: out of memory" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+def test_a_local_cluster_larger_than_the_cores_is_capped_with_a_warning() -> None:
+    from nqueens.run.executors import default_workers
+
+    started = time.monotonic()
+    done = run_nqueens("count", "12", "--cluster", f"local:{default_workers() + 14}", "-q")
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) == known_total(12)
+    assert f"counting with {default_workers()}" in done.stderr
+    assert time.monotonic() - started < 30

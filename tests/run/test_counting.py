@@ -17,6 +17,7 @@ from helpers import (
     count_completions,
     known_total,
     known_unique,
+    run_nqueens,
     symmetry_images,
 )
 
@@ -246,3 +247,14 @@ def test_a_compile_that_has_begun_is_not_cut_short_by_the_time_limit(
     stats = nqueens.count(9, engine="bitboard", symmetry=False, time_limit=0.2)
     assert loaded.is_set()  # the compile ran to its end before the count answered
     assert stats.status is nqueens.Status.TIME_LIMIT
+
+
+def test_more_workers_than_cores_are_capped_with_a_warning() -> None:
+    """count 16 --workers 1024 forked a thousand processes for two cores."""
+    from nqueens.run.executors import WorkersCappedWarning, default_workers
+
+    with pytest.warns(WorkersCappedWarning, match=f"counting with {default_workers()}"):
+        assert nqueens.count(12, workers=default_workers() + 30).solutions == known_total(12)
+    done = run_nqueens("count", "16", "--workers", "1024", "-t", "2")
+    assert done.returncode in (0, 3), done.stderr
+    assert done.stderr.startswith("Warning: 1,024 worker processes would outnumber the ")

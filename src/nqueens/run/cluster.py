@@ -116,6 +116,7 @@ def connected(cluster: Cluster, deadline: float | None) -> Iterator[Any]:
         _reach(distributed, cluster)
     else:
         _current_folder_checked()
+        _enough_for_local(cluster.local_workers)
     with ExitStack() as stack:
         client = None
         with signals.held() as arrived:
@@ -134,8 +135,12 @@ def connected(cluster: Cluster, deadline: float | None) -> Iterator[Any]:
                 except Exception as error:
                     # A stop signal sent to the group while the local cluster starts kills its
                     # nannies ("Nanny failed to start"): the stop is what happened, and the
-                    # held signal ends the block with it.
+                    # held signal ends the block with it. Memory or threads running out is said
+                    # as everywhere else (exit 2), not as a cluster out of reach.
                     if not arrived:
+                        exhausted = _exhausted(error)
+                        if exhausted is not None:
+                            raise exhausted from None
                         raise ClusterUnreachable(_not_started(error)) from None
         assert client is not None  # held() raised KeyboardInterrupt otherwise
         yield client
@@ -225,6 +230,71 @@ def _current_folder_checked() -> None:
         raise ClusterUnreachable(
             "the current folder no longer exists: change to one that does"
         ) from None
+
+
+FILES_FOR_LOCAL = (40, 8)
+"""The files a local cluster opens: about this many, and this many more for each worker (its
+sockets and pipes), measured with ulimit -n."""
+
+THREADS_FOR_LOCAL = (40, 30)
+"""The processes and threads a local cluster starts, which ulimit -u counts: about this many,
+and this many more for each worker."""
+
+
+def _enough_for_local(workers: int) -> None:
+    """Raise this process's limits on open files and on processes to what a local cluster of
+    ``workers`` needs, where they are lower and the system lets it (up to their hard limits);
+    InputError, before anything starts, where it does not: Dask otherwise retries for half a
+    minute and says its workers failed to start."""
+    import resource
+
+    for limit, (base, each), what in (
+        (resource.RLIMIT_NOFILE, FILES_FOR_LOCAL, "open files (ulimit -n)"),
+        (resource.RLIMIT_NPROC, THREADS_FOR_LOCAL, "processes and threads (ulimit -u)"),
+    ):
+        needed = base + each * workers
+        soft, hard = resource.getrlimit(limit)
+        in_use = _running_tasks() if limit == resource.RLIMIT_NPROC else 0  # the user's, all
+        if soft == resource.RLIM_INFINITY or soft - in_use >= needed:
+            continue
+        wanted = in_use + needed
+        if hard == resource.RLIM_INFINITY or hard >= wanted:  # within reach: raised
+            with suppress(OSError, ValueError):
+                resource.setrlimit(limit, (wanted, hard))
+                continue
+        raise InputError(
+            f"a local cluster of {workers:,} worker processes needs about {needed:,} "
+            f"{what}, and this process may have {soft:,}: raise the limit, or give fewer workers"
+        )
+
+
+def _running_tasks() -> int:
+    """The threads this user runs now, which ulimit -u counts along with processes (0 where
+    /proc cannot say)."""
+    uid = os.getuid()
+    running = 0
+    with suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit():
+                with suppress(OSError):
+                    if entry.stat().st_uid == uid:
+                        running += len(os.listdir(f"/proc/{entry.name}/task"))
+    return running
+
+
+def _exhausted(error: BaseException) -> BaseException | None:
+    """Memory or threads running out, where that is what made a local cluster fail to start
+    (Dask wraps it): the error itself, for the command line to say as it says it everywhere."""
+    seen = 0
+    cause: BaseException | None = error
+    while cause is not None and seen < 20:
+        if isinstance(cause, MemoryError):
+            return cause
+        if isinstance(cause, RuntimeError) and str(cause) == "can't start new thread":
+            return cause
+        seen += 1
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 def _not_started(error: Exception) -> str:

@@ -38,6 +38,26 @@ _BATCH_SECONDS = 1.0
 can cost, while a round trip (a millisecond on a Dask cluster) stays under 0.1 % of it."""
 
 
+class WorkersCappedWarning(UserWarning):
+    """More worker processes were asked for than there are cores to run them: the count starts
+    one for each core, as more would only wait for them, and start and cost memory first."""
+
+
+def fitted_workers(asked: int, what: str) -> int:
+    """``asked`` worker processes, or the cores this process may run on where it has fewer,
+    with a WorkersCappedWarning saying so (``what`` names them: "worker processes")."""
+    cores = default_workers()
+    if asked <= cores:
+        return asked
+    warnings.warn(
+        f"{asked:,} {what} would outnumber the {cores} cores this process may run on, and only "
+        f"wait for them: counting with {cores}",
+        WorkersCappedWarning,
+        stacklevel=3,
+    )
+    return cores
+
+
 def default_workers() -> int:
     """The cores this process may run on."""
     if hasattr(os, "sched_getaffinity"):
