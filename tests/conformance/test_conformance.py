@@ -62,6 +62,10 @@ DOCUMENTED_EXIT_CODES = {0, 1, 2, 3, 74}
 
 BOARD = DATA / "completion-12-12-5.param"
 
+CAPPED = "ignore::nqueens.run.executors.WorkersCappedWarning"
+"""More workers than cores, which the option walk asks for, are capped with this warning (the
+command line shows it in one line; its own tests are in test_counting.py)."""
+
 BASE: dict[str, list[str]] = {
     "solve": ["solve", "6"],
     "count": ["count", "6"],
@@ -292,6 +296,7 @@ def test_every_option_has_hostile_values() -> None:
     assert set(BASE) == set(cli.commands), "every command needs a base case here"
 
 
+@pytest.mark.filterwarnings(CAPPED)
 @pytest.mark.parametrize(("command", "engine", "param_name", "words"), list(option_cases(False)))
 def test_every_option_value_on_the_default_engine(
     command: str, engine: str, param_name: str, words: list[str], files: dict[str, str]
@@ -302,6 +307,7 @@ def test_every_option_value_on_the_default_engine(
 
 
 @pytest.mark.slow
+@pytest.mark.filterwarnings(CAPPED)
 @pytest.mark.parametrize(("command", "engine", "param_name", "words"), list(option_cases(True)))
 def test_every_option_value_on_every_engine(
     command: str, engine: str, param_name: str, words: list[str], files: dict[str, str]

@@ -11,184 +11,35 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, replace
 from importlib import resources
 
 from nqueens.core.glyphs import glyphs
 from nqueens.core.wording import counted
 from nqueens.explain.events import Explanation
+from nqueens.explain.labels import (
+    COUNT_SIZE,
+    LABEL_SIZE,
+    LEVEL,
+    Label,
+    extent,
+    laid_out,
+    text_width,
+)
 from nqueens.explain.tree import (
     CHOICE,
     COLLAPSED,
     FAILURE,
     SOLUTION,
-    Node,
     Placed,
-    SearchTree,
-    Sizes,
-    label_on_the_left,
-    layout,
     subtree_sizes,
 )
 
-LEVEL = 72  # pixels between depths: a row of nodes, then lanes for the labels of its edges
 TOP = 118  # room for the legend of a picture
 PAGE_TOP = 30  # a page's tree, whose legend is beside it
 WIDE = 2.0  # trees side by side on a page up to this ratio of width to height, above it stacked
 SIDE = 24
-GAP = 8  # pixels between the shapes of two neighbouring nodes
-ROOM_STEP, ROOM_TRIES = 6.0, 60  # more room for a node whose label finds no place, and how often
-LABEL_SIZE, COUNT_SIZE = 8, 9
-LANES = (37, 48, 59)
-"""The baselines, below a row of nodes, that the labels of the edges down from it may sit on:
-under a triangle's count, over the next row's shapes, a label's height apart."""
-LABEL_ASCENT, LABEL_DESCENT = 7.5, 2.0  # a label's box around its baseline, in pixels
-LABEL_AWAY = 3  # from its edge to a label's near end
-HALF_WIDTH: dict[str, float] = {CHOICE: 7, FAILURE: 6, SOLUTION: 8, COLLAPSED: 11}
 BLUE, RED, GREEN = "#3465a4", "#cc0000", "#4e9a06"
 SVG_NS = "http://www.w3.org/2000/svg"
-
-
-_NARROW = frozenset(" ,.:;!|il'()[]")
-_WIDE = frozenset("mwMW")
-
-
-def text_width(text: str, size: float, *, bold: bool = False) -> float:
-    """About how wide ``text`` is drawn in ``size`` pixels of sans-serif, erring wide: DejaVu
-    Sans, Linux's usual sans-serif, is one of the widest, so other fonts fit in it too."""
-    ems = sum(0.34 if c in _NARROW else 0.95 if c in _WIDE else 0.66 for c in text)
-    return ems * size * (1.1 if bold else 1.0)
-
-
-def _extent(node: Node, kind: str, hidden: int, label_left: bool) -> tuple[float, float]:
-    """What a node takes of its row: its shape, and a triangle's count."""
-    half = HALF_WIDTH[kind]
-    if kind == COLLAPSED:
-        half = max(half, text_width(f"{hidden:,}", COUNT_SIZE) / 2)
-    return -half, half
-
-
-@dataclass(frozen=True)
-class Label:
-    """Where the label of the edge into ``node`` is drawn: its baseline's ends and height."""
-
-    node: Node
-    left: float
-    right: float
-    baseline: float
-    anchor: str  # "start" or "end", as SVG's text-anchor
-
-
-Box = tuple[float, float, float, float]  # left, top, right, bottom
-
-
-def _overlap(a: Box, b: Box) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _crosses(box: Box, segment: tuple[float, float, float, float]) -> bool:
-    """Whether the line from (x1, y1) to (x2, y2) passes through ``box``."""
-    x1, y1, x2, y2 = segment
-    top, bottom = max(box[1], min(y1, y2)), min(box[3], max(y1, y2))
-    if top >= bottom:
-        return False
-    at = [x1 + (x2 - x1) * (y - y1) / (y2 - y1) if y2 != y1 else x1 for y in (top, bottom)]
-    return min(at) < box[2] and max(at) > box[0]
-
-
-def _labels(tree: SearchTree, placed: list[Placed]) -> tuple[list[Label], list[int]]:
-    """A place for every edge's label, beside its edge, on one of the LANES under the parent's
-    row, where it overlaps no other label and crosses no other edge; and the nodes whose label
-    found no such place (the tree is laid out wider around them then)."""
-    where = {p.node.id: (p.x, p.node.depth * LEVEL) for p in placed}
-    edges = {
-        p.node.id: (*where[p.node.parent], *where[p.node.id])
-        for p in placed
-        if p.node.parent is not None and p.node.parent in where
-    }
-    taken: dict[float, list[Box]] = {}  # by the height of the parent's row
-    labels: list[Label] = []
-    homeless: list[int] = []
-    for node_id, segment in sorted(edges.items(), key=lambda item: item[1][2]):
-        node = tree.nodes[node_id]
-        x1, y1, x2, y2 = segment
-        width = text_width(node.label, LABEL_SIZE)
-        left = label_on_the_left(tree, node)
-        band = [other for key, other in edges.items() if key != node_id and other[1] == y1]
-        for lane in LANES:
-            top, bottom = y1 + lane - LABEL_ASCENT, y1 + lane + LABEL_DESCENT
-            # beside the edge where it is farthest that way within the label's height
-            at = x1 + (x2 - x1) * (bottom - y1) / (y2 - y1)
-            box = (
-                (at - LABEL_AWAY - width, top, at - LABEL_AWAY, bottom)
-                if left
-                else (
-                    at + LABEL_AWAY,
-                    top,
-                    at + LABEL_AWAY + width,
-                    bottom,
-                )
-            )
-            if any(_overlap(box, other) for other in taken.get(y1, [])):
-                continue
-            if any(_crosses(box, other) for other in band):
-                continue
-            taken.setdefault(y1, []).append(box)
-            anchor = "end" if left else "start"
-            labels.append(Label(node, box[0], box[2], y1 + lane, anchor))
-            break
-        else:
-            homeless.append(node_id)
-    return labels, homeless
-
-
-def _laid_out(
-    tree: SearchTree, root: int, *, collapse: bool, sizes: Sizes
-) -> tuple[list[Placed], list[Label]]:
-    """The nodes under ``root`` laid out as narrow as leaves room for every label, and the
-    labels, all shifted right so that nothing starts left of 0: a node whose label finds no
-    place is given more room, a little at a time, until every label has one."""
-    room: dict[int, float] = {}
-
-    def extent(node: Node, kind: str, hidden: int, label_left: bool) -> tuple[float, float]:
-        left, right = _extent(node, kind, hidden, label_left)
-        more = room.get(node.id, 0.0)
-        return left - more, right + more
-
-    for _ in range(ROOM_TRIES):
-        placed = layout(tree, extent, root, gap=GAP, collapse=collapse, sizes=sizes)
-        labels, homeless = _labels(tree, placed)
-        if not homeless:
-            break
-        for node_id in homeless:
-            room[node_id] = room.get(node_id, 0.0) + ROOM_STEP
-    else:  # never met on the boards explain takes; drawn anyway, the labels where they fit
-        labels += _labels_anywhere(tree, placed, [p for p in placed if p.node.id in homeless])
-    shift = -min([0.0, *(label.left for label in labels)])
-    placed = [Placed(p.node, p.x + shift, p.kind, p.hidden) for p in placed]
-    labels = [
-        replace(label, left=label.left + shift, right=label.right + shift) for label in labels
-    ]
-    return placed, labels
-
-
-def _labels_anywhere(tree: SearchTree, placed: list[Placed], homeless: list[Placed]) -> list[Label]:
-    """The labels of ``homeless`` on the first lane, overlaps or not."""
-    labels = []
-    where = {p.node.id: p for p in placed}
-    for p in homeless:
-        if p.node.parent is None or p.node.parent not in where:
-            continue
-        parent = where[p.node.parent]
-        width = text_width(p.node.label, LABEL_SIZE)
-        y1 = parent.node.depth * LEVEL
-        at = parent.x + (p.x - parent.x) * (LANES[0] + LABEL_DESCENT) / LEVEL
-        left = label_on_the_left(tree, p.node)
-        start = at - LABEL_AWAY - width if left else at + LABEL_AWAY
-        labels.append(
-            Label(p.node, start, start + width, y1 + LANES[0], "end" if left else "start")
-        )
-    return labels
 
 
 def board_code(explanation: Explanation, node_id: int) -> str:
@@ -227,7 +78,7 @@ def tree_svg(
     shows it beside the tree on a click; ``data-width`` and ``data-height`` give its size)."""
     tree = explanation.tree
     sizes = subtree_sizes(tree)  # once, for the tree and every hidden subtree
-    placed, labels = _laid_out(tree, 0, collapse=True, sizes=sizes)
+    placed, labels = laid_out(tree, 0, collapse=True, sizes=sizes)
     top = PAGE_TOP if interactive else TOP
     width = SIDE * 2 + _reach(placed, labels)
     if not interactive:  # a picture's legend is part of it
@@ -250,7 +101,7 @@ def tree_svg(
     drawing = ET.SubElement(svg, "g", attrib={"class": "tree"})
     _draw(drawing, placed, labels, SIDE, top)
     for triangle in (p for p in placed if p.kind == COLLAPSED):
-        inner, inner_labels = _laid_out(tree, triangle.node.id, collapse=False, sizes=sizes)
+        inner, inner_labels = laid_out(tree, triangle.node.id, collapse=False, sizes=sizes)
         levels = max(p.node.depth for p in inner) - triangle.node.depth + 1
         group = ET.SubElement(
             drawing,
@@ -269,7 +120,7 @@ def tree_svg(
 
 def _reach(placed: list[Placed], labels: list[Label]) -> float:
     """How far right the nodes and labels reach, from the left edge (0)."""
-    shapes = (p.x + _extent(p.node, p.kind, p.hidden, False)[1] for p in placed)
+    shapes = (p.x + extent(p.node, p.kind, p.hidden, False)[1] for p in placed)
     return max([*shapes, *(label.right for label in labels)])
 
 
