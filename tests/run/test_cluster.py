@@ -560,4 +560,4 @@ def test_a_stop_signal_ends_a_local_cluster_count_at_once(stop: signal.Signals) 
                 counting.wait()
         assert counting.returncode == 128 + stop, err
         assert "interrupted; partial, a lower bound" in err
-    assert sorted(times)[1] < 0.3, times
+    assert min(times) < 0.2 and sorted(times)[1] < 1, times  # a loaded machine is slower
