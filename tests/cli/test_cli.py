@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 from helpers import (
     DATA,
@@ -33,7 +34,7 @@ from helpers import (
 import nqueens
 from nqueens import InputError, SearchInterrupted, Stats, Status
 from nqueens.cli import cli, progress
-from nqueens.engines import reduced
+from nqueens.engines import reduced, registry
 from nqueens.engines.base import Request
 
 # --- solve -------------------------------------------------------------------------------------
@@ -469,12 +470,32 @@ def test_bad_options_are_usage_errors(args: list[str], message: str) -> None:
 # --- help and version --------------------------------------------------------------------------
 
 
-def test_help_documents_exit_codes_and_conventions() -> None:
-    for args in ([], ["solve"], ["count"], ["first"]):
-        result = invoke(*args, "--help")
-        assert result.exit_code == 0
-        for text in ("Exit codes", "130", "rows[c]", "1-based"):
-            assert text in result.stdout
+def test_help_says_each_thing_once() -> None:
+    """The exit codes, the conventions, the engines and the strategies are in nqueens --help;
+    each command's help names them in one line, and lists only the engines it can run."""
+    main = invoke("--help").stdout
+    for text in ("Exit codes", "130", "rows[c]", "1-based", "Engines", "Strategies"):
+        assert text in main
+    for name, described in registry.ENGINES.items():
+        assert re.search(
+            rf"^    {re.escape(name)} +{re.escape(described.summary[:20])}", main, re.M
+        )
+    for command in cli.commands:
+        text = invoke(command, "--help").stdout
+        assert "Exit codes, and how rows and columns are numbered: nqueens --help." in text
+        assert "130" not in text and "rows[c]" not in text
+        option = next((p for p in cli.commands[command].params if p.name == "engine"), None)
+        if option is not None:
+            assert isinstance(option.type, click.Choice)
+            able = {n for n, e in registry.ENGINES.items() if command in e.commands}
+            assert set(option.type.choices) - {registry.AUTO_ENGINE} == able
+
+
+@pytest.mark.parametrize("command", ["solve", "count", "first", "explain", "verify", "bench"])
+def test_every_help_fits_70_lines_at_80_columns(command: str) -> None:
+    text = invoke(command, "--help", env={**PLAIN_ENV, "COLUMNS": "80"}).stdout
+    assert len(text.splitlines()) <= 70
+    assert all(len(line) <= 80 for line in text.splitlines())
 
 
 def test_version_comes_from_package_metadata() -> None:
@@ -647,7 +668,7 @@ def test_color_options_work_before_or_after_the_command_and_never_change_data(wh
 
 
 def test_svg_files_are_named_as_the_help_says_and_said_where(tmp_path: Path) -> None:
-    assert "board-1.svg to board-4.svg for 4" in invoke("solve", "--help").stdout
+    assert "board-1.svg to board-4.svg for 4" in " ".join(invoke("solve", "--help").stdout.split())
     six = invoke("solve", "6", "--svg", str(tmp_path / "six.svg"))
     assert six.exit_code == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"six-{i}.svg" for i in range(1, 5)]
@@ -845,7 +866,7 @@ def test_bare_nqueens_shows_help_and_succeeds_and_a_bare_size_gets_a_hint() -> N
 def test_errors_name_the_argument_one_way() -> None:
     assert "Invalid value for 'N':" in invoke("solve", "x").stderr
     assert "Invalid value for 'N':" in invoke("explain", "11").stderr
-    assert "Invalid value for 'FILE':" in invoke("verify", "/nonexistent/boards").stderr
+    assert "Invalid value for '[FILE]':" in invoke("verify", "/nonexistent/boards").stderr
     assert "N = 10,001 is larger than 10,000" in invoke("solve", "10001").stderr
 
 

@@ -80,31 +80,30 @@ def takes_board(function: F) -> F:
         "board_text",
         type=TextFile(),
         metavar="FILE",
-        help="Start from a board in FILE ('-' reads stdin), and take N from it: a drawing, one "
-        "line per row (Q a queen, # blocked, . free), or a CSPLib or excluded-diagonals file "
-        "(see the README).",
+        help="Start from the board in FILE ('-': stdin), which gives N: a drawing (Q a queen, "
+        "# blocked, . free) or a CSPLib or excluded-diagonals file.",
     )(function)
     function = click.option(
         "--exclude-diagonal",
         "excluded_diagonals",
         multiple=True,
         metavar="ROW,COL/",
-        help="Keep a whole diagonal empty: the one through ROW,COL rising to the right "
-        "(3,4/) or falling ('3,4\\', quoted). Repeatable.",
+        help="Keep the diagonal through ROW,COL empty, rising (3,4/) or falling ('3,4\\'). "
+        "Repeatable.",
     )(function)
     function = click.option(
         "--block",
         "block_squares",
         multiple=True,
         metavar="ROW,COL",
-        help="Keep the square at ROW,COL empty (1-based, e.g. --block 1,1). Repeatable.",
+        help="Keep ROW,COL empty; repeatable.",
     )(function)
     return click.option(
         "--queen",
         "queen_squares",
         multiple=True,
         metavar="ROW,COL",
-        help="Start with a queen at ROW,COL (1-based: 1,1 is the top left). Repeatable.",
+        help="A queen at ROW,COL (1,1: top left); repeatable.",
     )(function)
 
 

@@ -24,6 +24,7 @@ from nqueens.cli.options import (
     COLOR_HELP,
     QueensCommand,
     QueensContext,
+    engines_help,
     remember_color,
 )
 from nqueens.cli.output import (
@@ -89,7 +90,7 @@ class QueensGroup(click.Group):
 @click.group(
     cls=QueensGroup,
     invoke_without_command=True,
-    epilog=EXIT_CODES_HELP,
+    epilog=engines_help() + "\n\n" + EXIT_CODES_HELP,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 @click.version_option(package_name="nqueens", prog_name="nqueens")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
+import textwrap
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,15 +23,12 @@ from nqueens.cli.output import COLOR_KEY
 from nqueens.cli.params import Seconds, option_flag
 from nqueens.core import clock, theorems
 from nqueens.core.results import InputError
-from nqueens.core.strategies import STRATEGIES
+from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, FIRST_MIN, STRATEGIES
 from nqueens.engines import jit, registry
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-COLOR_HELP = (
-    "Colours on, even where the terminal or NO_COLOR would turn them off (as FORCE_COLOR=1 "
-    "does), or off (as NO_COLOR=1 does). Data sent to a pipe or a file is the same either way."
-)
+COLOR_HELP = "Colours on or off, as FORCE_COLOR=1 or NO_COLOR=1; data in a pipe is the same."
 
 
 def remember_color(ctx: click.Context, param: click.Parameter, value: bool | None) -> None:
@@ -157,7 +155,7 @@ def common_options(function: F) -> F:
         "-q",
         "--quiet",
         is_flag=True,
-        help="No progress bar, spinner or estimate on stderr (results and errors still show).",
+        help="No progress bar, spinner or estimate (results and errors still show).",
     )(function)
     function = click.option(
         "-t",
@@ -166,8 +164,8 @@ def common_options(function: F) -> F:
         metavar="SECONDS",
         is_eager=True,  # read before a --board file, whose waiting it bounds
         callback=_keep_time_limit,
-        help="Stop after this many seconds, start-up included, and report what was found as "
-        "partial (e.g. -t 0.5; inf for no limit).",
+        help="Stop after this many seconds, start-up included; what was found is partial "
+        "(e.g. -t 0.5).",
     )(function)
     function = click.option(
         "-s",
@@ -182,22 +180,46 @@ def common_options(function: F) -> F:
         type=click.Choice(["text", "json"]),
         default="text",
         show_default=True,
-        help="text: for people (plain when sent to a pipe or a file); json: one object per "
-        "line, for programs.",
+        help="text for people (plain in a pipe or a file), or json: an object a line.",
     )(function)
     return function
 
 
-AT_ONCE = f", or no search at all where a theorem answers ({theorems.IN_SHORT})"
-"""What auto does before any engine, in each command's help."""
+def engines_help() -> str:
+    """What each engine and search strategy is, for ``nqueens --help``: said there once, and
+    named by each command's --engine and --strategy."""
+    width = max(len(name) for name in registry.ENGINES) + 2
+    said = (
+        "Engines (--engine; auto, the default, runs the fastest that can take the board, or no "
+        f"search at all where a theorem answers: {theorems.IN_SHORT}):"
+    )
+    lines = ["\b", *textwrap.wrap(said, 78)]
+    for name, engine in registry.ENGINES.items():
+        commands = ", ".join(sorted(engine.commands))
+        text = f"{engine.summary} ({commands})"
+        wrapped = textwrap.wrap(text, 78 - 2 - width)
+        lines.append(f"  {name:<{width}}{wrapped[0]}")
+        lines += [" " * (2 + width) + more for more in wrapped[1:]]
+    lines += [
+        "",
+        "\b",
+        "Strategies (--strategy): the order queens are tried in.",
+        f"  {FIRST_MIN:<16}column by column from the left, lowest row first",
+        f"  {FIRST_FAIL_MID:<16}the column with fewest free squares first, middle rows first",
+        f"  {AUTO:<16}the engine's own",
+    ]
+    return "\n".join(lines)
 
 
-def engine_options(default_engine: str, auto_help: str = "") -> Callable[[F], F]:
+def engine_options(command_name: str, default_engine: str, auto_help: str = "") -> Callable[[F], F]:
     """--engine, --strategy and every engine's own options (--mip-solver), with the command's
-    default engine (and what auto means for the command, when it has auto). The engines' own
-    options reach the command as one ``engine_options`` dict of those given."""
-    engines = [*registry.ENGINES, registry.AUTO_ENGINE] if auto_help else list(registry.ENGINES)
-    described = "; ".join(f"{name}: {engine.summary}" for name, engine in registry.ENGINES.items())
+    default engine (and what auto means for the command, when it has auto): the engines that
+    run ``command_name``, and only those, in help and in completion. The engines' own options
+    reach the command as one ``engine_options`` dict of those given."""
+    own = [name for name, engine in registry.ENGINES.items() if command_name in engine.commands]
+    engines = [*own, registry.AUTO_ENGINE] if auto_help else own
+    named = f"{', '.join(own)}{' or auto' if auto_help else ''}"
+    auto = f"; auto: {auto_help}" if auto_help else ""
 
     def decorate(function: F) -> F:
         command = function
@@ -222,9 +244,8 @@ def engine_options(default_engine: str, auto_help: str = "") -> Callable[[F], F]
             "--strategy",
             type=click.Choice(STRATEGIES),
             metavar="NAME",
-            help="The order the search tries queens in. first-min: column by column from the "
-            "left, lowest row first; first-fail-mid: the column with fewest free squares first, "
-            "middle rows first; auto: the engine's own. [default: the engine's best]",
+            help=f"The order queens are tried in: {', '.join(STRATEGIES)} (nqueens --help). "
+            "[default: the engine's best]",
         )(function)
         return click.option(
             "--engine",
@@ -232,7 +253,7 @@ def engine_options(default_engine: str, auto_help: str = "") -> Callable[[F], F]
             default=default_engine,
             show_default=True,
             metavar="NAME",
-            help=described + (f"; auto: {auto_help}{AT_ONCE}." if auto_help else "."),
+            help=f"{named}{auto}. What each is: nqueens --help.",
         )(function)
 
     return decorate
@@ -245,26 +266,23 @@ def board_options(function: F) -> F:
         "svg_path",
         metavar="FILE",
         callback=svg_target,
-        help="Also save each board as an SVG picture, e.g. --svg board.svg. Several boards are "
-        "numbered with as many digits as their count needs: board-1.svg to board-4.svg for 4, "
-        "board-01.svg to board-92.svg for 92.",
+        help="Also save each board as an SVG picture; several are numbered: board.svg gives "
+        "board-1.svg to board-4.svg for 4, board-01.svg to board-92.svg for 92.",
     )(function)
     function = click.option(
         "--ascii",
         "ascii_only",
         is_flag=True,
-        help="Draw queens as Q, for fonts without the chess queen: on the terminal (text "
-        "format) and in --svg pictures.",
+        help="Draw queens as Q (fonts without the chess queen), here and in --svg pictures.",
     )(function)
     return click.option(
         "--style",
         type=click.Choice(["auto", "board", "compact"]),
         default="auto",
         show_default=True,
-        help="How text shows each board. board: drawn square by square; compact: one line, "
-        "the row of the queen in each "
-        "column (1-based); auto: a board when it fits the terminal "
-        f"(into a pipe or a file, up to N = {render.PLAIN_BOARD_MAX_N}).",
+        help="board: drawn square by square; compact: a line of each column's queen's row "
+        f"(1-based); auto: a board where it fits (up to N = {render.PLAIN_BOARD_MAX_N} in a "
+        "pipe).",
     )(function)
 
 

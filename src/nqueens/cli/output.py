@@ -50,6 +50,10 @@ Exit codes:
 """
 
 
+SEE_MAIN_HELP = "Exit codes, and how rows and columns are numbered: nqueens --help."
+"""What each command's help says of what every command shares, once, in the group's help."""
+
+
 def discard_stdout() -> None:
     """Point stdout at /dev/null so that the interpreter's final flush cannot fail again."""
     try:

@@ -16,7 +16,7 @@ from rich.progress import (
 
 from nqueens.cli import render
 from nqueens.cli.options import QueensCommand, given
-from nqueens.cli.output import EXIT_CODES_HELP, Output, StreamConsole
+from nqueens.cli.output import SEE_MAIN_HELP, Output, StreamConsole
 from nqueens.cli.params import BoardSizes, Names, Seconds, WholeNumber
 from nqueens.cli.report import said
 from nqueens.core import signals
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from nqueens.bench import Cell
 
 
-@click.command(cls=QueensCommand, epilog=EXIT_CODES_HELP)
+@click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
 @click.option(
     "--sizes",
     type=BoardSizes(),

@@ -19,8 +19,8 @@ from nqueens.cli.options import (
 )
 from nqueens.cli.output import (
     EXIT_CLUSTER_LOST,
-    EXIT_CODES_HELP,
     EXIT_IO_ERROR,
+    SEE_MAIN_HELP,
     Output,
     exit_code,
 )
@@ -39,28 +39,27 @@ from nqueens.run.cluster import CONNECT_SECONDS, ClusterLost, ClusterUnreachable
 from nqueens.run.executors import MAX_WORKERS
 
 
-@click.command(cls=QueensCommand, epilog=EXIT_CODES_HELP)
+@click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
 @click.argument("n", callback=board_size, required=False, metavar="N")
 @click.option(
     "--unique",
     is_flag=True,
-    help="Also count the solutions that differ by more than a turn or a mirror image (not "
-    "with --queen, --block or --board, which make the board lopsided).",
+    help="Also count them up to turns and mirror images (a board without given squares).",
 )
 @click.option(
     "-j",
     "--workers",
     type=WholeNumber(0, MAX_WORKERS, " (0 counts on every core)"),
     metavar="K",
-    help=f"How many processes share the count, e.g. -j 2 ({registry.describe('splits')}). "
-    "[default and 0: every core]",
+    help=f"Processes sharing the count, e.g. -j 2 ({registry.describe('splits')}). "
+    "[default, 0: every core]",
 )
 @click.option(
     "--symmetry/--no-symmetry",
     default=True,
     show_default=True,
-    help="Count each set of turned and mirrored solutions once and multiply: about 8 times "
-    f"less work, same answer ({registry.describe('unique')}).",
+    help="Each set of turned and mirrored solutions once: 8 times less work, same answer "
+    f"({registry.describe('unique')}).",
 )
 @click.option(
     "--checkpoint",
@@ -68,15 +67,14 @@ from nqueens.run.executors import MAX_WORKERS
     callback=file_named,
     metavar="FILE",
     type=click.Path(dir_okay=False),
-    help="Save progress in FILE as the count goes; run the same command again to go on where "
-    "it stopped (after Ctrl-C, a crash, a full disk). Allows N > 18 without a time limit.",
+    help="Keep progress in FILE; the same command goes on where it stopped (Ctrl-C, a crash, "
+    "a full disk); N > 18 then needs no -t.",
 )
 @click.option(
     "--cluster",
     metavar="ADDRESS",
-    help="Count on many machines through a Dask scheduler (tcp://host:8786), or local:K for K "
-    "worker processes here; needs pip install 'nqueens[cluster]'. Allows N > 18 without a "
-    "time limit.",
+    help="Count on a Dask cluster (tcp://host:8786), or local:K, K processes here (pip install "
+    "'nqueens[cluster]'); N > 18 then needs no -t.",
 )
 @click.option(
     "--connect-timeout",
@@ -84,11 +82,10 @@ from nqueens.run.executors import MAX_WORKERS
     default=CONNECT_SECONDS,
     show_default=True,
     metavar="SECONDS",
-    help="How long --cluster waits for the scheduler to answer before giving up, e.g. "
-    "--connect-timeout 30 on a slow network.",
+    help="How long --cluster waits for its scheduler, e.g. 30 on a slow network.",
 )
 @takes_board
-@engine_options(registry.AUTO_ENGINE, "the fastest exact engine that can take the board")
+@engine_options(COUNT, registry.AUTO_ENGINE, "the fastest exact engine that can take the board")
 @common_options
 @click.pass_context
 def count(

@@ -18,9 +18,9 @@ from nqueens.cli.options import (
     tree_target,
 )
 from nqueens.cli.output import (
-    EXIT_CODES_HELP,
     EXIT_NO_SOLUTION,
     EXIT_OK,
+    SEE_MAIN_HELP,
     Output,
     Pictures,
 )
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from nqueens.explain.events import Explanation
 
 
-@click.command(cls=QueensCommand, epilog=EXIT_CODES_HELP)
+@click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
 @click.argument("n", callback=board_size, required=False, metavar="N")
 @click.option(
     "--strategy",

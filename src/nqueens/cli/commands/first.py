@@ -16,10 +16,10 @@ from nqueens.cli.options import (
     usage_errors,
 )
 from nqueens.cli.output import (
-    EXIT_CODES_HELP,
     EXIT_NO_SOLUTION,
     EXIT_OK,
     EXIT_TIME_LIMIT,
+    SEE_MAIN_HELP,
     Output,
     Pictures,
 )
@@ -34,7 +34,7 @@ from nqueens.engines import registry
 from nqueens.engines.base import FIRST, MAX_SEED
 
 
-@click.command(cls=QueensCommand, epilog=EXIT_CODES_HELP)
+@click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
 @click.argument("n", callback=board_size, required=False, metavar="N")
 @click.option(
     "--seed",
@@ -46,7 +46,9 @@ from nqueens.engines.base import FIRST, MAX_SEED
     "workers may still differ from run to run.",
 )
 @takes_board
-@engine_options(registry.AUTO_ENGINE, "the engines measured fastest to a first solution, in turn")
+@engine_options(
+    FIRST, registry.AUTO_ENGINE, "the engines measured fastest to a first solution, in turn"
+)
 @board_options
 @common_options
 @click.pass_context

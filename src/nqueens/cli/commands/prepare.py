@@ -5,11 +5,11 @@ from __future__ import annotations
 import click
 
 from nqueens.cli.options import QueensCommand
-from nqueens.cli.output import Output
+from nqueens.cli.output import SEE_MAIN_HELP, Output
 from nqueens.run.compiled import prepare as prepare_all
 
 
-@click.command(cls=QueensCommand)
+@click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
 def prepare() -> None:
     """Compile every search that nqueens compiles on its first use, once, ahead.
 

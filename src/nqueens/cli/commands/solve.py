@@ -17,8 +17,8 @@ from nqueens.cli.options import (
     usage_errors,
 )
 from nqueens.cli.output import (
-    EXIT_CODES_HELP,
     EXIT_NO_SOLUTION,
+    SEE_MAIN_HELP,
     Output,
     Pictures,
     exit_code,
@@ -40,7 +40,7 @@ from nqueens.engines import registry
 from nqueens.engines.base import SOLVE
 
 
-@click.command(cls=QueensCommand, epilog=EXIT_CODES_HELP)
+@click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
 @click.argument("n", callback=board_size, required=False, metavar="N")
 @click.option(
     "-n", "--limit", type=WholeNumber(1), metavar="K", help="Stop after K solutions, e.g. -n 10."
@@ -48,10 +48,11 @@ from nqueens.engines.base import SOLVE
 @click.option(
     "--unique",
     is_flag=True,
-    help="Only one of each set of solutions that are turns or mirror images of each other.",
+    help="One solution of each set of turns and mirror images.",
 )
 @takes_board
 @engine_options(
+    SOLVE,
     registry.AUTO_ENGINE,
     f"{registry.SOLVE_DEFAULT} (reduced for excluded diagonals, and for puzzles on boards too "
     f"large for {registry.SOLVE_DEFAULT})",

@@ -10,9 +10,9 @@ from nqueens.cli import render
 from nqueens.cli.boards import rule_options
 from nqueens.cli.options import QueensCommand
 from nqueens.cli.output import (
-    EXIT_CODES_HELP,
     EXIT_NO_SOLUTION,
     EXIT_OK,
+    SEE_MAIN_HELP,
     BadInput,
     Output,
 )
@@ -22,8 +22,8 @@ from nqueens.core.results import InputError
 from nqueens.core.wording import counted
 
 
-@click.command(cls=QueensCommand, epilog=EXIT_CODES_HELP)
-@click.argument("source", type=TextLines(), default="-", metavar="FILE")
+@click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
+@click.argument("source", type=TextLines(), default="-", metavar="[FILE]")
 @click.option(
     "--format",
     "output_format",

@@ -256,7 +256,7 @@ class MipEngine(Engine):
             "MIP solver",
             tuple(BACKENDS),
             "scip",
-            "Which MIP solver the mip engine uses: scip, cbc, highs (all in ortools) or glpk.",
+            "The mip engine's solver: scip, cbc, highs (in ortools) or glpk.",
         ),
     )
     rules = frozenset(RULES)
