@@ -888,3 +888,17 @@ def test_messages_wrap_between_words_on_a_narrow_terminal() -> None:
     assert " ".join(line.strip() for line in summary[:3]) == long_line
     piped = invoke("explain", "4", env={**PLAIN_ENV, "COLUMNS": "40"})
     assert long_line in piped.stderr.splitlines()  # whole off a terminal
+
+
+def test_a_compact_board_on_a_terminal_wraps_between_its_numbers() -> None:
+    """A terminal cuts a long line anywhere: a number was split across two lines."""
+    code, screen = run_on_terminal(
+        [*NQUEENS, "first", "60", "--style", "compact"],
+        process_env({**TERMINAL_ENV, "COLUMNS": None}),
+        columns=80,
+    )
+    assert code == 0, screen
+    lines = strip_ansi(screen).split("Row of the queen in each column: ")[1].splitlines()
+    numbers = " ".join(lines[:3]).split()
+    assert all(len(line) <= 80 for line in lines)
+    assert sorted(int(v) for v in numbers[:60]) == list(range(1, 61)), lines[:3]

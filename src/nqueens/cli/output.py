@@ -54,6 +54,11 @@ SEE_MAIN_HELP = "Exit codes, and how rows and columns are numbered: nqueens --he
 """What each command's help says of what every command shares, once, in the group's help."""
 
 
+WRAPPED_ROWS_MAX_N = 10_000
+"""Up to this N, a compact board on a terminal is wrapped between its numbers; a larger one, a
+line of megabytes, is written as it is."""
+
+
 def discard_stdout() -> None:
     """Point stdout at /dev/null so that the interpreter's final flush cannot fail again."""
     try:
@@ -140,7 +145,10 @@ class Output:
         if self.rich:
             if number is not None:
                 self.out.print(f"Solution {number}", style="bold")
-            if compact:
+            if compact and solution.n <= WRAPPED_ROWS_MAX_N:  # wrapped between numbers
+                line = "".join(render.compact_pieces(solution))
+                self.out.print(f"Row of the queen in each column: {line}", highlight=False)
+            elif compact:  # megabytes: as the terminal wraps them
                 self.out.print("Row of the queen in each column: ", end="")
                 _write_line(render.compact_pieces(solution))
             else:
