@@ -110,7 +110,10 @@ class BitboardEngine(Engine):
             bitkernel.compiled(torus, knight)
 
     def prepare(self, request: Request) -> None:
-        if request.n > PLAIN_PYTHON_MAX_N and not edges.counts(request):
+        # A count of a plain board is the C counter's; every other search is the numba one.
+        if request.n > PLAIN_PYTHON_MAX_N and (
+            request.command != COUNT or not edges.counts(request)
+        ):
             rules = request.board.rules
             bitkernel.compiled(TORUS in rules, SUPERQUEENS in rules)
 
