@@ -7,12 +7,14 @@ import resource
 import shlex
 import shutil
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 from helpers import (
+    DATA,
     NQUEENS,
     assert_valid_board,
     invoke,
@@ -428,3 +430,44 @@ def test_a_board_file_written_late_is_read_whole(limit: list[str], tmp_path: Pat
     finally:
         writer.join()
     assert (read.returncode, read.stdout) == (0, "2\n"), read.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["completion-16-14-2", "completion-21-18-3", "completion-20-18-2"])
+def test_a_puzzle_under_a_memory_limit_keeps_its_time_limit(name: str) -> None:
+    """Under ulimit -v 400000 these never ended, or aborted in LLVM (exit 134): numpy's BLAS
+    threads alone took much of the address space."""
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (400_000 * 1024, resource.RLIM_INFINITY))
+
+    started = time.monotonic()
+    done = run_nqueens(
+        "count", "--board", str(DATA / f"{name}.param"), "-t", "3", preexec_fn=limited
+    )
+    assert time.monotonic() - started < 3 + 5
+    assert done.returncode in (0, 2, 3), done.stderr
+    assert "Traceback" not in done.stderr and "LLVM ERROR" not in done.stderr
+
+
+@pytest.mark.parametrize(("given", "kept"), [(None, "1"), ("3", "3")])
+def test_numpys_blas_starts_one_thread_unless_told_otherwise(given: str | None, kept: str) -> None:
+    """Where threads are limited (ulimit -u), OpenBLAS failed to start one a core and raised
+    SIGINT itself: an "Interrupted." nobody sent. No search uses them."""
+    probe = (
+        "import atexit, os, sys\n"
+        "atexit.register(lambda: print('BLAS', os.environ.get('OPENBLAS_NUM_THREADS'), "
+        "file=sys.stderr))\n"
+        "sys.argv = ['nqueens', 'count', '8']\n"
+        "from nqueens.__main__ import main\n"
+        "main()\n"
+    )
+    env = process_env()
+    env.pop("OPENBLAS_NUM_THREADS", None)
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[-1] == f"BLAS {kept}"
