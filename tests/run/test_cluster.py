@@ -461,14 +461,14 @@ def test_a_local_cluster_without_locks_between_processes_says_so(
     'Nanny failed to start': nqueens blamed a script without a main guard."""
     import multiprocessing
 
-    from nqueens.run import cluster
+    from nqueens.run import local_cluster
 
     class NoLocks:
         def Lock(self) -> None:  # multiprocessing's name
             raise OSError(30, "Read-only file system")
 
     monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: NoLocks())
-    said = cluster._not_started(RuntimeError("Nanny failed to start."))
+    said = local_cluster.not_started(RuntimeError("Nanny failed to start."))
     assert said == (
         "the cluster did not start: Nanny failed to start. (the system makes no locks between "
         "processes here: [Errno 30] Read-only file system)"

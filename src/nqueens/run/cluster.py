@@ -11,12 +11,10 @@ the scheduler; a scheduler that goes away ends the count with ClusterLost.
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 import re
-import signal
 import time
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, replace
 from multiprocessing import resource_tracker
@@ -26,6 +24,7 @@ from nqueens.core import signals
 from nqueens.core.results import InputError
 from nqueens.core.validation import read_whole, shown
 from nqueens.engines.base import Engine
+from nqueens.run import local_cluster
 from nqueens.run.executors import MAX_WORKERS, Counted, Numbered
 from nqueens.run.feeders import Batches, Shares
 
@@ -117,7 +116,7 @@ def connected(cluster: Cluster, deadline: float | None) -> Iterator[Any]:
         _reach(distributed, cluster)
     else:
         _current_folder_checked()
-        _enough_for_local(cluster.local_workers)
+        local_cluster.enough_for(cluster.local_workers)
     with ExitStack() as stack:
         client = None
         with signals.held() as arrived:
@@ -139,10 +138,10 @@ def connected(cluster: Cluster, deadline: float | None) -> Iterator[Any]:
                     # held signal ends the block with it. Memory or threads running out is said
                     # as everywhere else (exit 2), not as a cluster out of reach.
                     if not arrived:
-                        exhausted = _exhausted(error)
+                        exhausted = local_cluster.exhausted(error)
                         if exhausted is not None:
                             raise exhausted from None
-                        raise ClusterUnreachable(_not_started(error)) from None
+                        raise ClusterUnreachable(local_cluster.not_started(error)) from None
         assert client is not None  # held() raised KeyboardInterrupt otherwise
         yield client
 
@@ -233,87 +232,6 @@ def _current_folder_checked() -> None:
         ) from None
 
 
-FILES_FOR_LOCAL = (40, 8)
-"""The files a local cluster opens: about this many, and this many more for each worker (its
-sockets and pipes), measured with ulimit -n."""
-
-THREADS_FOR_LOCAL = (40, 30)
-"""The processes and threads a local cluster starts, which ulimit -u counts: about this many,
-and this many more for each worker."""
-
-
-def _enough_for_local(workers: int) -> None:
-    """Raise this process's limits on open files and on processes to what a local cluster of
-    ``workers`` needs, where they are lower and the system lets it (up to their hard limits);
-    InputError, before anything starts, where it does not: Dask otherwise retries for half a
-    minute and says its workers failed to start."""
-    import resource
-
-    for limit, (base, each), what in (
-        (resource.RLIMIT_NOFILE, FILES_FOR_LOCAL, "open files (ulimit -n)"),
-        (resource.RLIMIT_NPROC, THREADS_FOR_LOCAL, "processes and threads (ulimit -u)"),
-    ):
-        needed = base + each * workers
-        soft, hard = resource.getrlimit(limit)
-        in_use = _running_tasks() if limit == resource.RLIMIT_NPROC else 0  # the user's, all
-        if soft == resource.RLIM_INFINITY or soft - in_use >= needed:
-            continue
-        wanted = in_use + needed
-        if hard == resource.RLIM_INFINITY or hard >= wanted:  # within reach: raised
-            with suppress(OSError, ValueError):
-                resource.setrlimit(limit, (wanted, hard))
-                continue
-        raise InputError(
-            f"a local cluster of {workers:,} worker processes needs about {needed:,} "
-            f"{what}, and this process may have {soft:,}: raise the limit, or give fewer workers"
-        )
-
-
-def _running_tasks() -> int:
-    """The threads this user runs now, which ulimit -u counts along with processes (0 where
-    /proc cannot say)."""
-    uid = os.getuid()
-    running = 0
-    with suppress(OSError):
-        for entry in os.scandir("/proc"):
-            if entry.name.isdigit():
-                with suppress(OSError):
-                    if entry.stat().st_uid == uid:
-                        running += len(os.listdir(f"/proc/{entry.name}/task"))
-    return running
-
-
-def _exhausted(error: BaseException) -> BaseException | None:
-    """Memory or threads running out, where that is what made a local cluster fail to start
-    (Dask wraps it): the error itself, for the command line to say as it says it everywhere."""
-    seen = 0
-    cause: BaseException | None = error
-    while cause is not None and seen < 20:
-        if isinstance(cause, MemoryError):
-            return cause
-        if isinstance(cause, RuntimeError) and str(cause) == "can't start new thread":
-            return cause
-        seen += 1
-        cause = cause.__cause__ or cause.__context__
-    return None
-
-
-def _not_started(error: Exception) -> str:
-    """Why a local cluster did not start, with the usual cause where Dask's words hide it."""
-    said = f"the cluster did not start: {error}"
-    if "Nanny failed to start" not in str(error):
-        return said
-    try:
-        multiprocessing.get_context("spawn").Lock()
-    except OSError as refused:  # no /dev/shm for the locks the workers' start needs
-        return f"{said} (the system makes no locks between processes here: {refused})"
-    return (
-        f"{said} (its workers are started as Python's multiprocessing does, which runs the "
-        "main script again in each: a script that counts on a local cluster must do so under "
-        "if __name__ == '__main__':)"
-    )
-
-
 def _quiet_logs() -> None:
     """Dask's loggers report a lost connection with a traceback, each at its own level, and so
     does tornado's, which runs Dask's client (as_completed's fetch of a result cut off with
@@ -353,38 +271,6 @@ def _reach(distributed: Any, cluster: Cluster) -> None:
         raise ClusterUnreachable(str(error) or type(error).__name__) from None
 
 
-def _closing(local: Any) -> Callable[..., bool]:
-    """How a local cluster ends: closed, its workers told to finish, after a count; after a stop
-    signal, its worker processes killed at once (a close takes a tenth of a second more), as the
-    command ends and nothing they hold is wanted."""
-
-    def close(kind: type[BaseException] | None, *_: object) -> bool:
-        if kind is not None and issubclass(kind, KeyboardInterrupt):
-            killed = []
-            for nanny in list(getattr(local, "workers", {}).values()):
-                nanny.auto_restart = False  # a killed worker is not started again
-                pid = getattr(
-                    getattr(getattr(nanny, "process", None), "process", None), "pid", None
-                )
-                if isinstance(pid, int):
-                    with suppress(OSError):
-                        os.kill(pid, signal.SIGKILL)
-                        killed.append(pid)
-            for child in multiprocessing.active_children():  # reaped: none left a zombie
-                if child.pid in killed:
-                    child.join(_KILLED_SECONDS)
-            with suppress(Exception):
-                local.close(timeout=_KILLED_SECONDS)
-            return False
-        local.close()
-        return False
-
-    return close
-
-
-_KILLED_SECONDS = 1.0  # for a killed worker process to be reaped, and the cluster to let go
-
-
 def _connect(distributed: Any, cluster: Cluster, stack: ExitStack) -> Any:
     address = cluster.address
     try:
@@ -397,7 +283,7 @@ def _connect(distributed: Any, cluster: Cluster, stack: ExitStack) -> Any:
                 dashboard_address=":0",  # any free port: never in the way of another cluster
                 silence_logs=logging.CRITICAL,
             )
-            stack.push(_closing(local))
+            stack.push(local_cluster.closing(local))
             address = local.scheduler_address
         client = distributed.Client(address, timeout=cluster.connect_seconds, set_as_default=False)
     except (OSError, TimeoutError) as error:

@@ -1,0 +1,125 @@
+"""A local cluster (``--cluster local:K``): the limits it needs met before it starts, why it did
+not start in words, and its end."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable
+from contextlib import suppress
+from typing import Any
+
+from nqueens.core.results import InputError
+
+FILES_FOR_LOCAL = (40, 8)
+"""The files a local cluster opens: about this many, and this many more for each worker (its
+sockets and pipes), measured with ulimit -n."""
+
+THREADS_FOR_LOCAL = (40, 30)
+"""The processes and threads a local cluster starts, which ulimit -u counts: about this many,
+and this many more for each worker."""
+
+
+def enough_for(workers: int) -> None:
+    """Raise this process's limits on open files and on processes to what a local cluster of
+    ``workers`` needs, where they are lower and the system lets it (up to their hard limits);
+    InputError, before anything starts, where it does not: Dask otherwise retries for half a
+    minute and says its workers failed to start."""
+    import resource
+
+    for limit, (base, each), what in (
+        (resource.RLIMIT_NOFILE, FILES_FOR_LOCAL, "open files (ulimit -n)"),
+        (resource.RLIMIT_NPROC, THREADS_FOR_LOCAL, "processes and threads (ulimit -u)"),
+    ):
+        needed = base + each * workers
+        soft, hard = resource.getrlimit(limit)
+        in_use = _running_tasks() if limit == resource.RLIMIT_NPROC else 0  # the user's, all
+        if soft == resource.RLIM_INFINITY or soft - in_use >= needed:
+            continue
+        wanted = in_use + needed
+        if hard == resource.RLIM_INFINITY or hard >= wanted:  # within reach: raised
+            with suppress(OSError, ValueError):
+                resource.setrlimit(limit, (wanted, hard))
+                continue
+        raise InputError(
+            f"a local cluster of {workers:,} worker processes needs about {needed:,} "
+            f"{what}, and this process may have {soft:,}: raise the limit, or give fewer workers"
+        )
+
+
+def _running_tasks() -> int:
+    """The threads this user runs now, which ulimit -u counts along with processes (0 where
+    /proc cannot say)."""
+    uid = os.getuid()
+    running = 0
+    with suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit():
+                with suppress(OSError):
+                    if entry.stat().st_uid == uid:
+                        running += len(os.listdir(f"/proc/{entry.name}/task"))
+    return running
+
+
+def exhausted(error: BaseException) -> BaseException | None:
+    """Memory or threads running out, where that is what made a local cluster fail to start
+    (Dask wraps it): the error itself, for the command line to say as it says it everywhere."""
+    seen = 0
+    cause: BaseException | None = error
+    while cause is not None and seen < 20:
+        if isinstance(cause, MemoryError):
+            return cause
+        if isinstance(cause, RuntimeError) and str(cause) == "can't start new thread":
+            return cause
+        seen += 1
+        cause = cause.__cause__ or cause.__context__
+    return None
+
+
+def not_started(error: Exception) -> str:
+    """Why a local cluster did not start, with the usual cause where Dask's words hide it."""
+    said = f"the cluster did not start: {error}"
+    if "Nanny failed to start" not in str(error):
+        return said
+    try:
+        multiprocessing.get_context("spawn").Lock()
+    except OSError as refused:  # no /dev/shm for the locks the workers' start needs
+        return f"{said} (the system makes no locks between processes here: {refused})"
+    return (
+        f"{said} (its workers are started as Python's multiprocessing does, which runs the "
+        "main script again in each: a script that counts on a local cluster must do so under "
+        "if __name__ == '__main__':)"
+    )
+
+
+def closing(local: Any) -> Callable[..., bool]:
+    """How a local cluster ends: closed, its workers told to finish, after a count; after a stop
+    signal, its worker processes killed at once (a close takes a tenth of a second more), as the
+    command ends and nothing they hold is wanted."""
+
+    def close(kind: type[BaseException] | None, *_: object) -> bool:
+        if kind is not None and issubclass(kind, KeyboardInterrupt):
+            killed = []
+            for nanny in list(getattr(local, "workers", {}).values()):
+                nanny.auto_restart = False  # a killed worker is not started again
+                pid = getattr(
+                    getattr(getattr(nanny, "process", None), "process", None), "pid", None
+                )
+                if isinstance(pid, int):
+                    with suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
+                        killed.append(pid)
+            for child in multiprocessing.active_children():  # reaped: none left a zombie
+                if child.pid in killed:
+                    child.join(_KILLED_SECONDS)
+            with suppress(Exception):
+                local.close(timeout=_KILLED_SECONDS)
+            return False
+        local.close()
+        return False
+
+    return close
+
+
+_KILLED_SECONDS = 1.0  # for a killed worker process to be reaped, and the cluster to let go
