@@ -380,11 +380,11 @@ def test_a_usage_error_that_cannot_draw_its_usage_line_still_says_why() -> None:
 
 
 def test_memory_running_out_is_one_line_and_exit_2() -> None:
-    """A compact board of 10 million ones (20 MB) needs more than 700 MB of address space to
+    """A compact board of 10 million ones (20 MB) needs more than 400 MB of address space to
     read: MemoryError ended in Python's traceback."""
 
     def limit_memory() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (700 << 20, 700 << 20))
+        resource.setrlimit(resource.RLIMIT_AS, (400 << 20, 400 << 20))
 
     done = subprocess.run(
         [*NQUEENS, "verify"],

@@ -584,6 +584,7 @@ def test_a_time_limit_covers_the_whole_command_on_every_engine(
     _assert_ends_on_time(command, engine, n, limit=0.5)  # -m slow: 1 s, every command
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("engine", "option", "value"),
     [
@@ -597,7 +598,8 @@ def test_a_time_limit_holds_for_every_choice_of_an_engines_option_on_its_largest
 ) -> None:
     """CBC took no interruption in its presolve: 20 s for first 200 -t 1."""
     largest = registry.ENGINES[engine].max_n
-    _assert_ends_on_time("first", engine, largest, extra=(params.option_flag(option), value))
+    flag = params.option_flag(option)
+    _assert_ends_on_time("first", engine, largest, limit=0.5, extra=(flag, value))
 
 
 def test_a_first_solution_of_ten_million_queens_stops_at_its_time_limit() -> None:

@@ -372,14 +372,20 @@ def _assert_readable(view: dict[str, Any], where: str) -> None:
 
 
 PAGES = [
-    *[[str(n), "--all"] for n in range(4, 9)],
-    ["5"],
     ["6", "--all", "--compare"],
-    ["8", "--all", "--compare"],
+    *[
+        pytest.param(pages, marks=pytest.mark.slow)
+        for pages in (
+            *([str(n), "--all"] for n in range(4, 9)),
+            ["5"],
+            ["8", "--all", "--compare"],
+        )
+    ],
 ]
+"""Every board the issue of overlapping labels was seen on; the largest trees with -m slow."""
 
 
-@pytest.mark.parametrize("arguments", PAGES, ids=[" ".join(a) for a in PAGES])
+@pytest.mark.parametrize("arguments", PAGES)
 def test_every_label_is_readable_on_opening_after_a_click_and_after_a_fit(
     chromium: tuple[Browser, Path], arguments: list[str]
 ) -> None:
@@ -431,7 +437,14 @@ def test_a_zoom_shows_the_labels_and_none_overlaps(page: tuple[Browser, Path]) -
     _reload(browser)
 
 
-@pytest.mark.parametrize("arguments", [["4"], ["6"], ["8"], ["8", "--all"], ["5", "--torus"]])
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["6"],
+        *(pytest.param(a, marks=pytest.mark.slow) for a in (["4"], ["8"], ["8", "--all"])),
+        pytest.param(["5", "--torus"], marks=pytest.mark.slow),
+    ],
+)
 def test_a_picture_of_the_tree_holds_its_title_and_labels_whole(
     chromium: tuple[Browser, Path], arguments: list[str]
 ) -> None:

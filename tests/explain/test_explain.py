@@ -225,7 +225,9 @@ KEY_ITEMS = [
 ]
 
 
-@pytest.mark.parametrize("columns", [44, 80, 100, 200])
+@pytest.mark.parametrize(
+    "columns", [80, *(pytest.param(c, marks=pytest.mark.slow) for c in (44, 100, 200))]
+)
 def test_keys_and_rules_wrap_to_the_terminal_between_items_and_words(columns: int) -> None:
     """A terminal cuts a long line anywhere: the keys break between their items, the rule's
     sentence between words, and no line is wider than the terminal."""

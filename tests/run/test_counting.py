@@ -255,6 +255,6 @@ def test_more_workers_than_cores_are_capped_with_a_warning() -> None:
 
     with pytest.warns(WorkersCappedWarning, match=f"counting with {default_workers()}"):
         assert nqueens.count(12, workers=default_workers() + 30).solutions == known_total(12)
-    done = run_nqueens("count", "16", "--workers", "1024", "-t", "2")
+    done = run_nqueens("count", "14", "--workers", "1024", "-t", "2")
     assert done.returncode in (0, 3), done.stderr
     assert done.stderr.startswith("Warning: 1,024 worker processes would outnumber the ")

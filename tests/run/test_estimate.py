@@ -204,7 +204,7 @@ def test_an_engine_far_slower_than_autos_choice_is_noted(
     [
         ["count", "10", "--engine", "mip", "-t", "0.3"],  # stopped long before
         ["count", "10", "--engine", "bitboard"],  # auto's own choice
-        ["count", "12", "--engine", "cp"],  # seconds
+        ["count", "9", "--engine", "cp"],  # at once
         ["count", "30", "--engine", "cp", "-t", "0.3"],  # no known count
     ],
 )

@@ -68,7 +68,10 @@ def _overlap(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def _crosses(box: Box, segment: tuple[float, float, float, float]) -> bool:
+Segment = tuple[float, float, float, float]  # x1, y1, x2, y2: an edge, parent first
+
+
+def _crosses(box: Box, segment: Segment) -> bool:
     """Whether the line from (x1, y1) to (x2, y2) passes through ``box``."""
     x1, y1, x2, y2 = segment
     top, bottom = max(box[1], min(y1, y2)), min(box[3], max(y1, y2))
@@ -88,6 +91,9 @@ def _labels(tree: SearchTree, placed: list[Placed]) -> tuple[list[Label], list[i
         for p in placed
         if p.node.parent is not None and p.node.parent in where
     }
+    bands: dict[float, list[tuple[int, Segment]]] = {}  # the edges down from each row
+    for node_id, segment in edges.items():
+        bands.setdefault(segment[1], []).append((node_id, segment))
     taken: dict[float, list[Box]] = {}  # by the height of the parent's row
     labels: list[Label] = []
     homeless: list[int] = []
@@ -96,7 +102,7 @@ def _labels(tree: SearchTree, placed: list[Placed]) -> tuple[list[Label], list[i
         x1, y1, x2, y2 = segment
         width = text_width(node.label, LABEL_SIZE)
         left = label_on_the_left(tree, node)
-        band = [other for key, other in edges.items() if key != node_id and other[1] == y1]
+        band = [other for key, other in bands[y1] if key != node_id]
         for lane in LANES:
             top, bottom = y1 + lane - LABEL_ASCENT, y1 + lane + LABEL_DESCENT
             # beside the edge where it is farthest that way within the label's height
