@@ -413,6 +413,7 @@ def test_a_board_file_that_nobody_writes_to_is_waited_for_within_the_time_limit(
     assert f"the time limit ended while waiting for {fifo} to be written" in waited.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("limit", [["-t", "30"], []])
 def test_a_board_file_written_late_is_read_whole(limit: list[str], tmp_path: Path) -> None:
     fifo = tmp_path / "board"
@@ -450,7 +451,9 @@ def test_a_puzzle_under_a_memory_limit_keeps_its_time_limit(name: str) -> None:
     assert "Traceback" not in done.stderr and "LLVM ERROR" not in done.stderr
 
 
-@pytest.mark.parametrize(("given", "kept"), [(None, "1"), ("3", "3")])
+@pytest.mark.parametrize(
+    ("given", "kept"), [(None, "1"), pytest.param("3", "3", marks=pytest.mark.slow)]
+)
 def test_numpys_blas_starts_one_thread_unless_told_otherwise(given: str | None, kept: str) -> None:
     """Where threads are limited (ulimit -u), OpenBLAS failed to start one a core and raised
     SIGINT itself: an "Interrupted." nobody sent. No search uses them."""

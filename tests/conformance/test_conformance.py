@@ -503,7 +503,10 @@ def _assert_ends_on_time(
 
 
 @pytest.mark.parametrize("stream", ["stdout", "stderr"])
-@pytest.mark.parametrize("command", list(BASE))
+@pytest.mark.parametrize(
+    "command",
+    [c if c != "prepare" else pytest.param(c, marks=pytest.mark.slow) for c in BASE],  # loads all
+)
 def test_every_command_goes_on_quietly_when_a_pipes_reader_is_gone(
     command: str, stream: str, files: dict[str, str]
 ) -> None:
@@ -544,8 +547,17 @@ def test_a_refusal_names_only_the_options_of_its_own_command(arguments: list[str
     assert named <= own, refused.stderr
 
 
-@pytest.mark.parametrize("command", ["count", "solve"])
-@pytest.mark.parametrize("n", [1_001, 5_000])
+@pytest.mark.parametrize(
+    ("command", "n"),
+    [
+        ("count", 1_001),
+        ("solve", 5_000),
+        *(
+            pytest.param(*case, marks=pytest.mark.slow)
+            for case in (("solve", 1_001), ("count", 5_000))
+        ),
+    ],
+)
 def test_auto_takes_a_board_that_some_engine_can(command: str, n: int) -> None:
     """Past CP-SAT's largest board, auto runs an engine that can take it, not one that cannot."""
     able = registry.able(Request(command, Board(n), time_limit=0.3))

@@ -481,6 +481,7 @@ def _files_limited_to(soft: int, hard: int) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
+@pytest.mark.slow
 def test_a_local_cluster_that_cannot_open_its_files_is_refused_before_it_starts() -> None:
     """ulimit -n 16: Dask retried for half a minute, then blamed a script without a main
     guard."""
