@@ -202,10 +202,10 @@ def test_an_engine_far_slower_than_autos_choice_is_noted(
 @pytest.mark.parametrize(
     "arguments",
     [
-        ["count", "10", "--engine", "mip", "-t", "0.3"],  # stopped long before
+        ["count", "10", "--engine", "mip", "-t", "0.1"],  # stopped long before
         ["count", "10", "--engine", "bitboard"],  # auto's own choice
         ["count", "9", "--engine", "cp"],  # at once
-        ["count", "30", "--engine", "cp", "-t", "0.3"],  # no known count
+        ["count", "30", "--engine", "cp", "-t", "0.1"],  # no known count
     ],
 )
 def test_no_note_where_the_engine_named_is_not_far_slower(arguments: list[str]) -> None:
