@@ -127,8 +127,8 @@ class Engine:
     """Its place in what ``count --engine auto`` tries, fastest first (None: never tried);
     ``benchmarks/counting.py`` measures the order."""
     compiled_search: ClassVar[str | None] = None
-    """The module of its search that numba compiles on first use (None: none), so that a count
-    under a time limit knows to wait for that compile, which the limit leaves out."""
+    """The module of its search that numba compiles on first use (None: none): the engines
+    ``nqueens prepare`` compiles ahead (``compile_ahead``)."""
     solutions_per_second: ClassVar[float | None] = None
     """About how many solutions of a plain board it counts or lists a second (None: not
     measured), so that the command line can note a choice of engine that would take far

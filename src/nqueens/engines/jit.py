@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 import sys
 import time
@@ -62,16 +61,6 @@ def compile_begun() -> None:
     what it compiles is kept for every later run."""
     global _compiles
     _compiles += 1
-
-
-def compile_due(module: str | None) -> bool:
-    """Whether the search in ``module`` (a module's name; None: no compiled search) would be
-    compiled on its next load rather than loaded from numba's cache; found without importing
-    the module or numba."""
-    if module is None:
-        return False
-    spec = importlib.util.find_spec(module)
-    return spec is not None and spec.origin is not None and not cache_written(Path(spec.origin))
 
 
 def cache_written(source: Path) -> bool:

@@ -109,7 +109,7 @@ _loading: threading.Thread | None = None
 
 def _prepared(engine: Engine, request: Request, deadline: float | None) -> bool:
     """Whether ``engine`` loaded its search for ``request`` (numba's cache, or a compile) before
-    ``deadline``, or compiled it, however long that took.
+    ``deadline``, or began to compile it by then, however long the compile took.
 
     Loading cannot be interrupted, and on a busy machine it takes longer than a short time
     limit: under a deadline it runs in a thread, and the count stops waiting when the deadline
@@ -134,10 +134,9 @@ def _prepared(engine: Engine, request: Request, deadline: float | None) -> bool:
             failures.append(error)
 
     compiles_before = jit.compiles()
-    due = jit.compile_due(engine.compiled_search)
     loading = threading.Thread(target=load, name="nqueens-load", daemon=True)
     loading.start()
-    loading.join(None if due else max(0.0, deadline - time.time()))
+    loading.join(max(0.0, deadline - time.time()))
     if loading.is_alive() and jit.compiles() > compiles_before:
         loading.join()
     if loading.is_alive():
