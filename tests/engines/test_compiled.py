@@ -277,8 +277,8 @@ def test_the_compiled_search_keeps_one_signature() -> None:
 @pytest.mark.parametrize(
     "arguments",
     [
-        ["first", "2000", "--engine", "local", "-t", "2"],
-        ["count", "14", "--block", "1,1", "-t", "2", "--format", "json"],
+        ["first", "2000", "--engine", "local", "-t", "5"],
+        ["count", "14", "--block", "1,1", "-t", "8", "--format", "json"],
         ["first", "30", "--block", "1,1", "--exclude-diagonal", "3,3/", "--engine", "reduced"],
     ],
 )
