@@ -66,6 +66,10 @@ CAPPED = "ignore::nqueens.run.executors.WorkersCappedWarning"
 """More workers than cores, which the option walk asks for, are capped with this warning (the
 command line shows it in one line; its own tests are in test_counting.py)."""
 
+COMPILES_ALL = {"prepare": pytest.mark.slow}
+"""Commands that compile every search on a fresh cache (seconds a process): walked with -m slow,
+so that the quick tests stay quick in a fresh clone."""
+
 BASE: dict[str, list[str]] = {
     "solve": ["solve", "6"],
     "count": ["count", "6"],
@@ -195,6 +199,7 @@ def option_cases(all_engines: bool) -> Iterator[object]:
                             param.name,
                             words,
                             id=f"{command}-{engine or 'none'}-{param.name}-{' '.join(words)}",
+                            marks=COMPILES_ALL.get(command, ()),
                         )
 
 
@@ -436,13 +441,17 @@ def _assert_colour_never_changes_data(command: str, engine: str, output_format: 
 PUZZLE_MARKS = ["--queen", "1,2", "--block", "2,2", "--exclude-diagonal", "5,5\\"]
 """A puzzle whose given queen, blocked square and excluded diagonal boards mark."""
 
-TERMINAL_CASES = [BASE[command] for command in BASE] + [
-    [*BASE[command], *PUZZLE_MARKS] for command in ("solve", "first", "explain")
+TERMINAL_CASES = [
+    pytest.param(arguments, id=" ".join(arguments), marks=COMPILES_ALL.get(arguments[0], ()))
+    for arguments in [
+        *BASE.values(),
+        *([*BASE[command], *PUZZLE_MARKS] for command in ("solve", "first", "explain")),
+    ]
 ]
 
 
 @pytest.mark.parametrize("charset", ["ascii", "latin-1"])
-@pytest.mark.parametrize("arguments", TERMINAL_CASES, ids=" ".join)
+@pytest.mark.parametrize("arguments", TERMINAL_CASES)
 def test_a_terminal_without_chess_symbols_gets_every_command_in_letters(
     arguments: list[str], charset: str, files: dict[str, str]
 ) -> None:
@@ -505,7 +514,7 @@ def _assert_ends_on_time(
 @pytest.mark.parametrize("stream", ["stdout", "stderr"])
 @pytest.mark.parametrize(
     "command",
-    [c if c != "prepare" else pytest.param(c, marks=pytest.mark.slow) for c in BASE],  # loads all
+    [pytest.param(c, marks=COMPILES_ALL.get(c, ())) for c in BASE],
 )
 def test_every_command_goes_on_quietly_when_a_pipes_reader_is_gone(
     command: str, stream: str, files: dict[str, str]
