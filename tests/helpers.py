@@ -162,7 +162,7 @@ def invoke(
     from nqueens.cli import cli, output
 
     on_terminal = bool(env.get(ON_TERMINAL))
-    with mock.patch.object(output, "_is_terminal", lambda stream: on_terminal):
+    with mock.patch.object(output, "is_terminal", lambda stream: on_terminal):
         runner = CliRunner(charset=charset)
         return runner.invoke(cli, list(args), input=stdin, env=env, catch_exceptions=False)
 

@@ -19,7 +19,7 @@ import click
 from click.core import ParameterSource
 
 from nqueens.cli import render, report
-from nqueens.cli.output import COLOR_KEY
+from nqueens.cli.output import COLOR_KEY, is_terminal
 from nqueens.cli.params import Seconds, option_flag
 from nqueens.core import clock, theorems
 from nqueens.core.results import InputError
@@ -104,7 +104,7 @@ class QueensCommand(click.Command):
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command, saying on a terminal (unless --quiet) what is compiled, if a search
         must be: it takes seconds, once after an install."""
-        if ctx.params.get("quiet") is False and _on_terminal(sys.stderr):  # a search command
+        if ctx.params.get("quiet") is False and is_terminal(sys.stderr):  # a search command
             jit.announce_compiles(_say_compiling)
         return super().invoke(ctx)
 
@@ -123,13 +123,6 @@ class QueensCommand(click.Command):
                     param_hint="'N'",
                 ) from None
             raise
-
-
-def _on_terminal(stream: object) -> bool:
-    try:
-        return bool(stream is not None and stream.isatty())  # type: ignore[attr-defined]
-    except (OSError, ValueError):
-        return False
 
 
 def _say_compiling(what: str) -> None:

@@ -110,7 +110,7 @@ class Output:
         no_color = True if color is False else None
         # Off a terminal stdout carries data, the same bytes whatever the colour settings: no
         # colour setting may turn it into a drawing for people.
-        out_is_terminal = _is_terminal(sys.stdout)
+        out_is_terminal = is_terminal(sys.stdout)
         self.out = StreamConsole(
             highlight=False,
             force_terminal=force_terminal if out_is_terminal else False,
@@ -222,7 +222,7 @@ def encodes(console: Console, text: str) -> bool:
     return True
 
 
-def _is_terminal(stream: object) -> bool:
+def is_terminal(stream: object) -> bool:
     """Whether ``stream`` is a real terminal (not a pipe, a file, or a closed stream)."""
     try:
         return bool(stream.isatty())  # type: ignore[attr-defined]
