@@ -17,6 +17,7 @@ from typing import AnyStr, BinaryIO, NoReturn
 import click
 
 from nqueens import api
+from nqueens.cli.output import EXIT_TIME_LIMIT
 from nqueens.core import clock
 from nqueens.core.board import MAX_N
 from nqueens.core.results import InputError
@@ -61,7 +62,7 @@ class ReadingOutlasted(click.ClickException):
     """The time limit ended while a file was still awaited (a pipe nobody writes to): exit 3,
     as for any search the time limit ended, with nothing searched."""
 
-    exit_code = 3
+    exit_code = EXIT_TIME_LIMIT
 
 
 def _read_in_time(stream: BinaryIO, size: int, name: str) -> bytes:
