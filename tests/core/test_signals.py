@@ -103,8 +103,12 @@ def _interrupt(arguments: list[str], signum: signal.Signals, delay: float) -> tu
 
 
 def _partial_or_nothing(stderr: str) -> bool:
-    """Stopped in start-up ('Interrupted.') or in the search (a partial result is reported)."""
-    return stderr.strip() == "Interrupted." or "lower bound" in stderr
+    """Stopped in start-up ('Interrupted.') or in the search (a partial result is reported).
+
+    A note said before the search began (a slow engine's, say) may come first.
+    """
+    said = [line for line in stderr.strip().splitlines() if not line.startswith("Note: ")]
+    return said == ["Interrupted."] or "lower bound" in stderr
 
 
 COUNTS = [
