@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from compare_seed import ROOT, machine, parse_sizes
+from ortools_program import ROOT, machine, parse_sizes
 
 COUNTS = json.loads((ROOT / "tests" / "data" / "counts.json").read_text())
 DASK = shutil.which("dask", path=str(Path(sys.executable).parent)) or shutil.which("dask")

@@ -2,7 +2,7 @@
 
 Each instance pre-places N/10 random non-attacking queens (nqueens.core.board.random_puzzle); every
 engine gets the same instances, in one run, each with a time limit. A cell shows the median time
-over the seeds that were decided (a completion found, or proof that none exists) and how many
+over the instances that were decided (a completion found, or proof that none exists) and how many
 were decided. The auto engine's choice for puzzles comes from this table.
 
     python benchmarks/completion.py --sizes 10,20,50,100,200 --seeds 5 --time-limit 10

@@ -4,7 +4,7 @@ Whole processes, start-up included, in turn for each repeat so that machine nois
 medians over --repeat runs. The peers, compiled here with gcc -O3 -march=native (their fastest
 build on the machine at hand):
 
-- ``bitboard.c`` (shared/peers): Somers-style bitmasks with the left-right mirror, one core;
+- ``bitboard.c`` (benchmarks/peers): Somers-style bitmasks with the left-right mirror, one core;
 - ``takaken.c`` (benchmarks/peers): Takaken's counter with all 8 symmetries, one core, so
   ``nqueens --workers 1`` against it is the per-core comparison.
 
@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from compare_seed import DEFAULT_PEERS, ROOT, machine, parse_sizes, timed
+from ortools_program import DEFAULT_PEERS, ROOT, machine, parse_sizes, timed
 
 COUNTS = json.loads((ROOT / "tests" / "data" / "counts.json").read_text())
 
@@ -132,7 +132,12 @@ def main() -> None:
     parser.add_argument("--sizes", type=parse_sizes, default=parse_sizes("8,12-17"))
     parser.add_argument("--unique-sizes", type=parse_sizes, default=parse_sizes("1-16"))
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--peers", type=Path, default=DEFAULT_PEERS, help="shared/peers")
+    parser.add_argument(
+        "--peers",
+        type=Path,
+        default=DEFAULT_PEERS,
+        help="the folder with bitboard.c (benchmarks/peers)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         bitboard = compile_peer(args.peers / "bitboard.c", Path(folder))

@@ -6,7 +6,7 @@ keep one only while every row and column still has at least 4 free squares, and 
 of the list. For each instance this times, side by side and as whole processes:
 
 - ``nqueens first`` (auto) and ``nqueens count`` (auto), which use both cores;
-- ``shiftqueensdiags``, the paper's bit-manipulation solver, built here from ../shared/peers
+- ``shiftqueensdiags``, the paper's bit-manipulation solver, built here from benchmarks/peers
   (it stops at the first solution, so it decides);
 - CP-SAT and the original CP solver on the unreduced model (``first --engine cp-sat|cp``),
   stopped at --time-limit.
@@ -14,8 +14,8 @@ of the list. For each instance this times, side by side and as whole processes:
 Every decision is checked: a board printed by nqueens keeps the instance's diagonals (checked
 here, never by nqueens), and nqueens, shiftqueensdiags and the count agree on solvable or not.
 
-    python benchmarks/diagonals.py --peers ../shared/peers            # the README's table
-    python benchmarks/diagonals.py --peers ../shared/peers --sizes 16,17 --seeds 1
+    python benchmarks/diagonals.py    # the table of docs/explanation/performance.md
+    python benchmarks/diagonals.py --sizes 16,17 --seeds 1
 
 With ``--count-engines D1,D2,...`` it times instead the two engines that count such boards,
 ``nqueens count --engine reduced`` and ``--engine bitboard`` (each with --time-limit, which the
@@ -39,7 +39,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from compare_seed import machine, parse_sizes
+from ortools_program import machine, parse_sizes
 
 NQUEENS = [sys.executable, "-m", "nqueens"]
 MIN_FREE = 4

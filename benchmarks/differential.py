@@ -17,7 +17,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from compare_seed import ROOT
+from ortools_program import ROOT
 
 import nqueens
 from nqueens.core.board import Board

@@ -2,8 +2,8 @@
 
 Three tables, measured on one core in this process, so seconds of wall time are seconds of CPU:
 
-1. every solution of the guide's model (no symmetry breaking) with CP-SAT's SAT inprocessing on
-   (CP-SAT's default) and off (what nqueens uses), per search strategy;
+1. every solution of the OR-Tools guide's model (no symmetry breaking) with CP-SAT's SAT
+   inprocessing on (CP-SAT's default) and off (what nqueens uses), per search strategy;
 2. the symmetry-broken count of `nqueens count --engine cp-sat`, split into subproblems by fixing
    the queens of the first 1, 2, 3... columns, all subproblems one after another. The column
    nqueens picks for the board (engines/cpsat/split.py, leading_columns) is marked with *;
@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from compare_seed import ROOT, parse_sizes
+from ortools_program import ROOT, parse_sizes
 
 from nqueens.core.board import Board
 from nqueens.core.strategies import FIRST_FAIL_MID, FIRST_MIN

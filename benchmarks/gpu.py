@@ -1,4 +1,4 @@
-"""Time `nqueens count N --engine gpu` and check every count: the table of the README's GPU section.
+"""Time `nqueens count N --engine gpu` and check every count: the table of docs/explanation/gpu.md.
 
 Whole processes (start-up and the copies included; the kernel is compiled to machine code and
 kept by a first count of the smallest size, not timed), medians over up to --repeat runs (a size
@@ -60,7 +60,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from compare_seed import ROOT, parse_sizes
+from ortools_program import ROOT, parse_sizes
 
 COUNTS = json.loads((ROOT / "tests" / "data" / "counts.json").read_text())
 TIME_LIMITED = 3  # nqueens's exit status for a count its time limit stopped

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# The gpu engine's checks on a lent GPU machine, in one call, since its time is short: what the
+# The gpu engine's checks on a GPU machine, in one call, for machines rented by the minute: what the
 # machine has; the package's C module, built in place where it does not load (nothing can be
 # fetched there: its python3 must have numba-cuda, click and rich, or WHEELS must hold wheels of
 # what does not suit); the kernel's first compile, and how the next count launches it (through
 # CUDA's driver, once its machine code is kept); puzzles and counts without symmetry checked
-# against the CPU and the published counts; the table of benchmarks/gpu.py for the README (a
+# against the CPU and the published counts; the table of benchmarks/gpu.py for docs/explanation/gpu.md (a
 # GPU peer beside it, if PEER names one); N = 22 alone; the settings weighed (gpu.py --variants, which takes other kernels too); where
 # a whole count spends its time, what starting CUDA's driver beside the imports saves, and where
 # a process's end goes, after its count is printed: the command line, its exit handlers, or the
 # system's end of the process, where CUDA's context is freed, which os._exit cannot skip (the
 # compiler's report needs no device: gpu.py --compiler-report). Each step gets what is left of
-# BUDGET seconds, the most important first, so that a slow kernel cannot spend the lease. The
+# BUDGET seconds, the most important first, so that a slow kernel cannot spend the time. The
 # log and the profiles are written under $OUT if set.
 #
 #     bash benchmarks/gpu_device.sh                   # N = 16..21, then 22, in 560 s at most

@@ -29,9 +29,9 @@ import argparse
 import time
 
 import numpy
-from compare_seed import parse_sizes
 from gpu import COUNTS, VARIANTS
 from numba import njit
+from ortools_program import parse_sizes
 
 from nqueens.engines.gpu import LAUNCHES_AHEAD, PIECES_PER_LAUNCH
 from nqueens.engines.gpu.device import THREADS_PER_BLOCK

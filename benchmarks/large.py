@@ -5,7 +5,7 @@ the local engine and the original CP solver's first-fail search, and of ``verify
 the largest board. Every board printed is checked here in O(N) (a permutation whose sums and
 differences are distinct), never by nqueens itself.
 
-    python benchmarks/large.py                       # the README's tables
+    python benchmarks/large.py                       # the tables of docs/explanation/performance.md
     python benchmarks/large.py --sizes 1000,10000 --repeat 1
 """
 
@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from compare_seed import machine, parse_sizes
+from ortools_program import machine, parse_sizes
 
 NQUEENS = [sys.executable, "-m", "nqueens"]
 

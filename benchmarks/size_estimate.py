@@ -4,10 +4,11 @@ Before a count or listing without a limit, the reduced engine estimates its sear
 estimate from random descents, ``search_size`` in nqueens/engines/reduced) and goes on only where
 that is no larger than the empty N = 18's. This sets each estimate beside the positions the count
 then visited (its ``nodes``, from ``nqueens count --stats --format json`` run as a whole process),
-on CSPLib problem 79's sample instances and on empty boards. Every count is checked: an instance
-against the completions its README publishes, an empty board against counts.json.
+on CSPLib problem 79's sample instances (tests/data holds them) and on empty boards. Every count
+is checked: an instance against the completions its README publishes, an empty board against
+counts.json.
 
-    python benchmarks/size_estimate.py --instances ../shared/reference/prob079   # the README's
+    python benchmarks/size_estimate.py                  # the figures of docs/explanation/engines.md
     python benchmarks/size_estimate.py --sizes 15-17 --instances none
 """
 
@@ -20,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from compare_seed import machine, parse_sizes
+from ortools_program import machine, parse_sizes
 
 from nqueens.core.board import Board
 from nqueens.engines.base import Request

@@ -3,10 +3,10 @@
 Every engine, on every command it declares, on the largest board it takes under a time limit
 (as the conformance suite walks them): ``--time-limit LIMIT`` timed from the process's start to
 its end, and SIGINT sent once the process handles it (``--delay`` seconds later) timed to its
-end. Medians over --repeat runs; the README quotes them, and the tests hold a looser bound that
-a busy machine keeps.
+end. Medians over --repeat runs; the documentation quotes them, and the tests hold a looser
+bound that a busy machine keeps.
 
-    python benchmarks/time_limits.py                 # the README's table
+    python benchmarks/time_limits.py                 # the table of docs/reference/limits.md
     python benchmarks/time_limits.py --limit 0.5 --repeat 1
 """
 
@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from compare_seed import machine
+from ortools_program import machine
 
 from nqueens.core.board import Board
 from nqueens.engines import registry

@@ -22,7 +22,7 @@ import statistics
 import sys
 from dataclasses import dataclass
 
-from compare_seed import ROOT, machine, timed
+from ortools_program import ROOT, machine, timed
 
 PLAIN_COUNTS = json.loads((ROOT / "tests" / "data" / "counts.json").read_text())["total"]
 TORUS_COUNTS = {5: 10, 7: 28, 11: 88, 13: 4524, 17: 140692, 19: 820496}

@@ -74,7 +74,7 @@ def test_variants_benchmark_times_each_rule_beside_a_plain_count_of_another_size
 
 
 def test_benchmarks_that_need_the_peers_say_so_when_they_are_missing(tmp_path: Path) -> None:
-    for script in ("compare_seed.py", "counting.py"):
+    for script in ("ortools_program.py", "counting.py"):
         done = _benchmark(script, "--peers", str(tmp_path), check=False)
         assert done.returncode == 1, (script, done.stderr)
         assert "is missing: " in done.stderr and "--peers" in done.stderr
@@ -274,8 +274,8 @@ def test_gpu_benchmark_reads_the_kernels_resources_from_the_compiler() -> None:
     )
     assert report is not None, done.stdout
     registers, stack = report.groups()
-    readme = " ".join((ROOT / "README.md").read_text().split())
-    assert f"{registers} registers a thread" in readme and f"a {stack}-byte stack" in readme
+    page = " ".join((ROOT / "docs" / "explanation" / "gpu.md").read_text().split())
+    assert f"{registers} registers a thread" in page and f"a {stack}-byte stack" in page
 
 
 PUBLISHED_COUNT = (
@@ -340,21 +340,21 @@ def test_time_limit_benchmark_walks_every_engine_it_can_run_here() -> None:
 
 
 @pytest.mark.slow
-def test_the_seed_comparison_checks_every_count(tmp_path: Path) -> None:
-    """A stand-in for the seed program prints a count; the run stops where it is not N's."""
-    seed = tmp_path / "seed_nqueens_sat.py"
-    seed.write_text("import sys\nprint('solutions found:', 4 if sys.argv[1] == '6' else 41)\n")
+def test_the_ortools_program_comparison_checks_every_count(tmp_path: Path) -> None:
+    """A stand-in for the OR-Tools program prints a count; the run stops where it is not N's."""
+    program = tmp_path / "ortools_nqueens_sat.py"
+    program.write_text("import sys\nprint('solutions found:', 4 if sys.argv[1] == '6' else 41)\n")
     arguments = ["--sizes", "6", "--repeat", "1", "--peers", str(tmp_path)]
-    ((counted,),) = _tables(_benchmark("compare_seed.py", *arguments).stdout)
-    n, count, ours, ours_on_one, seed_seconds, ratio, _ = counted
+    ((counted,),) = _tables(_benchmark("ortools_program.py", *arguments).stdout)
+    n, count, ours, ours_on_one, program_seconds, ratio, _ = counted
     assert (n, count) == ("6", "4") and ratio.endswith("x")
-    assert all(float(seconds) > 0 for seconds in (ours, ours_on_one, seed_seconds))
+    assert all(float(seconds) > 0 for seconds in (ours, ours_on_one, program_seconds))
     arguments.insert(0, "--solve")
-    ((solved,),) = _tables(_benchmark("compare_seed.py", *arguments).stdout)
-    n, count, ours, seed_seconds, ratio = solved
+    ((solved,),) = _tables(_benchmark("ortools_program.py", *arguments).stdout)
+    n, count, ours, program_seconds, ratio = solved
     assert (n, count) == ("6", "4")
-    assert float(ours) > 0 and float(seed_seconds) > 0 and ratio.endswith("x")
+    assert float(ours) > 0 and float(program_seconds) > 0 and ratio.endswith("x")
     arguments[arguments.index("6")] = "7"
-    wrong = _benchmark("compare_seed.py", *arguments, check=False)
+    wrong = _benchmark("ortools_program.py", *arguments, check=False)
     assert wrong.returncode == 1
     assert "N = 7: the programs counted [40, 41], not 40" in wrong.stderr

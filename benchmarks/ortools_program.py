@@ -1,15 +1,15 @@
-"""Time `nqueens count N` against the seed's CP-SAT program, side by side in one run; with
---solve, `nqueens solve N` against the seed printing every board.
+"""Time `nqueens count N` against the CP-SAT program of the OR-Tools N-queens guide, side by side
+in one run; with --solve, `nqueens solve N` against that program printing every board.
 
 Every program is timed as a whole process (start-up included), in turn for each repeat so that
-machine noise hits them alike; the table shows medians over --repeat runs, the seed/nqueens
+machine noise hits them alike; the table shows medians over --repeat runs, the program/nqueens
 ratio, and the peak memory of the nqueens process and its workers.
 
-    python benchmarks/compare_seed.py                      # N = 4..14, seed up to 13, 3 runs
-    python benchmarks/compare_seed.py --sizes 8-12 --repeat 5
-    python benchmarks/compare_seed.py --solve --sizes 4-10 --repeat 11
+    python benchmarks/ortools_program.py                   # N = 4..14, the program to 13, 3 runs
+    python benchmarks/ortools_program.py --sizes 8-12 --repeat 5
+    python benchmarks/ortools_program.py --solve --sizes 4-10 --repeat 11
 
-The seed programs live in shared/peers beside this repository (see --peers).
+The program is benchmarks/peers/ortools_nqueens_sat.py (another folder: --peers).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from importlib.metadata import version
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_PEERS = ROOT.parent / "shared" / "peers"
-SEED_COUNT = r"solutions found: (\d+)"
+DEFAULT_PEERS = ROOT / "benchmarks" / "peers"
+PROGRAM_COUNT = r"solutions found: (\d+)"
 KNOWN_COUNTS = json.loads((ROOT / "tests" / "data" / "counts.json").read_text())["total"]
 
 
@@ -87,7 +87,7 @@ def solve_command(n: int) -> list[str]:
 
 
 def machine() -> str:
-    """One line naming the machine, for the README next to the table."""
+    """One line naming the machine, for the documentation, next to the table."""
     cpu = platform.processor() or platform.machine()
     cpuinfo = Path("/proc/cpuinfo")
     if cpuinfo.exists():
@@ -105,40 +105,41 @@ def main() -> None:
     parser.add_argument("--sizes", type=parse_sizes, default=parse_sizes("4-14"))
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
-        "--seed-max", type=int, default=13, help="largest N to time the seed on (it is slow)"
+        "--program-max", type=int, default=13, help="largest N to time the program on (it is slow)"
     )
     parser.add_argument(
-        "--peers", type=Path, default=DEFAULT_PEERS, help="the folder with seed_nqueens_sat.py"
+        "--peers", type=Path, default=DEFAULT_PEERS, help="the folder with ortools_nqueens_sat.py"
     )
     parser.add_argument(
         "--solve",
         action="store_true",
-        help="time `nqueens solve N` against the seed, both printing every board",
+        help="time `nqueens solve N` against the OR-Tools program, both printing every board",
     )
     args = parser.parse_args()
-    seed_program = args.peers / "seed_nqueens_sat.py"
-    if not seed_program.is_file():
+    program = args.peers / "ortools_nqueens_sat.py"
+    if not program.is_file():
         raise SystemExit(
-            f"{seed_program} is missing: this benchmark runs the seed program beside nqueens; "
-            "pass --peers with the folder that holds it (shared/peers)"
+            f"{program} is missing: this benchmark runs the OR-Tools program beside nqueens; "
+            "pass --peers with the folder that holds it (benchmarks/peers)"
         )
 
     print(f"Machine: {machine()}; medians of {args.repeat} runs, whole processes.\n")
     if args.solve:
-        compare_solve(args.sizes, args.repeat, seed_program, args.seed_max)
+        compare_solve(args.sizes, args.repeat, program, args.program_max)
     else:
-        compare_count(args.sizes, args.repeat, seed_program, args.seed_max)
+        compare_count(args.sizes, args.repeat, program, args.program_max)
 
 
-def compare_count(sizes: list[int], repeat: int, seed_program: Path, seed_max: int) -> None:
-    """The table of ``nqueens count N`` (all cores and one) against the seed, counting only."""
+def compare_count(sizes: list[int], repeat: int, program: Path, program_max: int) -> None:
+    """The table of ``nqueens count N`` (all cores and one) against the OR-Tools program,
+    counting only."""
     print(
-        "| N | solutions | nqueens count (s) | nqueens --workers 1 (s) | seed CP-SAT (s) "
-        "| seed / nqueens | nqueens peak memory (MB) |"
+        "| N | solutions | nqueens count (s) | nqueens --workers 1 (s) | OR-Tools program (s) "
+        "| program / nqueens | nqueens peak memory (MB) |"
     )
     print("|---|---|---|---|---|---|---|")
     for n in sizes:
-        times: dict[str, list[float]] = {"all": [], "one": [], "seed": []}
+        times: dict[str, list[float]] = {"all": [], "one": [], "program": []}
         counts: set[int] = set()
         peak = 0.0
         for _ in range(repeat):
@@ -147,34 +148,35 @@ def compare_count(sizes: list[int], repeat: int, seed_program: Path, seed_max: i
                 times[key].append(run.seconds)
                 counts.add(run.solutions)
                 peak = max(peak, run.peak_mb)
-            if n <= seed_max:
-                seed = [sys.executable, str(seed_program), str(n), "--quiet"]
-                run = timed(seed, SEED_COUNT)
-                times["seed"].append(run.seconds)
+            if n <= program_max:
+                command = [sys.executable, str(program), str(n), "--quiet"]
+                run = timed(command, PROGRAM_COUNT)
+                times["program"].append(run.seconds)
                 counts.add(run.solutions)
         ours, one = statistics.median(times["all"]), statistics.median(times["one"])
-        cells = f"{ours:.2f} | {one:.2f} | {seed_cells(times['seed'], ours)} | {peak:.0f}"
+        cells = f"{ours:.2f} | {one:.2f} | {program_cells(times['program'], ours)} | {peak:.0f}"
         print(f"| {n} | {agreed(n, counts):,} | {cells} |", flush=True)
 
 
-def compare_solve(sizes: list[int], repeat: int, seed_program: Path, seed_max: int) -> None:
-    """The table of ``nqueens solve N`` against the seed, both printing every board."""
-    print("| N | solutions | nqueens solve (s) | seed CP-SAT (s) | seed / nqueens |")
+def compare_solve(sizes: list[int], repeat: int, program: Path, program_max: int) -> None:
+    """The table of ``nqueens solve N`` against the OR-Tools program, both printing every board."""
+    print("| N | solutions | nqueens solve (s) | OR-Tools program (s) | program / nqueens |")
     print("|---|---|---|---|---|")
     for n in sizes:
-        times: dict[str, list[float]] = {"ours": [], "seed": []}
+        times: dict[str, list[float]] = {"ours": [], "program": []}
         counts: set[int] = set()
         for _ in range(repeat):
             run = timed(solve_command(n), r"^([\d,]+) solutions? for N")
             times["ours"].append(run.seconds)
             counts.add(run.solutions)
-            if n <= seed_max:
-                run = timed([sys.executable, str(seed_program), str(n)], SEED_COUNT)
-                times["seed"].append(run.seconds)
+            if n <= program_max:
+                run = timed([sys.executable, str(program), str(n)], PROGRAM_COUNT)
+                times["program"].append(run.seconds)
                 counts.add(run.solutions)
         ours = statistics.median(times["ours"])
         print(
-            f"| {n} | {agreed(n, counts):,} | {ours:.2f} | {seed_cells(times['seed'], ours)} |",
+            f"| {n} | {agreed(n, counts):,} | {ours:.2f} "
+            f"| {program_cells(times['program'], ours)} |",
             flush=True,
         )
 
@@ -189,12 +191,12 @@ def agreed(n: int, counts: set[int]) -> int:
     return counts.pop()
 
 
-def seed_cells(seed_times: list[float], ours: float) -> str:
-    """The seed's median and its ratio to nqueens, or why there are none."""
-    if not seed_times:
+def program_cells(program_times: list[float], ours: float) -> str:
+    """The program's median and its ratio to nqueens, or why there are none."""
+    if not program_times:
         return "not run | —"
-    seed_median = statistics.median(seed_times)
-    return f"{seed_median:.2f} | {seed_median / ours:.1f}x"
+    program_median = statistics.median(program_times)
+    return f"{program_median:.2f} | {program_median / ours:.1f}x"
 
 
 if __name__ == "__main__":
