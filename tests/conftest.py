@@ -25,7 +25,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto`` (the README's command): a worker more than the cores this process may use.
     Many tests spend their time waiting on a process they started (a time limit, a signal, a
-    pipe), and the extra worker keeps the cores busy meanwhile (the README gives the times)."""
+    pipe), and the extra worker keeps the cores busy meanwhile."""
     from nqueens.run.executors import default_workers
 
     return default_workers() + 1
@@ -36,7 +36,7 @@ def _compile_once(config: pytest.Config) -> None:
 
     On a fresh clone, every test process and every nqueens it runs would otherwise compile them
     at the same time, seconds each, and a time limit measured meanwhile would count the compile
-    (the README says a fresh install's first run compiles them, once). A warm cache is left as
+    (a fresh install compiles them on its first run, once). A warm cache is left as
     it is: loading it here would only add a second before every run.
     """
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: its controller did it

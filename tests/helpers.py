@@ -20,7 +20,7 @@ from typing import Any
 from click.testing import CliRunner, Result
 
 ROOT = Path(__file__).parent.parent
-"""The repository: the README, examples/ and benchmarks/ beside the tests."""
+"""The repository: the README, docs/, examples/ and benchmarks/ beside the tests."""
 DATA = Path(__file__).parent / "data"
 """Boards, instances and counts the tests read."""
 COUNTS_FILE = DATA / "counts.json"

@@ -1,6 +1,6 @@
 """``nqueens bench``: every engine and strategy measured side by side, in one run.
 
-Two tables: the seed's (time to find every solution, for growing N) and time to a first
+Two tables: the OR-Tools guide's (time to find every solution, for growing N) and time to a first
 solution. Each cell runs through the public API, ``--repeat`` times, and keeps the median time and
 the solver's statistics of its last run; a cell the time limit stops shows as such, not as a
 number. It returns values and never prints: the cells, and the tables, records and CSV made of
@@ -33,7 +33,7 @@ from nqueens.engines.base import COUNT, Request
 from nqueens.engines.base import FIRST as FIRST_COMMAND
 from nqueens.engines.mip import NAME as MIP
 
-SEED_PUBLISHED_MS: dict[int, int] = {
+GUIDE_PUBLISHED_MS: dict[int, int] = {
     1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0, 7: 3, 8: 9,
     9: 35, 10: 95, 11: 378, 12: 2198, 13: 11628, 14: 62427, 15: 410701,
 }  # fmt: skip
@@ -292,9 +292,9 @@ _PADDING = 2  # rich's padding around each column, with a simple box
 
 
 def tables(cells: list[Cell], *, time_limit: float, width: int | None = None) -> list[Group]:
-    """The seed's table (time to every solution, with its published times) and time to a first:
-    a row per engine and strategy, a column per board size; cut into several tables of fewer
-    sizes where ``width`` (a terminal's columns) cannot take them all."""
+    """The OR-Tools guide's table (time to every solution, with its published times) and time
+    to a first: a row per engine and strategy, a column per board size; cut into several tables
+    of fewer sizes where ``width`` (a terminal's columns) cannot take them all."""
     shown = []
     for table_name, title in (
         (ALL, "Time to find every solution (s); one core, no symmetry breaking"),
@@ -346,7 +346,7 @@ def _solutions_text(cells: list[Cell], n: int) -> str:
 
 
 def _published_text(n: int) -> str:
-    published = SEED_PUBLISHED_MS.get(n)
+    published = GUIDE_PUBLISHED_MS.get(n)
     return "" if published is None else f"{published / 1000:.3f}"
 
 
@@ -365,15 +365,15 @@ def records(cells: list[Cell]) -> list[dict[str, object]]:
             "solutions": None,
             "conflicts": None,
             "branches": None,
-            "seed_published_seconds": None,
+            "guide_published_seconds": None,
             "refused": None if cell.refusal is None else str(cell.refusal),
         }
         if cell.stats is not None:
             record["solutions"] = cell.stats.solutions
             record["conflicts"] = cell.stats.conflicts
             record["branches"] = cell.stats.branches
-        if cell.table == ALL and cell.n in SEED_PUBLISHED_MS:
-            record["seed_published_seconds"] = SEED_PUBLISHED_MS[cell.n] / 1000
+        if cell.table == ALL and cell.n in GUIDE_PUBLISHED_MS:
+            record["guide_published_seconds"] = GUIDE_PUBLISHED_MS[cell.n] / 1000
         result.append(record)
     return result
 

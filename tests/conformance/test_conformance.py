@@ -58,7 +58,7 @@ from nqueens.engines.base import Request
 from nqueens.engines.bitboard import edges
 
 DOCUMENTED_EXIT_CODES = {0, 1, 2, 3, 74}
-"""What a command may end with when no signal stops it (the README's table of exit codes)."""
+"""What a command may end with when no signal stops it (docs/reference/exit-codes.md)."""
 
 BOARD = DATA / "completion-12-12-5.param"
 
@@ -478,7 +478,7 @@ def _largest_board(engine: str, command: str, cap: int) -> int | None:
 
 TIME_LIMIT = 1.0
 SLACK = 1.5
-"""What a busy 2-core machine may add to a time limit; the README quotes the quiet figures."""
+"""What a busy 2-core machine may add to a time limit; docs/reference/limits.md quotes the quiet figures."""
 
 
 def _limit_cases(cap: int) -> list[tuple[str, str, int]]:

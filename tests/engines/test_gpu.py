@@ -187,7 +187,7 @@ def test_the_simulated_kernel_counts_puzzles_and_boards_without_symmetry(
             assert "simulator" in device and (pieces >= 1 or nothing_to_launch)
 
 
-@pytest.mark.slow  # the README's example runs it by default, without the JSON
+@pytest.mark.slow  # the documentation's example runs it by default, without the JSON
 def test_the_command_line_runs_on_the_simulator_and_says_so() -> None:
     arguments = ["count", "6", "--engine", "gpu", "--format", "json"]
     done = run_nqueens(*arguments, env=SIMULATOR, timeout=120)

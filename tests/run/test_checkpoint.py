@@ -45,7 +45,7 @@ def test_a_checkpoint_keeps_every_subproblem_and_answers_again(tmp_path: Path) -
 
 
 def test_a_finished_checkpoint_answers_without_loading_the_search(tmp_path: Path) -> None:
-    """The README says a finished checkpoint answers at once: it took 3 s, cutting the board
+    """The documentation says a finished checkpoint answers at once: it took 3 s, cutting the board
     again with the compiled search. Now the file alone answers, unique count included."""
     path = tmp_path / "count.ckpt"
     assert nqueens.count(15, checkpoint=path, unique=True).solutions == known_total(15)
@@ -91,7 +91,7 @@ def test_a_damaged_line_is_never_counted(tmp_path: Path, damage: str) -> None:
 
 def test_a_first_line_cut_short_begins_the_count_again(tmp_path: Path) -> None:
     """A full disk as the count began left part of the first line: the file was "not an
-    nqueens checkpoint", where the README says the same command resumes once it can write.
+    nqueens checkpoint", where the documentation says the same command resumes once it can write.
     A file that does not say it is a checkpoint is still never written over."""
     path = tmp_path / "count.ckpt"
     nqueens.count(11, checkpoint=path, workers=1)

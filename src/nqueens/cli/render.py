@@ -34,7 +34,7 @@ PLAIN_BOARD_MAX_N = 100
 
 
 def plain_board(solution: Solution) -> str:
-    """The seeds' format: one line per row, ``Q`` for a queen, ``_`` for an empty square."""
+    """The OR-Tools guide's format: one line per row, ``Q`` a queen, ``_`` an empty square."""
     return plain_grid(solution.n, set(solution.squares()))
 
 

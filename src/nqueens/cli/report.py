@@ -105,8 +105,8 @@ def note_theorem_set_aside(
     engine_options: dict[str, Any],
 ) -> None:
     """Say, before the search, where a theorem says the board has no solution but the command
-    chooses its search, which must then prove it, at length on large boards (the README has
-    figures); nothing where an engine named will refuse the board anyway (it says why)."""
+    chooses its search, which must then prove it, at length on large boards (docs/how-to/variants.md
+    has figures); nothing where an engine named will refuse the board anyway (it says why)."""
     reason = theorems.without_solution(board)
     if reason is None or not plan.names_its_search(engine, strategy, engine_options):
         return

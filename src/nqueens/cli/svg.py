@@ -28,8 +28,8 @@ RULED = "#2e5e8c"  # the marks of a board rule: the torus's edges, the superquee
 
 
 MAX_SVG_N = 200
-"""The largest board drawn as SVG: larger pictures are too large to be of use (the README's
-table of limits)."""
+"""The largest board drawn as SVG: larger pictures are too large to be of use (see
+docs/reference/limits.md)."""
 
 
 def board_svg(

@@ -76,7 +76,7 @@ class Status(enum.Enum):
 
 @dataclass(frozen=True)
 class Stats:
-    """The solver's own statistics for one search, as the seed programs report them.
+    """The solver's own statistics for one search, as the OR-Tools guide's programs report them.
 
     ``conflicts`` and ``branches`` are the engine's two counters, which ``counter_names`` names as
     the engine does (``Engine.stat_names``): CP-SAT's conflicts and branches, the original CP

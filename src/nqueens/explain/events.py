@@ -1,7 +1,7 @@
 """``nqueens explain``: the original CP solver's real search, event by event.
 
-A search monitor (``pywrapcp.SearchMonitor``) watches the solver run the guide's model: every
-decision (a queen placed), what propagation removed, every dead end, every backtrack, every
+A search monitor (``pywrapcp.SearchMonitor``) watches the solver run the OR-Tools guide's model:
+every decision (a queen placed), what propagation removed, every dead end, every backtrack, every
 solution. Each event carries the domains of all columns at that moment, so it can be drawn. The
 failures and branches reported at the end are the solver's own counters for this very search.
 """
@@ -176,7 +176,7 @@ def _forward_check(before: Domains, rules: frozenset[str]) -> tuple[str, Domains
 
 
 def explain(board: Board, *, strategy: str = FIRST_MIN, all_solutions: bool = False) -> Explanation:
-    """Run the guide's original-CP search on a board (given squares kept) and narrate it."""
+    """Run the OR-Tools guide's original-CP search on a board (given squares kept), narrated."""
     n = board.n
     if not 1 <= n <= MAX_EXPLAIN_N:
         raise InputError(

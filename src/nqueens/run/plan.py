@@ -4,8 +4,8 @@ Without a time limit, a solution limit, a checkpoint or a cluster, a count or a 
 end in reasonable time: the board must be one counted in minutes, or one an engine decides at
 once. ``first`` runs, in turn, the engines and strategies measured fastest to a first solution.
 
-Measured with ``nqueens bench`` and ``benchmarks/completion.py`` (the figures are in the README,
-"Benchmarks"):
+Measured with ``nqueens bench`` and ``benchmarks/completion.py`` (the figures are in
+docs/explanation/performance.md):
 
 - The plain problem: the original CP solver with the Oz tutorial's first-fail, middle-value
   search answers boards of thousands in seconds, where CP-SAT's default search stalls on

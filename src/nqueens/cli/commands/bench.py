@@ -189,7 +189,7 @@ def bench(
     elif output_format == "csv":
         click.echo(benchmark.csv_text(cells), nl=False)
     else:
-        # Off a terminal (a file, a README) the tables keep their natural width.
+        # Off a terminal (a file, a page) the tables keep their natural width.
         on_terminal = output.out.is_terminal
         console = (
             output.out

@@ -70,7 +70,7 @@ FINE_SPLIT_TO_N = 26
 RULED_UNBOUNDED_N = 19
 """The largest board under a rule (torus, superqueens) counted without a limit. The rules prune
 the search so hard that a count of this size ends sooner than the plain count of N = 18, the
-largest allowed without a limit (the README's table of variants gives the times)."""
+largest allowed without a limit (docs/how-to/variants.md gives the times)."""
 
 _SLICE = 1 << 20
 """Placements per call of the search: a few milliseconds compiled, between looks at the clock."""

@@ -1,4 +1,4 @@
-"""The original OR-Tools CP solver (``pywrapcp``), as the guide's second program uses it.
+"""The original OR-Tools CP solver (``pywrapcp``), as the OR-Tools guide's second program uses it.
 
 Same three AllDifferent constraints; the search is a decision builder (``Phase``) iterated with
 ``NewSearch`` / ``NextSolution`` / ``EndSearch``. Its statistics are failures and branches. A
@@ -27,7 +27,7 @@ STAT_NAMES = ("failures", "branches")
 
 MAX_AUTO_N = 500
 """The auto strategy (impact-based search) ignores the time limit while it initialises, which
-takes far longer than a limit on larger boards (the README's table of limits)."""
+takes far longer than a limit on larger boards (docs/reference/limits.md)."""
 
 
 class CpSearch:
@@ -124,7 +124,7 @@ class CpSolutionStream(EngineStream):
 
 
 class CpEngine(Engine):
-    """The guide's second program: the same model on the original CP solver."""
+    """The OR-Tools guide's second program: the same model on the original CP solver."""
 
     name = NAME
     summary = "OR-Tools' classic constraint solver, which follows the --strategy you pick"
@@ -158,7 +158,7 @@ class CpEngine(Engine):
             return request.strategy
         listing = request.command == SOLVE and request.limit is None
         if listing and request.n <= MAX_UNBOUNDED_ENUMERATION_N:
-            return FIRST_MIN  # the guide's order: boards come out in lexicographic order
+            return FIRST_MIN  # the OR-Tools guide's order: boards come out in lexicographic order
         # First-fail with middle values finds solutions of large boards at once (first-min none
         # for N = 50 in 5 s) and exhausts the tree faster (benchmarks/enumeration.py).
         return FIRST_FAIL_MID

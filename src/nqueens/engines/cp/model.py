@@ -1,4 +1,4 @@
-"""The guide's model on the original CP solver: what the cp engine searches and ``explain``
+"""The OR-Tools guide's model on the original CP solver: what the cp engine searches and ``explain``
 narrates, built in one place so that the two always search the same thing.
 
 One integer variable per column, its value the queen's row, and three AllDifferent constraints:
@@ -46,8 +46,8 @@ def decision_builder(
     strategy: str,
     seed: int | None = None,
 ) -> pywrapcp.DecisionBuilder:
-    """How the search walks the model: first-min (the guide's order), first-fail-mid, or auto
-    (the solver's impact-based search, seeded by ``seed``)."""
+    """How the search walks the model: first-min (the OR-Tools guide's order), first-fail-mid,
+    or auto (the solver's impact-based search, seeded by ``seed``)."""
     if strategy == FIRST_MIN:
         return solver.Phase(queens, solver.CHOOSE_FIRST_UNBOUND, solver.ASSIGN_MIN_VALUE)
     if strategy == FIRST_FAIL_MID:

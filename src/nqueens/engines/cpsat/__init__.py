@@ -212,7 +212,8 @@ class CpSatSolutionStream(EngineStream):
 
 
 class CpSatEngine(Engine):
-    """The guide's CP-SAT model: lex-leader symmetry breaking and split subproblems to count."""
+    """The OR-Tools guide's CP-SAT model, with lex-leader symmetry breaking and split
+    subproblems to count."""
 
     name = NAME
     summary = "Google's CP-SAT constraint solver, on every core"
@@ -221,7 +222,7 @@ class CpSatEngine(Engine):
     strategies = STRATEGIES
     max_n = 1_000
     solutions_per_second = 4e3
-    # CP-SAT's memory grows fast with N (the README's table of limits).
+    # CP-SAT's memory grows fast with N (docs/reference/limits.md).
     max_n_reason = "runs out of memory"
     stat_names = STAT_NAMES
     splits = True
@@ -237,7 +238,7 @@ class CpSatEngine(Engine):
 
     def memory_needed(self, request: Request) -> int:
         # OR-Tools once loaded, then what CP-SAT's parallel workers took at N = 1,000 and
-        # 2,000 within 5 s (the README's table of limits), fitted.
+        # 2,000 within 5 s (docs/reference/limits.md), fitted.
         return int(0.5e9 + 2.2e9 * (request.n / 1000) ** 1.1)
 
     def strategy_for(self, request: Request) -> str | None:
@@ -249,8 +250,8 @@ class CpSatEngine(Engine):
         # search finds them far sooner. Smaller boards keep the documented order, limit or not.
         if request.n > MAX_UNBOUNDED_ENUMERATION_N:
             return AUTO
-        # Exhausting the tree a fixed order is fastest: listing keeps the guide's, which yields
-        # the boards in lexicographic order; counting takes first-fail with middle values
+        # Exhausting the tree a fixed order is fastest: listing keeps the OR-Tools guide's, which
+        # yields the boards in lexicographic order; counting takes first-fail with middle values
         # (benchmarks/enumeration.py compares them).
         return FIRST_MIN if request.command == SOLVE else FIRST_FAIL_MID
 

@@ -67,7 +67,7 @@ def build_model(
         model.add(queens[col] == row)
     for row, col in board.closed_squares():  # blocked, or on an excluded diagonal
         model.add(queens[col] != row)
-    if strategy == FIRST_MIN:  # the guide's: columns left to right, lowest row first
+    if strategy == FIRST_MIN:  # the OR-Tools guide's: columns left to right, lowest row first
         model.add_decision_strategy(queens, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
     elif strategy == FIRST_FAIL_MID:
         # The Oz tutorial's. CP-SAT tracks integer domains mostly by their bounds, so its

@@ -192,8 +192,8 @@ def enumeration_solver(time_limit: float | None, *, strategy: str) -> cp_model.C
     solver = first_solution_solver(time_limit)
     params = solver.parameters
     params.enumerate_all_solutions = True
-    # Several workers on one model lose or repeat solutions while enumerating (README, "Counting
-    # fast").
+    # Several workers on one model lose or repeat solutions while enumerating (see
+    # docs/explanation/engines.md).
     params.num_workers = 1
     # To enumerate, CP-SAT excludes each solution it finds with a clause and searches again; the
     # periodic clause vivification of inprocessing then costs more than it saves

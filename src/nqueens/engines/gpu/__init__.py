@@ -55,8 +55,9 @@ AUTO_FROM_N = 18
 before a kernel would have compiled."""
 
 MINUTES_UP_TO = 22
-"""The most free columns the device counts in minutes (N = 22 by the README's table): larger
-boards take hours, and a count of them needs a time limit, a checkpoint or a cluster."""
+"""The most free columns the device counts in minutes (N = 22 by the table of
+docs/explanation/gpu.md): larger boards take hours, and a count of them needs a time limit, a
+checkpoint or a cluster."""
 
 LAUNCHES_AHEAD = 2
 """Launches begun, through CUDA's driver, beyond the one a count waits for: each runs on a

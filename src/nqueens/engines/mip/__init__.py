@@ -1,4 +1,4 @@
-"""The blog post's 0-1 integer linear program, on SCIP, CBC or HiGHS (OR-Tools) or GLPK.
+"""The 0-1 integer-programming article's program, on SCIP, CBC or HiGHS (OR-Tools) or GLPK.
 
 N² binary variables ``x[r][c]`` (a queen on row r, column c); every row and every column sums to
 exactly 1; every diagonal in both directions sums to at most 1; maximize the number of queens. The
@@ -36,8 +36,8 @@ MAX_ENUMERATION_N = 10
 
 MAX_FIRST_N = 100
 """The largest board the mip engine looks for a first solution of without a time limit: beyond
-it the solvers' times grow without a pattern, from seconds to more than ten minutes (the README's
-table of limits)."""
+it the solvers' times grow without a pattern, from seconds to more than ten minutes (see
+docs/reference/limits.md)."""
 
 _POLL_SECONDS = 0.05
 
@@ -246,7 +246,8 @@ class MipSolutionStream(EngineStream):
 
 
 class MipEngine(Engine):
-    """The blog post's 0-1 program: one MIP solve per solution, cut off by no-goods."""
+    """The 0-1 integer-programming article's program: one MIP solve per solution, cut off by
+    no-goods."""
 
     name = NAME
     summary = "a 0-1 integer program for a MIP solver (see --mip-solver); small boards"

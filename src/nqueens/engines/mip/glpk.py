@@ -1,4 +1,4 @@
-"""The 0-1 program on GLPK, the solver the blog post used, through the ``swiglpk`` wheel.
+"""The 0-1 program on GLPK, the 0-1 integer-programming article's solver, through ``swiglpk``.
 
 swiglpk bundles GLPK 5.0, so no compiler and no system library are needed. GLPK holds the
 interpreter lock while it solves and takes no stop request from Python: a stop signal takes
