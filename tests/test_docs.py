@@ -1,5 +1,6 @@
-"""The README's promises: CI runs its test command, the quick start names `nqueens solve 8`, and
-every output it shows is what the command prints."""
+"""The README's and the documentation's promises: CI runs the README's test command, the set-up
+installs and runs `nqueens solve 8`, every output a page shows is what the command prints, every
+command a page shows parses, and no page speaks of how the project was made."""
 
 from __future__ import annotations
 
@@ -10,13 +11,34 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
-from helpers import PLAIN_ENV, ROOT, TERMINAL_ENV, known_total, process_env, run_on_terminal
+from helpers import (
+    PLAIN_ENV,
+    ROOT,
+    TERMINAL_ENV,
+    invoke,
+    known_total,
+    process_env,
+    run_on_terminal,
+)
 
 from nqueens import bench
+from nqueens.cli import cli
 from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
 from nqueens.engines.mip import BACKENDS
+
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+"""What a user reads: the README and every page of the documentation site."""
+
+
+def _text(page: Path) -> str:
+    return page.read_text(encoding="utf-8")
+
+
+def _all_pages() -> str:
+    return "\n".join(_text(page) for page in PAGES)
 
 
 def _shell_blocks(text: str) -> list[str]:
@@ -24,27 +46,34 @@ def _shell_blocks(text: str) -> list[str]:
 
 
 def test_ci_runs_the_readme_test_command() -> None:
-    readme = (ROOT / "README.md").read_text()
+    readme = _text(ROOT / "README.md")
     ci_lines = (ROOT / ".ci" / "run").read_text().splitlines()
     test_commands = [block.strip() for block in _shell_blocks(readme) if "pytest" in block]
     assert test_commands, "the README shows no test command"
     assert test_commands[0] in ci_lines
 
 
-def test_quick_start_installs_and_runs_solve_8() -> None:
-    readme = (ROOT / "README.md").read_text()
-    first_command = _shell_blocks(readme)[0].strip()
-    assert "pip install" in first_command and first_command.endswith("nqueens solve 8")
+def test_set_up_installs_and_runs_solve_8() -> None:
+    for page in (ROOT / "README.md", ROOT / "docs" / "index.md"):
+        first_command = _shell_blocks(_text(page))[0].strip()
+        assert "pip install" in first_command and first_command.endswith("nqueens solve 8")
 
 
-def test_the_readme_installs_from_the_checkout_not_from_pypi() -> None:
+def test_the_readme_stays_short_and_links_a_puzzle_from_a_file_on_its_first_screen() -> None:
+    lines = _text(ROOT / "README.md").splitlines()
+    assert len(lines) <= 250
+    first_screen = "\n".join(lines[:24])
+    assert "(docs/how-to/puzzles.md)" in first_screen
+    assert "from a file" in (ROOT / "docs" / "how-to" / "puzzles.md").read_text()
+
+
+def test_the_pages_install_from_the_checkout_not_from_pypi() -> None:
     """PyPI's ``nqueens`` is another project: ``pip install 'nqueens[cluster]'`` on a machine
     without this one installs that (and gTTS) in its place."""
-    readme = (ROOT / "README.md").read_text()
-    installs = re.findall(r"pip install ([^`\n]*)", readme)
+    installs = re.findall(r"pip install ([^`\n]*)", _all_pages())
     assert len(installs) >= 5
     by_name = [words for words in installs if re.match(r"""['"]?nqueens\b""", words)]
-    assert not by_name, f"the README installs PyPI's nqueens: {by_name}"
+    assert not by_name, f"a page installs PyPI's nqueens: {by_name}"
 
 
 TERMINAL_TOKEN = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\r|\n|[^\x1b\r\n]+")
@@ -82,28 +111,32 @@ def normal(line: str, *, vague: bool) -> str:
 
 
 def _sessions() -> list[tuple[bool, str, list[str]]]:
-    """Each ``$ command`` shown in the README with the output shown under it, and whether it is
-    shown as on a terminal."""
-    readme = (ROOT / "README.md").read_text()
-    sessions = []
-    for match in re.finditer(r"([^\n]*)\n\n```\n(.*?)```", readme, flags=re.DOTALL):
-        on_terminal = "On a terminal" in match.group(1)
-        command: str | None = None
-        shown: list[str] = []
-        for line in [*match.group(2).splitlines(), "$ "]:
-            if line.startswith("$ "):
-                if command is not None:
-                    sessions.append((on_terminal, command, shown))
-                command, shown = line[2:], []
-            elif command is not None:
-                shown.append(line)
-    return [session for session in sessions if session[1].strip()]
+    """Each ``$ command`` a page shows with the output shown under it, and whether it is shown
+    as on a terminal (the line before the block says "On a terminal"); each once, however many
+    pages show it."""
+    sessions: dict[tuple[bool, str, tuple[str, ...]], None] = {}
+    for page in PAGES:
+        for match in re.finditer(r"([^\n]*)\n\n```\n(.*?)```", _text(page), flags=re.DOTALL):
+            on_terminal = "On a terminal" in match.group(1)
+            command: str | None = None
+            shown: list[str] = []
+            for line in [*match.group(2).splitlines(), "$ "]:
+                if line.startswith("$ "):
+                    if command is not None and command.strip():
+                        sessions[on_terminal, command, tuple(shown)] = None
+                    command, shown = line[2:], []
+                elif command is not None:
+                    shown.append(line)
+    return [(on_terminal, command, list(shown)) for on_terminal, command, shown in sessions]
+
+
+SESSIONS = _sessions()
 
 
 @pytest.mark.parametrize(
-    ("on_terminal", "command", "shown"), _sessions(), ids=[s[1] for s in _sessions()]
+    ("on_terminal", "command", "shown"), SESSIONS, ids=[session[1] for session in SESSIONS]
 )
-def test_readme_outputs_come_from_real_runs(
+def test_every_output_shown_comes_from_a_real_run(
     on_terminal: bool, command: str, shown: list[str]
 ) -> None:
     env = process_env(
@@ -150,10 +183,10 @@ def _bench_tables(readme: str) -> list[tuple[str, list[list[str]]]]:
     return tables
 
 
-def test_the_readme_bench_tables_are_what_bench_prints_now() -> None:
+def test_the_bench_tables_shown_are_what_bench_prints_now() -> None:
     """Rows of engines the registry has, sizes as a header, and the known counts: a layout or an
     engine that changed since the tables were measured shows here."""
-    tables = _bench_tables((ROOT / "README.md").read_text())
+    tables = _bench_tables(_all_pages())
     assert len(tables) == 4
     for title, rows in tables:
         header, *body = rows
@@ -173,13 +206,132 @@ def test_the_readme_bench_tables_are_what_bench_prints_now() -> None:
                 assert row[0] in known, row
 
 
-def test_every_count_the_readme_tables_show_is_the_published_one() -> None:
+def test_every_count_the_tables_show_is_the_published_one() -> None:
     """Each table whose first columns are N and its solutions (the benchmarks' and the GPU's)
     shows the published count for each N: a number copied by hand, or from a run whose own
     check was left out, cannot slip in."""
-    readme = (ROOT / "README.md").read_text()
-    rows = re.findall(r"^\| N \| solutions \|.*\n\|[-|]+\|\n((?:\|.*\n)+)", readme, re.MULTILINE)
+    rows = re.findall(
+        r"^\| N \| solutions \|.*\n\|[-|]+\|\n((?:\|.*\n)+)", _all_pages(), re.MULTILINE
+    )
     counts = [line.split("|")[1:3] for table in rows for line in table.splitlines()]
     assert len(rows) >= 5 and len(counts) >= 30
     for n, solutions in counts:
         assert solutions.strip() == f"{known_total(int(n)):,}", (n, solutions)
+
+
+def _commands_in_shell_blocks() -> list[list[str]]:
+    """Each command of every ``sh`` block of every page, as its words (comments dropped, and
+    command lines cut at ``&&``, ``|`` and ``;``)."""
+    commands: list[list[str]] = []
+    for block in _shell_blocks(_all_pages()):
+        for line in block.splitlines():
+            line = re.sub(r"\s\d?[<>]+&?\s*[^\s&|;]+", "", line)  # redirections
+            lexer = shlex.shlex(line, posix=True, punctuation_chars="&|;")
+            lexer.whitespace_split, lexer.commenters = True, "#"
+            words: list[str] = []
+            for word in [*lexer, ";"]:
+                if word in {"&&", "||", "|", ";"}:
+                    if words:
+                        commands.append(words)
+                    words = []
+                else:
+                    words.append(word)
+    return commands
+
+
+SHELL_COMMANDS = _commands_in_shell_blocks() + [
+    shlex.split(span) for span in re.findall(r"`((?:python|bash) benchmarks/[^`]+)`", _all_pages())
+]
+
+
+@pytest.mark.parametrize(
+    "words",
+    [words for words in SHELL_COMMANDS if words[0] in {"nqueens", "python", "bash"}],
+    ids=" ".join,
+)
+def test_every_command_shown_to_type_parses(words: list[str]) -> None:
+    """What a page shows to type without its output (a long count, a cluster's set-up, a
+    benchmark, in a block or in a sentence) is a command nqueens, or the benchmark named, takes
+    as written."""
+    if words[0] == "nqueens":
+        name, *arguments = [word for word in words[1:] if word not in {"--no-color", "--color"}]
+        command = cli.commands[name]
+        parent = click.Context(cli, info_name="nqueens")
+        with command.make_context(name, arguments, parent=parent):
+            pass
+        return
+    if words[:2] == ["python3", "-m"] or words[1] in {"-m", "-c"}:
+        return
+    script = ROOT / words[1]
+    assert script.is_file(), words
+    source = script.read_text()
+    for word in words[2:]:
+        if word.startswith("--"):
+            assert f'"{word.split("=")[0]}"' in source, (word, script)
+
+
+MAKING_OF = re.compile(
+    r"\.\./shared|\bthe seeds\b|\bseeds'|\bseed (?:programs?|documents?|CP-SAT)\b|"
+    r"\bissues? #?\d+|\b(?:this|the|a|each) session\b|\blent\b|\bthe guide\b|\bblog post\b|"
+    r"\bthis workplace\b|documents this project|\bbusy days\b|\bfiled by\b|README's table",
+    re.IGNORECASE,
+)
+"""How the project was made, which a user of it does not know and need not: its working
+folders, its sources by nickname rather than citation, its issue numbers and its sessions."""
+
+SHIPPED = [
+    *PAGES,
+    ROOT / "CHANGELOG.md",
+    ROOT / "pyproject.toml",
+    *sorted((ROOT / "src" / "nqueens").rglob("*.py")),
+    *sorted((ROOT / "src" / "nqueens").rglob("*.html")),
+    *sorted((ROOT / "src" / "nqueens").rglob("*.c")),
+    *sorted((ROOT / "benchmarks").rglob("*.py")),
+    *sorted((ROOT / "benchmarks").glob("*.sh")),
+    *sorted((ROOT / "examples").iterdir()),
+]
+
+
+def test_nothing_shipped_speaks_of_how_the_project_was_made() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in SHIPPED
+        if path.is_file()
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1)
+        if MAKING_OF.search(line)
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_the_help_speaks_of_the_program_alone() -> None:
+    """Every command's help, as a user reads it: no making-of words either."""
+    for name in ["", *cli.commands]:
+        shown = invoke(*([name] if name else []), "--help").stdout
+        assert not MAKING_OF.search(shown), (name, MAKING_OF.search(shown))
+
+
+def test_the_cli_reference_is_generated_from_the_commands() -> None:
+    """The reference page holds no option by hand: mkdocs-click writes it from the group."""
+    page = _text(ROOT / "docs" / "reference" / "cli.md")
+    assert ":module: nqueens.cli" in page and ":command: cli" in page
+    assert "--time-limit" not in page
+    api = _text(ROOT / "docs" / "reference" / "api.md")
+    assert "::: nqueens.api.count" in api
+
+
+def test_every_link_of_the_readme_leads_somewhere() -> None:
+    """The README is read on its own (a code host shows it), outside the site's checks: each of
+    its links names a file of the checkout, or a heading of its own."""
+    readme = _text(ROOT / "README.md")
+    headings = {
+        re.sub(r"[^\w\- ]", "", line.lstrip("#").strip()).lower().replace(" ", "-")
+        for line in readme.splitlines()
+        if line.startswith("#")
+    }
+    links = re.findall(r"\]\(([^)\s]+)\)", readme)
+    assert len(links) >= 8
+    for link in links:
+        if link.startswith("#"):
+            assert link[1:] in headings, link
+        elif not link.startswith("http"):
+            assert (ROOT / link.split("#")[0]).exists(), link

@@ -8,12 +8,8 @@ Where no chromium can be found the tests skip and say so (``.ci/run`` installs i
 from __future__ import annotations
 
 import base64
-import json
-import shutil
 import struct
-import subprocess
 import time
-import urllib.request
 import zlib
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -21,102 +17,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser import Browser, needs_chromium, open_page, start_chromium
 from helpers import invoke
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no chromium on this machine (apt-get install chromium)"
-)
-
-
-class Browser:
-    """One headless chromium and a DevTools connection to its page."""
-
-    def __init__(self, socket: Any) -> None:
-        self._socket = socket
-        self._next = 0
-
-    def call(self, method: str, **params: Any) -> dict[str, Any]:
-        self._next += 1
-        self._socket.send(json.dumps({"id": self._next, "method": method, "params": params}))
-        while True:
-            message = json.loads(self._socket.recv())
-            if message.get("id") == self._next:
-                if "error" in message:
-                    raise AssertionError(f"{method}: {message['error']}")
-                return dict(message.get("result", {}))
-
-    def evaluate(self, expression: str) -> Any:
-        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
-        return result["result"].get("value")
-
-    def click(self, selector: str) -> None:
-        """A real mouse click in the middle of the element ``selector`` finds."""
-        box = self.evaluate(
-            f"(() => {{ const r = document.querySelector({json.dumps(selector)})"
-            ".getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()"
-        )
-        x, y = box
-        for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
-            self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
-
-    def key(self, name: str, code: int) -> None:
-        for kind in ("keyDown", "keyUp"):
-            self.call(
-                "Input.dispatchKeyEvent", type=kind, key=name, code=name, windowsVirtualKeyCode=code
-            )
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
 def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Browser, Path]]:
     """One headless chromium for the module, and a folder for its pages and screenshots."""
-    import websocket  # the test extra's websocket-client
-
     folder = tmp_path_factory.mktemp("browser")
-    assert CHROMIUM is not None
-    log = (folder / "chromium.log").open("w")
-    process = subprocess.Popen(
-        [
-            CHROMIUM,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--remote-debugging-address=127.0.0.1",
-            "--remote-debugging-port=0",
-            f"--user-data-dir={folder / 'profile'}",
-            "--window-size=1400,900",
-            "about:blank",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=log,
-    )
-    try:
-        port = _devtools_port(process, folder / "profile", folder / "chromium.log")
-        targets = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/json").read())
-        address = next(t for t in targets if t["type"] == "page")["webSocketDebuggerUrl"]
-        socket = websocket.create_connection(address, timeout=30)
-        browser = Browser(socket)
-        browser.call("Page.enable")
+    for browser in start_chromium(folder):
         yield browser, folder
-        socket.close()
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
-
-
-def _open(browser: Browser, path: Path) -> None:
-    """Open ``path``, afresh even where it is the page open now."""
-    browser.evaluate("window.beforeOpen = true")  # gone once the new page is there
-    browser.call("Page.navigate", url=path.as_uri())
-    deadline = time.monotonic() + 30
-    while browser.evaluate("window.beforeOpen || document.readyState !== 'complete'"):
-        assert time.monotonic() < deadline, "the page did not load"
-        time.sleep(0.05)
 
 
 @pytest.fixture(scope="module")
@@ -133,21 +45,8 @@ def page(chromium: tuple[Browser, Path], six: Path) -> tuple[Browser, Path]:
     """The page of N = 6, every solution, both strategies, freshly open in chromium (other tests
     open other pages in it)."""
     browser, folder = chromium
-    _open(browser, six)
+    open_page(browser, six)
     return browser, folder
-
-
-def _devtools_port(process: subprocess.Popen[bytes], profile: Path, log: Path) -> int:
-    """The port chromium chose, from the file it writes into its profile."""
-    deadline = time.monotonic() + 30
-    marker = profile / "DevToolsActivePort"
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(f"chromium ended: {log.read_text()[-2000:]}")
-        if marker.exists() and marker.read_text().strip():
-            return int(marker.read_text().split()[0])
-        time.sleep(0.05)
-    raise AssertionError("chromium did not open its DevTools port")
 
 
 def _pixels(png: bytes) -> tuple[int, int, list[bytes]]:
@@ -393,7 +292,7 @@ def test_every_label_is_readable_on_opening_after_a_click_and_after_a_fit(
     name = "tree-" + "-".join(a.strip("-") for a in arguments)
     path = folder / f"{name}.html"
     assert invoke("explain", *arguments, "--tree", str(path)).exit_code == 0
-    _open(browser, path)
+    open_page(browser, path)
     panels = browser.evaluate("document.querySelectorAll('.panel').length")
     for panel in range(panels):
         _assert_readable(_view(browser, panel), f"{name}, panel {panel}, opening")
@@ -449,7 +348,7 @@ def test_a_picture_of_the_tree_holds_its_title_and_labels_whole(
     browser, folder = chromium
     path = folder / f"tree-{'-'.join(a.strip('-') for a in arguments)}.svg"
     assert invoke("explain", *arguments, "--tree", str(path)).exit_code == 0
-    _open(browser, path)
+    open_page(browser, path)
     drawn = browser.evaluate(
         """(() => {
       const box = e => {

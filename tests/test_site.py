@@ -1,0 +1,129 @@
+"""The documentation site: built by MkDocs with ``--strict`` (a broken link or reference fails
+it), served on loopback and opened in Debian's chromium, where its pages render with every asset
+they ask for.
+
+Needs the ``docs`` dependency group (``pip install --group docs``), which ``.ci/run`` installs;
+without it the tests skip and say so.
+"""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser import Browser, needs_chromium, open_page, start_chromium
+from helpers import ROOT
+
+pytest.importorskip("mkdocs", reason="the docs dependency group is not installed")
+pytest.importorskip("mkdocs_click", reason="the docs dependency group is not installed")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("site")
+    built = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(folder)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert built.returncode == 0, built.stderr
+    return folder
+
+
+class _Server:
+    """The built site on an HTTP server on loopback, and every request it answered."""
+
+    def __init__(self, folder: Path) -> None:
+        self.requests: list[tuple[str, int]] = []
+        server = self
+
+        class Handler(SimpleHTTPRequestHandler):
+            def log_request(self, code: Any = "-", size: Any = "-") -> None:
+                server.requests.append((self.path, int(code)))
+
+        handler = functools.partial(Handler, directory=str(folder))
+        self.http = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.address = f"http://127.0.0.1:{self.http.server_address[1]}"
+        self.thread = threading.Thread(target=self.http.serve_forever, daemon=True)
+
+    def __enter__(self) -> _Server:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.http.shutdown()
+        self.http.server_close()
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def served(
+    site: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Browser, _Server]]:
+    with _Server(site) as server:
+        for browser in start_chromium(tmp_path_factory.mktemp("chromium")):
+            yield browser, server
+
+
+def _visit(browser: Browser, server: _Server, page: str) -> dict[str, Any]:
+    """Open ``page`` and wait until its stylesheets and scripts are in; what it shows."""
+    server.requests.clear()
+    open_page(browser, server.address + page)
+    deadline = time.monotonic() + 30
+    while not browser.evaluate("document.fonts.status === 'loaded'"):
+        assert time.monotonic() < deadline, "the page did not finish loading"
+        time.sleep(0.05)
+    shown = browser.evaluate(
+        """(() => ({
+            title: document.querySelector('h1') && document.querySelector('h1').textContent,
+            text: document.querySelector('article').innerText,
+            header: getComputedStyle(document.querySelector('.md-header')).position,
+            tables: document.querySelectorAll('article table').length,
+            elsewhere: performance.getEntriesByType('resource')
+                .map(entry => entry.name).filter(name => !name.startsWith(location.origin)),
+            broken: [...document.images].filter(image => !image.naturalWidth).map(i => i.src),
+        }))()"""
+    )
+    assert isinstance(shown, dict)
+    return shown
+
+
+@needs_chromium
+def test_the_home_page_renders_with_every_asset(served: tuple[Browser, _Server]) -> None:
+    browser, server = served
+    shown = _visit(browser, server, "/")
+    assert shown["title"].startswith("nqueens")
+    assert "Where to go from here" in shown["text"]
+    assert shown["header"] == "sticky", "the theme's stylesheet did not apply"
+    assert shown["elsewhere"] == [] and shown["broken"] == []
+    failed = [(path, code) for path, code in server.requests if code >= 400]
+    assert not failed and any(path.endswith(".css") for path, _ in server.requests)
+
+
+@needs_chromium
+def test_the_cli_reference_renders_every_command(served: tuple[Browser, _Server]) -> None:
+    browser, server = served
+    shown = _visit(browser, server, "/reference/cli/")
+    for command in ("solve", "count", "first", "verify", "explain", "bench", "prepare"):
+        assert f"nqueens {command}" in shown["text"], command
+    assert "--time-limit" in shown["text"] and shown["tables"] >= 7
+    assert shown["elsewhere"] == []
+    assert not [(path, code) for path, code in server.requests if code >= 400]
+
+
+@needs_chromium
+def test_the_api_reference_renders_from_the_docstrings(served: tuple[Browser, _Server]) -> None:
+    browser, server = served
+    shown = _visit(browser, server, "/reference/api/")
+    assert "count" in shown["text"] and "InputError" in shown["text"]
+    assert browser.evaluate("!!document.getElementById('nqueens.api.count')")
