@@ -10,6 +10,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 import pytest
@@ -110,32 +111,42 @@ def normal(line: str, *, vague: bool) -> str:
     return re.sub(r"[\d,]+", "#", line) if vague else line
 
 
-def _sessions() -> list[tuple[bool, str, list[str]]]:
-    """Each ``$ command`` a page shows with the output shown under it, and whether it is shown
-    as on a terminal (the line before the block says "On a terminal"); each once, however many
-    pages show it."""
-    sessions: dict[tuple[bool, str, tuple[str, ...]], None] = {}
+Session = tuple[bool, str, list[str]]
+"""A ``$ command`` a page shows, the output shown under it, and whether it is shown as on a
+terminal (the line before its block says "On a terminal")."""
+
+
+def _sessions(page: Path) -> list[Session]:
+    sessions: list[Session] = []
+    for match in re.finditer(r"([^\n]*)\n\n```\n(.*?)```", _text(page), flags=re.DOTALL):
+        on_terminal = "On a terminal" in match.group(1)
+        command: str | None = None
+        shown: list[str] = []
+        for line in [*match.group(2).splitlines(), "$ "]:
+            if line.startswith("$ "):
+                if command is not None and command.strip():
+                    sessions.append((on_terminal, command, shown))
+                command, shown = line[2:], []
+            elif command is not None:
+                shown.append(line)
+    return sessions
+
+
+def _every_session() -> list[Any]:
+    """Each session of every page, once however many pages show it. The README's run with every
+    test run; those only the site shows run with ``-m slow`` (CI runs both), which keeps the
+    README's test command under its 90 s."""
+    once: dict[tuple[bool, str, tuple[str, ...]], Any] = {}
     for page in PAGES:
-        for match in re.finditer(r"([^\n]*)\n\n```\n(.*?)```", _text(page), flags=re.DOTALL):
-            on_terminal = "On a terminal" in match.group(1)
-            command: str | None = None
-            shown: list[str] = []
-            for line in [*match.group(2).splitlines(), "$ "]:
-                if line.startswith("$ "):
-                    if command is not None and command.strip():
-                        sessions[on_terminal, command, tuple(shown)] = None
-                    command, shown = line[2:], []
-                elif command is not None:
-                    shown.append(line)
-    return [(on_terminal, command, list(shown)) for on_terminal, command, shown in sessions]
+        for on_terminal, command, shown in _sessions(page):
+            vague = "--time-limit" in command
+            key = (on_terminal, command, tuple(normal(line, vague=vague) for line in shown))
+            marks = [] if page.name == "README.md" else [pytest.mark.slow]
+            once.setdefault(key, pytest.param(on_terminal, command, shown, marks=marks, id=command))
+    return list(once.values())
 
 
-SESSIONS = _sessions()
-
-
-@pytest.mark.parametrize(
-    ("on_terminal", "command", "shown"), SESSIONS, ids=[session[1] for session in SESSIONS]
-)
+@pytest.mark.parametrize(("on_terminal", "command", "shown"), _every_session())
 def test_every_output_shown_comes_from_a_real_run(
     on_terminal: bool, command: str, shown: list[str]
 ) -> None:
