@@ -4,6 +4,7 @@ command a page shows parses, and no page speaks of how the project was made."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shlex
@@ -68,13 +69,17 @@ def test_the_readme_stays_short_and_links_a_puzzle_from_a_file_on_its_first_scre
     assert "from a file" in (ROOT / "docs" / "how-to" / "puzzles.md").read_text()
 
 
-def test_the_pages_install_from_the_checkout_not_from_pypi() -> None:
+def test_nothing_installs_pypis_nqueens() -> None:
     """PyPI's ``nqueens`` is another project: ``pip install 'nqueens[cluster]'`` on a machine
-    without this one installs that (and gTTS) in its place."""
-    installs = re.findall(r"pip install ([^`\n]*)", _all_pages())
-    assert len(installs) >= 5
+    without this one installs that (and gTTS) in its place. The pages, the help and the
+    messages install from the checkout."""
+    shipped = _all_pages() + "".join(
+        path.read_text() for path in (ROOT / "src" / "nqueens").rglob("*.py")
+    )
+    installs = re.findall(r"pip install ([^`\n]*)", shipped)
+    assert len(installs) >= 8
     by_name = [words for words in installs if re.match(r"""['"]?nqueens\b""", words)]
-    assert not by_name, f"a page installs PyPI's nqueens: {by_name}"
+    assert not by_name, f"installs PyPI's nqueens: {by_name}"
 
 
 TERMINAL_TOKEN = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\r|\n|[^\x1b\r\n]+")
@@ -322,12 +327,19 @@ def test_the_help_speaks_of_the_program_alone() -> None:
 
 
 def test_the_cli_reference_is_generated_from_the_commands() -> None:
-    """The reference page holds no option by hand: mkdocs-click writes it from the group."""
+    """The reference page holds no option by hand: the site's hook writes every command's help
+    into it as the command prints it, and the API page is read from the docstrings."""
     page = _text(ROOT / "docs" / "reference" / "cli.md")
-    assert ":module: nqueens.cli" in page and ":command: cli" in page
-    assert "--time-limit" not in page
-    api = _text(ROOT / "docs" / "reference" / "api.md")
-    assert "::: nqueens.api.count" in api
+    spec = importlib.util.spec_from_file_location("reference", ROOT / "docs/hooks/reference.py")
+    assert spec is not None and spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    assert hook.MARKER in page and "--time-limit" not in page
+    written = hook.on_page_markdown(page)
+    for name in ["", *cli.commands]:
+        shown = invoke(*([name] if name else []), "--help", env={**PLAIN_ENV, "COLUMNS": "80"})
+        assert shown.stdout.replace("Usage: cli", "Usage: nqueens").strip() in written, name
+    assert "::: nqueens.api.count" in _text(ROOT / "docs" / "reference" / "api.md")
 
 
 def test_every_link_of_the_readme_leads_somewhere() -> None:

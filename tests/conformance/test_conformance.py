@@ -478,7 +478,8 @@ def _largest_board(engine: str, command: str, cap: int) -> int | None:
 
 TIME_LIMIT = 1.0
 SLACK = 1.5
-"""What a busy 2-core machine may add to a time limit; docs/reference/limits.md quotes the quiet figures."""
+"""What a busy 2-core machine may add to a time limit; docs/reference/limits.md quotes the
+quiet figures."""
 
 
 def _limit_cases(cap: int) -> list[tuple[str, str, int]]:

@@ -263,7 +263,7 @@ def test_a_device_without_cudas_compiler_is_told_how_to_get_it(
     assert result.exit_code == 2 and not result.stdout
     said = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
     assert len(said) == 1 and said[0].startswith("Error: the gpu engine needs CUDA's compilers")
-    assert "'nqueens[gpu]'" in said[0] and "'nqueens[gpu-cu12]'" in said[0]
+    assert "'.[gpu]'" in said[0] and "'.[gpu-cu12]'" in said[0]
     assert "libNVVM cannot be found" in said[0] and "Traceback" not in result.stderr
     monkeypatch.setattr(jit, "cache_written", lambda source: True)
     assert needs.missing() is None

@@ -292,7 +292,9 @@ def test_without_dask_a_cluster_count_says_how_to_install_it(
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
     result = invoke("count", "10", "--cluster", "local:1")
     assert result.exit_code == 2, result.stderr
-    assert "counting on a cluster needs Dask: pip install 'nqueens[cluster]'" in result.stderr
+    assert "counting on a cluster needs Dask: the cluster extra, pip install '.[cluster]'" in (
+        result.stderr
+    )
     with pytest.raises(nqueens.InputError, match=r"needs Dask"):
         nqueens.count(10, cluster="local:1")
 

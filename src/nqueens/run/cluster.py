@@ -96,7 +96,8 @@ def dask() -> Any:
         import distributed
     except ImportError:
         raise InputError(
-            "counting on a cluster needs Dask: pip install 'nqueens[cluster]'"
+            "counting on a cluster needs Dask: the cluster extra, pip install '.[cluster]' in "
+            "nqueens's checkout"
         ) from None
     return distributed
 

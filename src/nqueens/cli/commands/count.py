@@ -73,8 +73,8 @@ from nqueens.run.executors import MAX_WORKERS
 @click.option(
     "--cluster",
     metavar="ADDRESS",
-    help="Count on a Dask cluster (tcp://host:8786), or local:K, K processes here (pip install "
-    "'nqueens[cluster]'); N > 18 then needs no -t.",
+    help="Count on a Dask cluster (tcp://host:8786), or local:K, K processes here (the "
+    "cluster extra); N > 18 then needs no -t.",
 )
 @click.option(
     "--connect-timeout",

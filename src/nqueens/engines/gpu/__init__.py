@@ -125,7 +125,7 @@ class GpuEngine(Engine):
     """Constellations of edge queens, finished by one device thread per piece."""
 
     name = NAME
-    summary = "counts on an NVIDIA GPU (pip install 'nqueens[gpu]')"
+    summary = "counts on an NVIDIA GPU (the gpu extra)"
     commands = frozenset({COUNT})
     unique = True
     max_n = 28

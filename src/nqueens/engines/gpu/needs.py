@@ -24,7 +24,7 @@ def missing() -> str | None:
     if not kernel.simulated() and not driver_loaded():
         return "finds no NVIDIA driver on this machine"
     if importlib.util.find_spec("numba_cuda") is None:
-        return "needs numba-cuda: pip install 'nqueens[gpu]'"
+        return "needs numba-cuda: the gpu extra, pip install '.[gpu]' in nqueens's checkout"
     if kernel.simulated():
         return None
     try:
@@ -40,8 +40,8 @@ def missing() -> str | None:
     except Exception as error:  # numba-cuda says where it looked
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         return (
-            "needs CUDA's compilers (NVVM, NVRTC) to build its kernel: pip install "
-            f"'nqueens[gpu]' (drivers for CUDA 13) or 'nqueens[gpu-cu12]' ({reason})"
+            "needs CUDA's compilers (NVVM, NVRTC) to build its kernel: pip install '.[gpu]' "
+            f"(drivers for CUDA 13) or '.[gpu-cu12]' in nqueens's checkout ({reason})"
         )
     return None
 

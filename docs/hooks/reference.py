@@ -1,0 +1,40 @@
+"""MkDocs hook: the reference of every command, written at build time from the click group
+itself, as ``nqueens COMMAND --help`` prints it, so the page cannot drift from the program."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from nqueens.cli import cli
+
+MARKER = "<!-- the help of every command -->"
+"""Where a page wants the reference."""
+
+WIDTH = 80
+"""The columns the help is laid out in: a common terminal's, and what a page's code shows."""
+
+
+def on_page_markdown(markdown: str, **_: Any) -> str:
+    """The page with its marker replaced by the help of the group and of every command."""
+    return markdown.replace(MARKER, reference()) if MARKER in markdown else markdown
+
+
+def reference() -> str:
+    """A section per command, in the order the group lists them, each its ``--help``."""
+    root = _context(cli, "nqueens", None)
+    sections = [_section("nqueens", cli.get_help(root))]
+    for name, command in cli.commands.items():
+        context = _context(command, name, root)
+        sections.append(_section(f"nqueens {name}", command.get_help(context)))
+    return "\n\n".join(sections)
+
+
+def _context(command: click.Command, name: str, parent: click.Context | None) -> click.Context:
+    settings = {**command.context_settings, "terminal_width": WIDTH, "max_content_width": WIDTH}
+    return command.context_class(command, info_name=name, parent=parent, **settings)
+
+
+def _section(title: str, text: str) -> str:
+    return f"## {title}\n\n```text\n{text}\n```"
