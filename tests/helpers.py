@@ -24,7 +24,7 @@ ROOT = Path(__file__).parent.parent
 DATA = Path(__file__).parent / "data"
 """Boards, instances and counts the tests read."""
 COUNTS_FILE = DATA / "counts.json"
-"""Copy of shared/reference/counts.json (OEIS A000170 and A002562), so the tests run anywhere."""
+"""The published counts (OEIS A000170 and A002562), kept with the tests so they run anywhere."""
 
 
 def known_total(n: int) -> int:
@@ -76,7 +76,7 @@ def _every_placement(
 
 
 def parse_plain_boards(text: str) -> list[tuple[int, ...]]:
-    """Read boards printed as the seeds print them: ``Q``/``_`` separated by spaces, one row a line.
+    """Read boards printed as the OR-Tools guide prints them: ``Q``/``_`` by spaces, a row a line.
 
     Lines that are not board rows (headers such as ``Solution 3``) separate boards.
     """

@@ -1,4 +1,4 @@
-"""Every engine and strategy of the seeds: exact counts, valid boards, and what each refuses."""
+"""Every engine and strategy: exact counts, valid boards, and what each refuses."""
 
 from __future__ import annotations
 
