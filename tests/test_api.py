@@ -147,7 +147,7 @@ def test_solve_streams_without_holding_every_solution() -> None:
     """The solver may run only a bounded buffer ahead of a consumer that has stopped reading."""
     from nqueens.engines.cpsat.solver import _STREAM_BUFFER
 
-    with nqueens.solve(12) as stream:
+    with nqueens.solve(12, engine="cp-sat") as stream:
         next(stream)
         threading.Event().wait(0.5)  # unbounded, the solver finds thousands in that time
         handed_over = stream._callback.solution_count  # type: ignore[attr-defined]

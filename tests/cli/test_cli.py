@@ -99,7 +99,7 @@ def test_solve_stopped_by_the_time_limit_is_partial() -> None:
 
 
 def test_solve_stats_table_goes_to_stderr() -> None:
-    result = invoke("solve", "6", "--stats")
+    result = invoke("solve", "6", "--stats", "--engine", "cp-sat")
     assert "conflicts" in result.stderr and "branches" in result.stderr
     assert "conflicts" not in result.stdout
 

@@ -176,7 +176,7 @@ def test_the_api_hands_a_long_count_its_estimate_with_the_workers(
     [
         ("count", 10, "mip", "bitboard"),
         ("count", 14, "cp-sat", "bitboard"),
-        ("solve", 8, "mip", "cp-sat"),
+        ("solve", 8, "mip", "bitboard"),
     ],
 )
 def test_an_engine_far_slower_than_autos_choice_is_noted(

@@ -10,6 +10,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import suppress
+from typing import Any
 
 import click
 from rich.console import Console
@@ -19,6 +20,7 @@ from nqueens.cli.svg import numbered_path
 from nqueens.core import signals
 from nqueens.core.board import Board
 from nqueens.core.results import Solution, Stats, Status
+from nqueens.formats import blocks
 
 COLOR_KEY = "nqueens.color"
 """Where the command line keeps --color (True), --no-color (False) or neither (None)."""
@@ -174,6 +176,24 @@ class Output:
             click.echo(render.plain_board(solution))
         if number is not None:
             click.echo()
+
+    def in_blocks(self, stream: object, n: int, pictures: bool) -> bool:
+        """Whether ``stream``'s solutions are written a block at a time: data off a terminal,
+        from a stream that lists in blocks, with no pictures to draw of each."""
+        lists = getattr(stream, "lists_in_blocks", False)
+        return lists and not self.rich and not pictures and blocks.available()
+
+    def solutions(self, block: Any, first: int) -> None:
+        """Write a block of solutions (a numpy array of rows), numbered from ``first``, as
+        :meth:`solution` writes each: whole, a stop signal waiting until it is written."""
+        n = block.shape[1]
+        if self.format == "json":
+            text = blocks.solutions(block, blocks.JSON, first, blocks.record_prefix(n, self.rules))
+        else:
+            form = blocks.COMPACT if self._compact(n) else blocks.BOARD
+            text = blocks.solutions(block, form, first)
+        with signals.held():
+            click.echo(text, nl=False)
 
     def print_data(self, text: str) -> None:
         """A line of data on stdout, with rich markup when drawing for a terminal."""

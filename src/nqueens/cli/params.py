@@ -12,12 +12,13 @@ import select
 import stat
 import sys
 from collections.abc import Iterator
-from typing import AnyStr, BinaryIO, NoReturn
+from typing import BinaryIO, NoReturn
 
 import click
 
 from nqueens import api
 from nqueens.cli.output import EXIT_TIME_LIMIT
+from nqueens.cli.text_input import Utf8Lines, decoded, not_binary
 from nqueens.core import clock
 from nqueens.core.board import MAX_N
 from nqueens.core.results import InputError
@@ -87,35 +88,6 @@ def _is_regular(stream: BinaryIO) -> bool:
         return True  # not a real file: nothing to wait for
 
 
-def _not_binary(data: AnyStr, name: str) -> AnyStr:
-    """``data``, unless it holds a NUL byte or character, which no text does: InputError
-    then."""
-    if (b"\0" in data) if isinstance(data, bytes) else ("\0" in data):
-        raise InputError(f"{name} is a binary file, not text")
-    return data
-
-
-def _decoded(
-    data: bytes, name: str, offset: int = 0, *, final: bool = True, encoding: str = "utf-8"
-) -> str:
-    """``data`` as UTF-8 (a byte-order mark kept for the reader to drop), or in the
-    ``encoding`` its mark names (:func:`_marked_encoding`), ``final`` unless it may end inside
-    a character; InputError where it is not, naming the byte, or holds a NUL character."""
-    try:
-        if final:
-            text = data.decode(encoding)
-        else:
-            text = codecs.getincrementaldecoder(encoding)().decode(data, final=False)
-    except UnicodeDecodeError as error:
-        raise InputError(
-            f"{name} is not {encoding.upper()} text (byte 0x{data[error.start]:02x} at offset "
-            f"{offset + error.start:,}); save it as UTF-8"
-        ) from None
-    if encoding == "utf-8":  # its NUL bytes were refused before it was decoded
-        return text
-    return _not_binary(text, name)  # UTF-16's NUL bytes are text; a NUL character is not
-
-
 _MARKS = (  # UTF-32's first: UTF-32-LE's mark begins with UTF-16-LE's
     (codecs.BOM_UTF32_LE, "utf-32"),
     (codecs.BOM_UTF32_BE, "utf-32"),
@@ -171,7 +143,7 @@ class TextFile(_Source):
             finally:
                 if path != "-":
                     stream.close()
-            return _decoded(data, name, encoding=encoding).removeprefix("\ufeff")
+            return decoded(data, name, encoding=encoding).removeprefix("\ufeff")
         except (OSError, InputError) as error:
             self._refuse(path, error, param, ctx)
 
@@ -185,7 +157,7 @@ class TextFile(_Source):
         while chunk := _read_in_time(stream, self._CHUNK, name):
             if not chunks:
                 encoding = _marked_encoding(chunk)
-            size += len(chunk if encoding else _not_binary(chunk, name))
+            size += len(chunk if encoding else not_binary(chunk, name))
             if size > self.max_bytes:
                 raise InputError(f"{name} is larger than {self.max_bytes >> 20:,} MB")
             chunks.append(chunk)
@@ -224,8 +196,8 @@ class TextLines(_Source):
                     return iter(())
                 encoding = _marked_encoding(start)
                 if encoding is None:
-                    _not_binary(start, name)
-                _decoded(start, name, final=False, encoding=encoding or "utf-8")
+                    not_binary(start, name)
+                decoded(start, name, final=False, encoding=encoding or "utf-8")
         except (OSError, InputError) as error:
             if path != "-":
                 stream.close()
@@ -238,23 +210,7 @@ class TextLines(_Source):
         return self._lines(stream, name)
 
     def _lines(self, stream: BinaryIO, name: str) -> Iterator[str]:
-        offset = 0
-        number = 0
-        while True:
-            try:
-                raw = stream.readline(self.max_line_bytes + 1)
-            except OSError as error:
-                raise InputError(f"cannot read {name}: {error.strerror or error}") from None
-            if not raw:
-                return
-            number += 1
-            if len(raw) > self.max_line_bytes:
-                raise InputError(
-                    f"line {number} of {name} is longer than {self.max_line_bytes >> 20:,} MB, "
-                    f"more than a board of N = {MAX_N:,} takes"
-                )
-            yield _decoded(_not_binary(raw, name), name, offset)
-            offset += len(raw)
+        return Utf8Lines(stream, name, self.max_line_bytes)
 
     def _marked_lines(self, stream: io.BufferedReader, name: str, encoding: str) -> Iterator[str]:
         """:meth:`_lines` of UTF-16 or UTF-32 text, decoded as it is read and then split into
@@ -279,7 +235,7 @@ class TextLines(_Source):
                 lines.append(pending)
             for line in lines:
                 number += 1
-                yield _not_binary(line, name)
+                yield not_binary(line, name)
             if len(pending) > self.max_line_bytes:
                 raise InputError(
                     f"line {number + 1} of {name} is longer than a board of N = {MAX_N:,} takes"

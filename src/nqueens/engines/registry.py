@@ -36,9 +36,12 @@ OPTIONS: dict[str, tuple[EngineOption, Engine]] = {
 AUTO_ENGINE = "auto"
 """The engine name that lets nqueens choose: the fastest engine that can take the request."""
 
-SOLVE_DEFAULT = cpsat.NAME
+SOLVE_DEFAULT = bitboard.NAME
 """The engine ``solve`` runs unless told, where it can and no other engine is suited better: it
-enumerates with symmetry and puzzles, on every core."""
+lists in the OR-Tools guide's order, puzzles and rules included, a block of solutions at a time."""
+
+SOLVE_FALLBACK = cpsat.NAME
+"""What ``solve`` runs where the default cannot (a --strategy of its own, a board over 64)."""
 
 
 def describe(capability: str) -> str:
@@ -181,16 +184,17 @@ def for_count(request: Request) -> Engine:
 
 def for_solve(request: Request) -> Engine:
     """The engine that lists the solutions of ``request``: one that prefers it (the reduced
-    engine, for excluded diagonals), else CP-SAT, else the fastest counter that can take it (a
-    puzzle on a board too large for CP-SAT), else any that can; CP-SAT when none can, so that
-    checking it says why."""
-    default = ENGINES[SOLVE_DEFAULT]
+    engine, for excluded diagonals), else the bitboard engine, which lists fastest, else CP-SAT,
+    else the fastest counter that can take it (a puzzle on a board too large for CP-SAT), else
+    any that can; CP-SAT when none can, so that checking it says why."""
+    default, fallback = ENGINES[SOLVE_DEFAULT], ENGINES[SOLVE_FALLBACK]
     preferred = [engine for engine in ENGINES.values() if engine.prefers(request)]
     counters = sorted(
         (engine for engine in ENGINES.values() if engine.count_rank is not None),
         key=lambda engine: engine.count_rank or 0,
     )
-    return _first_able([*preferred, default, *counters, *ENGINES.values()], request, default)
+    candidates = [*preferred, default, fallback, *counters, *ENGINES.values()]
+    return _first_able(candidates, request, fallback)
 
 
 def _first_able(candidates: list[Engine], request: Request, refused: Engine) -> Engine:

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import nullcontext
+from typing import Any
 
 from nqueens.core import signals
 from nqueens.core.results import FirstResult, SearchInterrupted, Solution, Stats, Status
+
+BLOCK_SOLUTIONS = 4096
+"""How many solutions :meth:`EngineStream.blocks` gathers into one array, where the engine
+finds them one at a time."""
 
 
 class EngineStream(Iterator[Solution]):
@@ -43,6 +48,29 @@ class EngineStream(Iterator[Solution]):
             raise StopIteration
         self._delivered += 1
         return solution
+
+    lists_in_blocks = False
+    """Whether :meth:`blocks` lists much faster than one solution at a time (a listing in C)."""
+
+    def blocks(self) -> Iterator[Any]:
+        """The solutions left, as numpy arrays of ``rows`` (one solution a row), up to
+        BLOCK_SOLUTIONS of them at a time: for programs that take millions."""
+        import numpy
+
+        batch: list[tuple[int, ...]] = []
+        for solution in self:
+            batch.append(solution.rows)
+            if len(batch) == BLOCK_SOLUTIONS:
+                yield numpy.array(batch, dtype=numpy.int64)
+                batch = []
+        if batch:
+            yield numpy.array(batch, dtype=numpy.int64)
+
+    @property
+    def in_all(self) -> int | None:
+        """With ``unique``: how many solutions the ones listed so far stand for, where the
+        stream keeps that count (None where it does not)."""
+        return None
 
     def stopping_after(self, limit: int | None) -> EngineStream:
         """This stream, ended after ``limit`` solutions (None: all of them). An engine may also

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 
 from nqueens.core.board import MAX_N, RULES
 from nqueens.core.results import InputError, Square
@@ -28,14 +29,38 @@ _DRAWN_ROW = re.compile(f"[\\s{re.escape(''.join(DRAWING_CELLS))}]+")  # told be
 _LONE_RETURN = re.compile(r"\r(?!\n)")  # a line end of its own in old Macs' text
 
 
-def read_boards(lines: Iterable[str], rules: frozenset[str] = frozenset()) -> Iterator[BoardCheck]:
+@dataclass(frozen=True)
+class ValidRun:
+    """``boards`` boards in a row, read in bulk, every one of them a solution."""
+
+    boards: int
+
+
+def read_boards(
+    lines: Iterable[str], rules: frozenset[str] = frozenset(), *, in_bulk: bool = False
+) -> Iterator[BoardCheck | ValidRun]:
     """Every board in ``lines``, checked as soon as it is read, so that a stream of millions
     of boards is checked in constant memory, under the board ``rules``; InputError names the
-    first line that is not a board (the boards before it have been given by then)."""
+    first line that is not a board (the boards before it have been given by then).
+
+    ``in_bulk``: the plainest lines (compact rows and JSON records of boards under no rule that
+    are solutions, ``Solution k`` headings, blank lines) are read many at a time by the package's
+    C module, where it was built, and said as a ValidRun; every other line, an invalid board's
+    among them, is read as one alone would be, and said as its BoardCheck.
+    """
     reader = _Lines(lines)
+    bulk = _bulk_reader() if in_bulk and not rules else None
     count = 0
     grid: list[tuple[int, list[str]]] = []  # (line number, cells) of the plain board being read
-    while (line := reader.next()) is not None:
+    while True:
+        if bulk is not None and not grid:
+            boards = reader.read_in_bulk(bulk)
+            if boards:
+                count += boards
+                yield ValidRun(boards)
+        line = reader.next()
+        if line is None:
+            break
         stripped = line.strip()
         cells = drawing_cells(stripped) if _DRAWN_ROW.fullmatch(stripped) else []
         if cells and all(cell in DRAWING_CELLS for cell in cells):
@@ -86,24 +111,48 @@ def _checked(number: int, board: _Placement, rules: frozenset[str]) -> BoardChec
     return check_rows(number, board, rules)
 
 
+def _bulk_reader() -> Callable[[bytes], tuple[int, int, int]] | None:
+    """The C module's reader of the plainest lines, or None where it was not built."""
+    try:
+        import nqueens.formats._text as text
+    except ImportError:
+        return None
+    return text.check
+
+
 class _Lines:
     """Lines read one at a time, with one line of look-ahead and the number of the last line
     read; colour codes and a byte-order mark are dropped, and a carriage return alone ends a
     line, as it does for ``--board``."""
 
     def __init__(self, lines: Iterable[str]) -> None:
-        self._lines = _split_at_lone_returns(lines)
+        self._source = iter(lines)
         self._ahead: str | None = None
+        self._pieces: list[str] = []  # the rest of a line cut at lone returns, in reverse
         self.number = 0
 
     def peek(self) -> str | None:
         if self._ahead is None:
-            line = next(self._lines, None)
+            line = self._pieces.pop() if self._pieces else next(self._source, None)
             if line is not None:
+                at = line.find("\r")
+                if 0 <= at < len(line) - 2:  # a return before the line's own end: old Macs'
+                    line, *rest = _LONE_RETURN.split(line)
+                    self._pieces = rest[::-1]
                 if self.number == 0:
                     line = line.removeprefix("\ufeff")
                 self._ahead = _COLOUR_CODES.sub("", line).rstrip("\r\n")
         return self._ahead
+
+    def read_in_bulk(self, check: Callable[[bytes], tuple[int, int, int]]) -> int:
+        """Read as many of the next lines as ``check`` reads, where the source reads in bulk
+        and no line is half read; how many boards, all valid, they held."""
+        read_in_bulk = getattr(self._source, "read_in_bulk", None)
+        if read_in_bulk is None or self._ahead is not None or self._pieces or not self.number:
+            return 0  # the first line is read alone: a byte-order mark is dropped from it
+        lines, boards = read_in_bulk(check)
+        self.number += lines
+        return int(boards)
 
     def next(self) -> str | None:
         line = self.peek()
@@ -111,17 +160,6 @@ class _Lines:
             self._ahead = None
             self.number += 1
         return line
-
-
-def _split_at_lone_returns(lines: Iterable[str]) -> Iterator[str]:
-    """``lines``, each cut where a carriage return not followed by a line feed ends a line (old
-    Macs' text reaches a reader of lines as one line)."""
-    for line in lines:
-        at = line.find("\r")
-        if 0 <= at < len(line) - 2:  # a return before the line's own end
-            yield from _LONE_RETURN.split(line)
-        else:
-            yield line
 
 
 def _check_next_row(grid: list[tuple[int, list[str]]], line_number: int, cells: list[str]) -> None:

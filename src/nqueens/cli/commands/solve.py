@@ -54,8 +54,8 @@ from nqueens.engines.base import SOLVE
 @engine_options(
     SOLVE,
     registry.AUTO_ENGINE,
-    f"{registry.SOLVE_DEFAULT} (reduced for excluded diagonals, and for puzzles on boards too "
-    f"large for {registry.SOLVE_DEFAULT})",
+    f"{registry.SOLVE_DEFAULT}; {registry.SOLVE_FALLBACK} for a --strategy or a board over 64 "
+    "(reduced for excluded diagonals, and for puzzles on boards over 1,000)",
 )
 @board_options
 @common_options
@@ -108,6 +108,9 @@ def solve(
         )
     with stream:
         try:
+            if output.in_blocks(stream, n, pictures=svg_path is not None):
+                _write_blocks(output, stream)
+                in_all = stream.in_all or 0
             for number, solution in enumerate(stream, start=1):
                 output.solution(solution, number)
                 if unique:
@@ -134,3 +137,11 @@ def solve(
     if show_stats:
         output.stats(stats, board)
     ctx.exit(exit_code(stats.status))
+
+
+def _write_blocks(output: Output, stream: Any) -> None:
+    """Every solution of a stream that lists in blocks, a block at a time."""
+    first = 1
+    for block in stream.blocks():
+        output.solutions(block, first)
+        first += len(block)

@@ -52,14 +52,17 @@ def verify(ctx: click.Context, source: str, output_format: str, rules: frozenset
       nqueens verify boards.txt --format json
       nqueens solve 11 --torus | nqueens verify --torus
     """
-    from nqueens.formats.read_back import read_boards
+    from nqueens.formats.read_back import ValidRun, read_boards
 
     output = Output(output_format)
     checked = invalid = 0
     try:
         # A stop raises here rather than ending the process, so what was checked is said.
         with signals.keeping():
-            for board in read_boards(source, rules):
+            for board in read_boards(source, rules, in_bulk=output_format == "text"):
+                if isinstance(board, ValidRun):
+                    checked += board.boards
+                    continue
                 checked += 1
                 invalid += not board.valid
                 if output_format == "json":

@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import replace
 
-from nqueens.core.board import RULES, SUPERQUEENS, TORUS, knight_squares
+from nqueens.core.board import RULES, SUPERQUEENS, TORUS
 from nqueens.core.results import Solution, Stats, Status
 from nqueens.core.strategies import FIRST_MIN
 from nqueens.core.symmetry import images
@@ -38,7 +38,7 @@ from nqueens.engines.base import (
     Subproblem,
     SubproblemInterrupted,
 )
-from nqueens.engines.bitboard import edges
+from nqueens.engines.bitboard import edges, listing
 from nqueens.engines.bitboard import kernel as bitkernel
 from nqueens.engines.bitboard.pieces import (
     CORNER,
@@ -48,6 +48,7 @@ from nqueens.engines.bitboard.pieces import (
     PLAIN,
     BitSubproblem,
     LineRow,
+    line_masks,
 )
 from nqueens.engines.jit import rule
 from nqueens.engines.streams import EngineStream
@@ -118,6 +119,10 @@ class BitboardEngine(Engine):
             bitkernel.compiled(TORUS in rules, SUPERQUEENS in rules)
 
     def solve(self, request: Request) -> EngineStream:
+        if listing.lists(request):
+            given, closed = _search_squares(request)
+            tasks = listing.pieces(request, given, closed)
+            return listing.ListingStream(request, tasks, NAME, STAT_NAMES)
         return BitboardStream(request)
 
     def subproblems(
@@ -238,37 +243,9 @@ class BoardSearch:
             self.kernel = bitkernel.PYTHON
         else:
             self.kernel = bitkernel.compiled(torus, knight)
-        full = (1 << n) - 1
-        blocked_rows = [0] * n
-        need_line, need_rows = -1, 0
-        for line, row in task.blocked:
-            blocked_rows[line] |= 1 << row
+        blocked_rows, need_line, need_rows = line_masks(task)
         k = task.first_row
-        if task.kind == CORNER:  # row 1 lies beyond line k: the transposed board is larger
-            for line in range(2, k):
-                blocked_rows[line] |= 1 << 1
-        if task.kind == INSIDE:  # every edge queen at least k squares from a corner
-            sides = 1 | 1 << (n - 1)
-            for line in range(1, k):
-                blocked_rows[line] |= sides
-            need_line, need_rows = n - 1 - k, sides
-            near_corners = (1 << k) - 1
-            blocked_rows[n - 1] |= near_corners | near_corners << (n - k)
-        for line, row in task.fixed:
-            bit = 1 << row
-            for other in range(n):
-                # A fixed line takes only its row, which no other line may take; earlier lines
-                # may not attack it either (later ones learn of it as the search passes it).
-                blocked_rows[other] |= full & ~bit if other == line else bit
-                distance = line - other
-                if other != line and (torus or distance > 0):
-                    for attacked in (row - distance, row + distance):
-                        if torus or 0 <= attacked < n:
-                            blocked_rows[other] |= 1 << attacked % n
-            if knight:
-                for other, attacked in knight_squares((line, row), n, task.rules):
-                    if 0 <= other < n and 0 <= attacked < n and other != line:
-                        blocked_rows[other] |= 1 << attacked
+        full = (1 << n) - 1
         kernel = self.kernel
         self.n = n
         self._last = kernel.word(n - 1 if last is None else last)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from nqueens.core.board import SUPERQUEENS, TORUS, knight_squares
 from nqueens.engines.base import Subproblem
 
 LineRow = tuple[int, int]
@@ -37,3 +38,43 @@ class BitSubproblem(Subproblem):
     blocked: tuple[LineRow, ...] = ()
     rules: frozenset[str] = frozenset()
     span: tuple[int, int] = (0, 0)
+
+
+def line_masks(task: BitSubproblem) -> tuple[list[int], int, int]:
+    """The rows each line of ``task`` may not take (its blocked squares, the rows and diagonals
+    of its fixed queens, and what its kind of symmetry rules out), and the rows that must all be
+    taken by the end of a line (that line, and the rows; -1 and 0 for none)."""
+    n = task.n
+    torus, knight = TORUS in task.rules, SUPERQUEENS in task.rules
+    full = (1 << n) - 1
+    blocked_rows = [0] * n
+    need_line, need_rows = -1, 0
+    for line, row in task.blocked:
+        blocked_rows[line] |= 1 << row
+    k = task.first_row
+    if task.kind == CORNER:  # row 1 lies beyond line k: the transposed board is larger
+        for line in range(2, k):
+            blocked_rows[line] |= 1 << 1
+    if task.kind == INSIDE:  # every edge queen at least k squares from a corner
+        sides = 1 | 1 << (n - 1)
+        for line in range(1, k):
+            blocked_rows[line] |= sides
+        need_line, need_rows = n - 1 - k, sides
+        near_corners = (1 << k) - 1
+        blocked_rows[n - 1] |= near_corners | near_corners << (n - k)
+    for line, row in task.fixed:
+        bit = 1 << row
+        for other in range(n):
+            # A fixed line takes only its row, which no other line may take; earlier lines
+            # may not attack it either (later ones learn of it as the search passes it).
+            blocked_rows[other] |= full & ~bit if other == line else bit
+            distance = line - other
+            if other != line and (torus or distance > 0):
+                for attacked in (row - distance, row + distance):
+                    if torus or 0 <= attacked < n:
+                        blocked_rows[other] |= 1 << attacked % n
+        if knight:
+            for other, attacked in knight_squares((line, row), n, task.rules):
+                if 0 <= other < n and 0 <= attacked < n and other != line:
+                    blocked_rows[other] |= 1 << attacked
+    return blocked_rows, need_line, need_rows

@@ -1,0 +1,206 @@
+"""The bitboard engine's listing: every solution in lexicographic order of its rows, a block of
+them at a time, from its C module (:mod:`nqueens.engines.bitboard._listing`).
+
+A block is a numpy array of ``rows``, one solution a row, the whole array filled by one call into
+C, so a listing of millions costs Python a few calls a second. With ``unique`` only the smallest
+member of each class under the square's symmetries is kept; on a board that keeps those
+symmetries the search is cut by the first column's row ``r``, which the smallest member has in
+the upper half, and by what its images then rule out: the last column's queen, and the columns
+of the queens of the first and last rows, lie between ``r`` and ``N - 1 - r``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+from nqueens.core.board import SUPERQUEENS, TORUS
+from nqueens.core.results import Solution, Stats, Status
+from nqueens.core.strategies import FIRST_MIN
+from nqueens.engines.base import Request
+from nqueens.engines.bitboard.pieces import BitSubproblem, LineRow, line_masks
+from nqueens.engines.streams import EngineStream
+
+BLOCK_BYTES = 1 << 20
+"""The rows a block holds, in bytes: a megabyte, thousands of boards, written at once."""
+
+PLACEMENTS = 1 << 21
+"""Placements per call into C: a few milliseconds, between looks at the clock and at Ctrl-C."""
+
+
+@cache
+def c_module() -> ModuleType | None:
+    """The C listing, or None where the package was built without a C compiler."""
+    try:
+        import nqueens.engines.bitboard._listing as listing
+    except ImportError:
+        return None
+    return listing
+
+
+def lists(request: Request) -> bool:
+    """Whether the request is listed in blocks: the C module is built and takes the board."""
+    module = c_module()
+    return module is not None and request.n <= module.MAX_N
+
+
+def pieces(request: Request, given: tuple[LineRow, ...], closed: tuple[LineRow, ...]) -> list[Any]:
+    """The tasks the listing searches in turn, in lexicographic order: the board itself, or with
+    ``unique`` on a board that keeps the square's symmetries, one per row of the first column
+    in its upper half, each with what the smallest member of a class must leave empty."""
+    n, board = request.n, request.board
+    whole = BitSubproblem("bitboard", None, n, fixed=given, blocked=closed, rules=board.rules)
+    if not (request.unique and board.symmetric) or n < 2:
+        return [whole]
+    last = n - 1
+    tasks = []
+    for first in range((n + 1) // 2):
+        outside = [line for line in range(1, n) if line < first or line > last - first]
+        blocked = [(line, row) for line in outside for row in (0, last)]
+        blocked += [(last, row) for row in range(n) if row < first or row > last - first]
+        tasks.append(
+            BitSubproblem(
+                "bitboard",
+                None,
+                n,
+                fixed=((0, first),),
+                blocked=tuple(sorted(set(blocked))),
+                rules=board.rules,
+            )
+        )
+    return tasks
+
+
+class Blocks:
+    """The solutions of ``tasks`` in turn, a numpy array of rows at a time, until ``limit``
+    solutions (None: all) or the request's deadline; ``placements`` and ``in_all`` (with
+    ``unique``: how many solutions those listed stand for) as they grow, ``complete`` once every
+    solution was listed."""
+
+    def __init__(self, request: Request, tasks: list[BitSubproblem]) -> None:
+        import numpy
+
+        module = c_module()
+        assert module is not None
+        self._module = module
+        self._numpy = numpy
+        self._request = request
+        self._tasks = tasks
+        self._flags = (
+            (module.TORUS if TORUS in request.board.rules else 0)
+            | (module.KNIGHT if SUPERQUEENS in request.board.rules else 0)
+            | (module.UNIQUE if request.unique else 0)
+        )
+        self.n = request.n
+        self.pieces = len(tasks)
+        self.limit: int | None = None
+        self.listed = 0
+        self.placements = 0
+        self.in_all = 0
+        self.complete = False
+        self.out_of_time = False
+
+    def __iter__(self) -> Iterator[Any]:
+        numpy, module, n = self._numpy, self._module, self.n
+        capacity = max(1, BLOCK_BYTES // n)
+        tasks_in_all = 0
+        for task in self._tasks:
+            blocked = numpy.array(line_masks(task)[0], dtype=numpy.uint64).tobytes()
+            state = bytearray(module.STATE_SIZE)
+            over = False
+            while not over:
+                if self._request.out_of_time():
+                    self.out_of_time = True
+                    return
+                room = capacity if self.limit is None else min(capacity, self.limit - self.listed)
+                if room <= 0:
+                    return
+                out = numpy.empty((room, n), dtype=numpy.uint8)
+                written, placed, over, stood_for = module.fill(
+                    n, self._flags, blocked, state, out, PLACEMENTS
+                )
+                self.placements += placed
+                self.in_all = tasks_in_all + stood_for
+                if written:
+                    self.listed += written
+                    yield out[:written]
+            tasks_in_all = self.in_all
+        self.complete = True
+
+
+class ListingStream(EngineStream):
+    """The solutions of a listing, one at a time as every stream gives them, or a block at a
+    time (:meth:`blocks`)."""
+
+    lists_in_blocks = True
+
+    def __init__(
+        self,
+        request: Request,
+        tasks: list[BitSubproblem],
+        engine: str,
+        counter_names: tuple[str, str],
+    ) -> None:
+        self.n = request.n
+        self._unique = request.unique
+        self._engine = engine
+        self._counter_names = counter_names
+        self._listing = Blocks(request, tasks)
+        self._source = iter(self._listing)
+        self._rows: Iterator[tuple[int, ...]] = iter(())
+        self._started = time.monotonic()
+
+    def stopping_after(self, limit: int | None) -> EngineStream:
+        self._listing.limit = limit
+        return super().stopping_after(limit)
+
+    @property
+    def in_all(self) -> int | None:
+        return self._listing.in_all
+
+    def blocks(self) -> Iterator[Any]:
+        """The solutions left, a numpy array of ``rows`` (one solution a row) at a time; the
+        stream ends with them."""
+        if self._stats is not None:
+            return
+        try:
+            for block in self._source:
+                self._delivered += len(block)
+                yield block
+        except KeyboardInterrupt:
+            self._end(Status.INTERRUPTED)
+            raise
+        self._end(self._ending())
+
+    def _next_solution(self) -> Solution | None:
+        while True:
+            rows = next(self._rows, None)
+            if rows is not None:
+                return Solution(rows=rows)
+            block = next(self._source, None)
+            if block is None:
+                self._end(self._ending())
+                return None
+            self._rows = (tuple(rows) for rows in block.tolist())
+
+    def _ending(self) -> Status:
+        if self._listing.complete:
+            return Status.COMPLETE
+        return Status.TIME_LIMIT if self._listing.out_of_time else Status.LIMIT
+
+    def _end(self, status: Status) -> None:
+        self._stats = Stats(
+            n=self.n,
+            solutions=self._delivered,
+            conflicts=self._listing.pieces,
+            branches=self._listing.placements,
+            wall_time=time.monotonic() - self._started,
+            status=status,
+            unique=self._delivered if self._unique else None,
+            engine=self._engine,
+            counter_names=self._counter_names,
+            strategy=FIRST_MIN,
+        )

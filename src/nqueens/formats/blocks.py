@@ -1,0 +1,48 @@
+"""Solutions written as text a block at a time, by the package's C module
+(:mod:`nqueens.formats._text`): what ``solve`` writes off a terminal, byte for byte as the
+writers of one solution write it, at the speed of the output."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+COMPACT = "compact"
+BOARD = "board"
+JSON = "json"
+
+
+@cache
+def c_module() -> ModuleType | None:
+    """The C writer, or None where the package was built without a C compiler."""
+    try:
+        import nqueens.formats._text as text
+    except ImportError:
+        return None
+    return text
+
+
+def available() -> bool:
+    return c_module() is not None
+
+
+def record_prefix(n: int, rules: frozenset[str]) -> bytes:
+    """What a solution's JSON record holds before its number: its type, N and rules."""
+    head: dict[str, object] = {"type": "solution", "n": n}
+    if rules:
+        head["rules"] = sorted(rules)
+    return (json.dumps(head)[:-1] + ", ").encode()
+
+
+def solutions(block: Any, form: str, first: int, prefix: bytes = b"") -> bytes:
+    """The solutions of ``block`` (a numpy array, one solution's rows a row) numbered from
+    ``first``: compact rows or plain boards under their headings, or JSON records after
+    ``prefix`` (:func:`record_prefix`)."""
+    module = c_module()
+    assert module is not None
+    count, n = block.shape
+    kind = {COMPACT: module.COMPACT, BOARD: module.BOARD, JSON: module.JSON}[form]
+    written: bytes = module.solutions(block, n, count, kind, prefix, first)
+    return written
