@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -358,3 +359,18 @@ def test_the_ortools_program_comparison_checks_every_count(tmp_path: Path) -> No
     wrong = _benchmark("ortools_program.py", *arguments, check=False)
     assert wrong.returncode == 1
     assert "N = 7: the programs counted [40, 41], not 40" in wrong.stderr
+
+
+@pytest.mark.slow  # five whole processes and a C compile
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="no C compiler to build the printer")
+def test_listing_benchmark_times_every_format_beside_the_c_printer() -> None:
+    """Each row's count is checked by the script against the published counts."""
+    (table,) = _tables(_benchmark("listing.py", "--sizes", "6", "--repeat", "1").stdout)
+    assert [row[:3] for row in table] == [
+        ["6", "printer.c", "4"],
+        ["6", "solve --style compact", "4"],
+        ["6", "solve --format json", "4"],
+        ["6", "solve --unique --style compact", "1"],
+        ["6", "solve --style compact \\| verify", "4"],
+    ]
+    assert all(float(row[3]) >= 0 and float(row[4]) > 0 for row in table)
