@@ -111,10 +111,10 @@ class BitboardEngine(Engine):
             bitkernel.compiled(torus, knight)
 
     def prepare(self, request: Request) -> None:
-        # A count of a plain board is the C counter's; every other search is the numba one.
-        if request.n > PLAIN_PYTHON_MAX_N and (
-            request.command != COUNT or not edges.counts(request)
-        ):
+        # A count of a plain board is the C counter's, a listing the C listing's (where the
+        # package was built with them); every other search is the numba one.
+        in_c = edges.counts(request) if request.command == COUNT else listing.lists(request)
+        if request.n > PLAIN_PYTHON_MAX_N and not in_c:
             rules = request.board.rules
             bitkernel.compiled(TORUS in rules, SUPERQUEENS in rules)
 
