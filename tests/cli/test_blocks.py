@@ -4,6 +4,7 @@ time, at the speed of the output."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import time
 from pathlib import Path
@@ -11,11 +12,14 @@ from pathlib import Path
 import pytest
 from helpers import (
     NQUEENS,
+    TERMINAL_ENV,
     assert_valid_board,
     invoke,
     known_total,
+    process_env,
     run_nqueens,
     run_with_a_reader_gone,
+    strip_ansi,
 )
 
 from nqueens.formats import blocks
@@ -167,3 +171,38 @@ def test_the_bulk_reader_reads_only_what_it_reads_as_the_reader_of_lines(
     lines, boards, used = module.check(text)
     assert (lines, boards) == read
     assert used == sum(len(line) + 1 for line in text.split(b"\n")[:lines])
+
+
+@pytest.mark.slow  # three seconds of listing
+def test_a_listing_into_a_file_shows_its_progress_on_the_terminal(tmp_path: Path) -> None:
+    """stdout a file, stderr a terminal: after a second, a bar of the boards written out of the
+    known count, gone once the listing ends, and a file of whole records."""
+    import pty
+
+    leader, follower = pty.openpty()
+    with (tmp_path / "boards.txt").open("w") as boards:
+        process = subprocess.Popen(
+            [*NQUEENS, "solve", "16", "--style", "compact", "--time-limit", "3"],
+            stdout=boards,
+            stderr=follower,
+            env=process_env(TERMINAL_ENV),
+        )
+    os.close(follower)
+    shown = b""
+    try:
+        while True:
+            try:
+                chunk = os.read(leader, 1 << 16)
+            except OSError:  # every end of the terminal is closed
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        process.wait(timeout=60)
+        os.close(leader)
+    screen = strip_ansi(shown.decode("utf-8", "replace"))
+    assert process.returncode == 3
+    assert "Listing N = 16" in screen and "boards written" in screen
+    assert "%" in screen  # the known count: how far
+    assert (tmp_path / "boards.txt").read_text().endswith("\n\n")

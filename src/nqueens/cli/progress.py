@@ -4,6 +4,7 @@ and the spinner of a search that reports no progress."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -174,6 +175,42 @@ def count_display(
         finally:
             if bar.live.is_started:
                 bar.stop()
+
+
+@contextmanager
+def listing_display(
+    output: Output, n: int, *, enabled: bool, known_total: int | None
+) -> Iterator[Callable[[int], None]]:
+    """What a listing written to a file or a pipe shows on stderr, where that is a terminal:
+    after a second, the boards written, the time taken and, where the board's number of
+    solutions is known (``known_total``), how far and the time left. It yields the function
+    that says how many boards are written so far."""
+    if not (enabled and output.err.is_terminal):
+        yield lambda written: None
+        return
+    bar = Progress(
+        TextColumn("[bold]Listing N = {task.fields[n]}"),
+        BarColumn(bar_width=20),
+        TaskProgressColumn(),
+        TextColumn("{task.completed:,.0f} boards written"),
+        TimeElapsedColumn(),
+        _TimeLeftColumn(),
+        console=output.err,
+        transient=True,
+    )
+    task = bar.add_task("list", total=known_total, n=n)
+    shown_from = time.monotonic() + SPINNER_DELAY_SECONDS
+
+    def written(boards: int) -> None:
+        bar.update(task, completed=boards)
+        if not bar.live.is_started and time.monotonic() >= shown_from:
+            bar.start()
+
+    try:
+        yield written
+    finally:
+        if bar.live.is_started:
+            bar.stop()
 
 
 @contextmanager

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -24,6 +25,7 @@ from nqueens.cli.output import (
     exit_code,
 )
 from nqueens.cli.params import WholeNumber
+from nqueens.cli.progress import listing_display
 from nqueens.cli.report import (
     check_drawable,
     none_exists,
@@ -109,7 +111,11 @@ def solve(
     with stream:
         try:
             if output.in_blocks(stream, n, pictures=svg_path is not None):
-                _write_blocks(output, stream)
+                known = KNOWN_TOTALS.get(n) if board.plain and not unique else None
+                if known is not None and limit is not None:
+                    known = min(known, limit)
+                with listing_display(output, n, enabled=not quiet, known_total=known) as shown:
+                    _write_blocks(output, stream, shown)
                 in_all = stream.in_all or 0
             for number, solution in enumerate(stream, start=1):
                 output.solution(solution, number)
@@ -139,9 +145,11 @@ def solve(
     ctx.exit(exit_code(stats.status))
 
 
-def _write_blocks(output: Output, stream: Any) -> None:
-    """Every solution of a stream that lists in blocks, a block at a time."""
+def _write_blocks(output: Output, stream: Any, shown: Callable[[int], None]) -> None:
+    """Every solution of a stream that lists in blocks, a block at a time, saying how many are
+    written to ``shown``."""
     first = 1
     for block in stream.blocks():
         output.solutions(block, first)
         first += len(block)
+        shown(first - 1)
