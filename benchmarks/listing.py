@@ -9,7 +9,7 @@ compiled here with gcc -O3 -march=native: bitmask backtracking that writes each 
 is counted (its records, lines or boards checked) against the published counts, and a wrong one
 stops the run.
 
-    python benchmarks/listing.py                        # N = 12, 14, 16, 3 runs
+    python benchmarks/listing.py                        # N = 12, 14, 16, 3 runs: the docs' table
     python benchmarks/listing.py --sizes 10,12 --repeat 1
 """
 

@@ -105,7 +105,9 @@ class Blocks:
 
     def __iter__(self) -> Iterator[Any]:
         numpy, module, n = self._numpy, self._module, self.n
-        capacity = max(1, BLOCK_BYTES // n)
+        # The first block holds one solution, each next one twice as many, up to a megabyte:
+        # the first solution comes at once (first, a reader of one line), and then large blocks.
+        capacity, largest = 1, max(1, BLOCK_BYTES // n)
         tasks_in_all = 0
         for task in self._tasks:
             blocked = numpy.array(line_masks(task)[0], dtype=numpy.uint64).tobytes()
@@ -126,6 +128,7 @@ class Blocks:
                 self.in_all = tasks_in_all + stood_for
                 if written:
                     self.listed += written
+                    capacity = min(2 * capacity, largest)
                     yield out[:written]
             tasks_in_all = self.in_all
         self.complete = True
