@@ -193,7 +193,7 @@ class Output:
             form = blocks.COMPACT if self._compact(n) else blocks.BOARD
             text = blocks.solutions(block, form, first)
         with signals.held():
-            click.echo(text, nl=False)
+            _write_whole(text)
 
     def print_data(self, text: str) -> None:
         """A line of data on stdout, with rich markup when drawing for a terminal."""
@@ -248,6 +248,17 @@ def is_terminal(stream: object) -> bool:
         return bool(stream.isatty())  # type: ignore[attr-defined]
     except (AttributeError, OSError, ValueError):
         return False
+
+
+def _write_whole(data: bytes) -> None:
+    """Write ``data`` to stdout, all of it: a write that a signal handler runs in the middle of
+    writes a part and says how much, and the rest is written after it."""
+    sys.stdout.flush()
+    stream = sys.stdout.buffer
+    left = memoryview(data)
+    while left:
+        left = left[stream.write(left) :]
+    stream.flush()
 
 
 def _write_line(pieces: Iterator[str]) -> None:
