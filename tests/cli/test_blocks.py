@@ -206,3 +206,23 @@ def test_a_listing_into_a_file_shows_its_progress_on_the_terminal(tmp_path: Path
     assert "Listing N = 16" in screen and "boards written" in screen
     assert "%" in screen  # the known count: how far
     assert (tmp_path / "boards.txt").read_text().endswith("\n\n")
+
+
+def test_a_block_is_written_whole_when_a_write_takes_a_part_of_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As a buffered write does when a signal handler runs in the middle of it."""
+    import io
+    import sys
+
+    from nqueens.cli import output
+
+    class Partial(io.BytesIO):
+        def write(self, data: object) -> int:
+            return super().write(bytes(memoryview(data))[:1000])  # type: ignore[arg-type]
+
+    written = Partial()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(written))
+    data = bytes(range(256)) * 100
+    output._write_whole(data)
+    assert written.getvalue() == data
