@@ -254,7 +254,10 @@ def _write_whole(data: bytes) -> None:
     """Write ``data`` to stdout, all of it: a write that a signal handler runs in the middle of
     writes a part and says how much, and the rest is written after it."""
     sys.stdout.flush()
-    stream = sys.stdout.buffer
+    stream = getattr(sys.stdout, "buffer", None)
+    if stream is None:  # a stdout of text only (one closed from the start): it says why not
+        sys.stdout.write(data.decode())
+        return
     left = memoryview(data)
     while left:
         left = left[stream.write(left) :]
