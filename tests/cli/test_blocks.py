@@ -62,6 +62,7 @@ def test_solve_lists_with_the_bitboard_engine_unless_told() -> None:
     assert told.stdout.replace('"engine": "cp-sat"', '"engine": "bitboard"') == listed.stdout
 
 
+@pytest.mark.slow  # two seconds of listing; every engine's time limit is walked by default
 def test_a_time_limit_ends_a_long_listing_with_whole_records() -> None:
     started = time.monotonic()
     done = run_nqueens("solve", "16", "--style", "compact", "--time-limit", "2")
@@ -117,7 +118,14 @@ def test_verify_in_bulk_reports_what_it_reports_a_line_at_a_time(tmp_path: Path)
     )
 
 
-@pytest.mark.parametrize("line_end", ["\n", "\r\n", "\r"])
+@pytest.mark.parametrize(
+    "line_end",
+    [
+        "\r\n",
+        pytest.param("\n", marks=pytest.mark.slow),
+        pytest.param("\r", marks=pytest.mark.slow),
+    ],
+)
 def test_verify_reads_every_line_end_and_a_byte_order_mark(tmp_path: Path, line_end: str) -> None:
     lines = _compact_boards(10)
     path = tmp_path / "boards.txt"
@@ -127,6 +135,7 @@ def test_verify_reads_every_line_end_and_a_byte_order_mark(tmp_path: Path, line_
     assert done.stderr == "724 boards checked: all valid.\n"
 
 
+@pytest.mark.slow  # four whole processes
 def test_verify_reads_json_records_in_bulk_and_under_their_rules() -> None:
     listed = run_nqueens("solve", "11", "--torus", "--format", "json").stdout
     plain = run_nqueens("solve", "11", "--format", "json").stdout

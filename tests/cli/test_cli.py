@@ -88,13 +88,13 @@ def test_solve_with_no_solution_says_so_and_exits_1() -> None:
 
 
 def test_solve_stopped_by_the_time_limit_is_partial() -> None:
-    result = invoke("solve", "14", "--time-limit", "0.3", "--format", "json")
+    result = invoke("solve", "16", "--time-limit", "0.1", "--format", "json")
     assert result.exit_code == 3
     records, status = json_stream(result.stdout)
     assert (status["status"], status["complete"]) == ("time-limit", False)
-    assert len(records) == status["solutions"] < known_total(14)
-    for record in records:
-        assert_valid_board(record["rows"], 14)
+    assert len(records) == status["solutions"] < known_total(16)
+    for record in records[:: max(1, len(records) // 500)]:  # hundreds of thousands: a sample
+        assert_valid_board(record["rows"], 16)
     assert "time limit" in result.stderr and "lower bound" in result.stderr
 
 

@@ -58,7 +58,6 @@ BOARDS: list[dict[str, Any]] = [
     {"n": 11, "rules": ["torus"]},
     {"n": 10, "rules": ["superqueens"]},
     {"n": 11, "rules": ["torus", "superqueens"]},
-    {"n": 13, "rules": ["torus"]},
     {"n": 9, "queens": [(0, 1)], "blocked": [(4, 4)]},
     {"n": 10, "excluded": [("sum", 9)]},
 ]
