@@ -10,7 +10,6 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import suppress
-from typing import Any
 
 import click
 from rich.console import Console
@@ -183,15 +182,16 @@ class Output:
         lists = getattr(stream, "lists_in_blocks", False)
         return lists and not self.rich and not pictures and blocks.available()
 
-    def solutions(self, block: Any, first: int) -> None:
-        """Write a block of solutions (a numpy array of rows), numbered from ``first``, as
-        :meth:`solution` writes each: whole, a stop signal waiting until it is written."""
-        n = block.shape[1]
+    def solutions(self, packed: bytes, n: int, first: int) -> None:
+        """Write a block of solutions (their rows one after another, a byte a column),
+        numbered from ``first``, as :meth:`solution` writes each: whole, a stop signal waiting
+        until it is written."""
         if self.format == "json":
-            text = blocks.solutions(block, blocks.JSON, first, blocks.record_prefix(n, self.rules))
+            prefix = blocks.record_prefix(n, self.rules)
+            text = blocks.solutions(packed, n, blocks.JSON, first, prefix)
         else:
             form = blocks.COMPACT if self._compact(n) else blocks.BOARD
-            text = blocks.solutions(block, form, first)
+            text = blocks.solutions(packed, n, form, first)
         with signals.held():
             _write_whole(text)
 

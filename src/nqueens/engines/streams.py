@@ -66,6 +66,12 @@ class EngineStream(Iterator[Solution]):
         if batch:
             yield numpy.array(batch, dtype=numpy.int64)
 
+    def packed_blocks(self) -> Iterator[bytes]:
+        """The solutions left, their rows a byte a column one after another, a block at a
+        time: what a listing in C fills (``lists_in_blocks``), boards up to 255 elsewhere."""
+        for block in self.blocks():
+            yield bytes(block.astype("uint8").tobytes())
+
     @property
     def in_all(self) -> int | None:
         """With ``unique``: how many solutions the ones listed so far stand for, where the

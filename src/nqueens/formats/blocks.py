@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from functools import cache
 from types import ModuleType
-from typing import Any
 
 COMPACT = "compact"
 BOARD = "board"
@@ -36,13 +35,13 @@ def record_prefix(n: int, rules: frozenset[str]) -> bytes:
     return (json.dumps(head)[:-1] + ", ").encode()
 
 
-def solutions(block: Any, form: str, first: int, prefix: bytes = b"") -> bytes:
-    """The solutions of ``block`` (a numpy array, one solution's rows a row) numbered from
-    ``first``: compact rows or plain boards under their headings, or JSON records after
+def solutions(packed: bytes, n: int, form: str, first: int, prefix: bytes = b"") -> bytes:
+    """The solutions of ``packed`` (their rows one after another, a byte a column) numbered
+    from ``first``: compact rows or plain boards under their headings, or JSON records after
     ``prefix`` (:func:`record_prefix`)."""
     module = c_module()
     assert module is not None
-    count, n = block.shape
+    count = len(packed) // n
     kind = {COMPACT: module.COMPACT, BOARD: module.BOARD, JSON: module.JSON}[form]
-    written: bytes = module.solutions(block, n, count, kind, prefix, first)
+    written: bytes = module.solutions(packed, n, count, kind, prefix, first)
     return written

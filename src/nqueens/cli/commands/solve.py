@@ -148,8 +148,8 @@ def solve(
 def _write_blocks(output: Output, stream: Any, shown: Callable[[int], None]) -> None:
     """Every solution of a stream that lists in blocks, a block at a time, saying how many are
     written to ``shown``."""
-    first = 1
-    for block in stream.blocks():
-        output.solutions(block, first)
-        first += len(block)
+    first, n = 1, stream.n
+    for packed in stream.packed_blocks():
+        output.solutions(packed, n, first)
+        first += len(packed) // n
         shown(first - 1)

@@ -1,16 +1,18 @@
 """The bitboard engine's listing: every solution in lexicographic order of its rows, a block of
 them at a time, from its C module (:mod:`nqueens.engines.bitboard._listing`).
 
-A block is a numpy array of ``rows``, one solution a row, the whole array filled by one call into
-C, so a listing of millions costs Python a few calls a second. With ``unique`` only the smallest
-member of each class under the square's symmetries is kept; on a board that keeps those
-symmetries the search is cut by the first column's row ``r``, which the smallest member has in
-the upper half, and by what its images then rule out: the last column's queen, and the columns
-of the queens of the first and last rows, lie between ``r`` and ``N - 1 - r``.
+A block is the ``rows`` of many solutions, a byte a column, filled by one call into C, so a
+listing of millions costs Python a few calls a second; programs take it as a numpy array.
+With ``unique`` only the smallest member of each class under the square's symmetries is kept;
+on a board that keeps those symmetries the search is cut by the first column's row ``r``, which
+the smallest member has in the upper half, and by what its images then rule out: the last
+column's queen, and the columns of the queens of the first and last rows, lie between ``r`` and
+``N - 1 - r``.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Iterator
 from functools import cache
@@ -75,18 +77,15 @@ def pieces(request: Request, given: tuple[LineRow, ...], closed: tuple[LineRow, 
 
 
 class Blocks:
-    """The solutions of ``tasks`` in turn, a numpy array of rows at a time, until ``limit``
-    solutions (None: all) or the request's deadline; ``placements`` and ``in_all`` (with
-    ``unique``: how many solutions those listed stand for) as they grow, ``complete`` once every
-    solution was listed."""
+    """The solutions of ``tasks`` in turn, a block of them at a time (their rows, one byte a
+    column), until ``limit`` solutions (None: all) or the request's deadline; ``placements`` and
+    ``in_all`` (with ``unique``: how many solutions those listed stand for) as they grow,
+    ``complete`` once every solution was listed. No numpy: a listing starts without it."""
 
     def __init__(self, request: Request, tasks: list[BitSubproblem]) -> None:
-        import numpy
-
         module = c_module()
         assert module is not None
         self._module = module
-        self._numpy = numpy
         self._request = request
         self._tasks = tasks
         self._flags = (
@@ -103,14 +102,14 @@ class Blocks:
         self.complete = False
         self.out_of_time = False
 
-    def __iter__(self) -> Iterator[Any]:
-        numpy, module, n = self._numpy, self._module, self.n
+    def __iter__(self) -> Iterator[bytes]:
+        module, n = self._module, self.n
         # The first block holds one solution, each next one twice as many, up to a megabyte:
         # the first solution comes at once (first, a reader of one line), and then large blocks.
         capacity, largest = 1, max(1, BLOCK_BYTES // n)
         tasks_in_all = 0
         for task in self._tasks:
-            blocked = numpy.array(line_masks(task)[0], dtype=numpy.uint64).tobytes()
+            blocked = b"".join(mask.to_bytes(8, sys.byteorder) for mask in line_masks(task)[0])
             state = bytearray(module.STATE_SIZE)
             over = False
             while not over:
@@ -120,7 +119,7 @@ class Blocks:
                 room = capacity if self.limit is None else min(capacity, self.limit - self.listed)
                 if room <= 0:
                     return
-                out = numpy.empty((room, n), dtype=numpy.uint8)
+                out = bytearray(room * n)
                 written, placed, over, stood_for = module.fill(
                     n, self._flags, blocked, state, out, PLACEMENTS
                 )
@@ -129,7 +128,7 @@ class Blocks:
                 if written:
                     self.listed += written
                     capacity = min(2 * capacity, largest)
-                    yield out[:written]
+                    yield bytes(memoryview(out)[: written * n])
             tasks_in_all = self.in_all
         self.complete = True
 
@@ -165,14 +164,22 @@ class ListingStream(EngineStream):
         return self._listing.in_all
 
     def blocks(self) -> Iterator[Any]:
-        """The solutions left, a numpy array of ``rows`` (one solution a row) at a time; the
-        stream ends with them."""
+        """The solutions left, a numpy array of ``rows`` (one solution a row, a byte a column)
+        at a time; the stream ends with them."""
+        import numpy
+
+        for packed in self.packed_blocks():
+            yield numpy.frombuffer(packed, dtype=numpy.uint8).reshape(-1, self.n)
+
+    def packed_blocks(self) -> Iterator[bytes]:
+        """The solutions left, a block at a time: their rows one after another, a byte a
+        column; the stream ends with them."""
         if self._stats is not None:
             return
         try:
-            for block in self._source:
-                self._delivered += len(block)
-                yield block
+            for packed in self._source:
+                self._delivered += len(packed) // self.n
+                yield packed
         except KeyboardInterrupt:
             self._end(Status.INTERRUPTED)
             raise
@@ -183,11 +190,12 @@ class ListingStream(EngineStream):
             rows = next(self._rows, None)
             if rows is not None:
                 return Solution(rows=rows)
-            block = next(self._source, None)
-            if block is None:
+            packed = next(self._source, None)
+            if packed is None:
                 self._end(self._ending())
                 return None
-            self._rows = (tuple(rows) for rows in block.tolist())
+            n = self.n
+            self._rows = (tuple(packed[at : at + n]) for at in range(0, len(packed), n))
 
     def _ending(self) -> Status:
         if self._listing.complete:
