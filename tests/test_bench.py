@@ -197,6 +197,7 @@ def test_the_solutions_row_gives_the_known_count_where_no_engine_finished() -> N
     assert ["solutions", f"{known_total(9)}"] in rows
 
 
+@pytest.mark.slow  # a real process stopped in the middle of its measurements
 def test_a_stopped_bench_keeps_the_cells_it_measured_and_the_signals_exit_code() -> None:
     """Ctrl-C threw every measured cell away (bench said 'Interrupted.' alone), and a stop
     after the first table ended in a traceback: the second table lacked a cell."""

@@ -206,6 +206,7 @@ def test_a_file_opened_beside_a_closed_stderr_never_takes_its_place(tmp_path: Pa
     assert done.stdout.strip() == os.devnull, done.stderr
 
 
+@pytest.mark.slow  # processes under tight limits, seconds each: -m slow, as CI runs
 def test_a_search_that_cannot_fit_in_memory_is_refused_at_once() -> None:
     """Under ulimit -v, CP-SAT on N = 1,000 died by SIGABRT after 45 s; now exit 2 at once."""
     import resource
@@ -379,6 +380,7 @@ def test_a_usage_error_that_cannot_draw_its_usage_line_still_says_why() -> None:
     assert done.stderr.count("\n") == 1 and done.stdout == ""
 
 
+@pytest.mark.slow  # processes under tight limits, seconds each: -m slow, as CI runs
 def test_memory_running_out_is_one_line_and_exit_2() -> None:
     """A compact board of 10 million ones (20 MB) needs more than 400 MB of address space to
     read: MemoryError ended in Python's traceback."""

@@ -91,6 +91,7 @@ def test_without_compiled_code_local_search_still_finds_a_solution(
     assert done.stderr.startswith("Warning: the compiled local search is unavailable")
 
 
+@pytest.mark.slow  # processes under tight limits, seconds each: -m slow, as CI runs
 def test_numbas_own_settings_keep_off_the_data() -> None:
     """numba's settings are read as it loads: NUMBA_DEBUG_CACHE printed its cache's reports
     into the data on stdout, and a NUMBA_NUM_THREADS it could not read gave a warning with

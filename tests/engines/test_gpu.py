@@ -155,7 +155,8 @@ PUZZLES = [
 
 @pytest.mark.parametrize(
     "presets",
-    [(3,), pytest.param((1, 2), marks=pytest.mark.slow)],  # -m slow: each size of piece
+    # -m slow: the simulator takes seconds a board; a device's pieces of three rows too
+    [pytest.param((3,), marks=pytest.mark.slow), pytest.param((1, 2), marks=pytest.mark.slow)],
     ids=str,
 )
 def test_the_simulated_kernel_counts_puzzles_and_boards_without_symmetry(
