@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -491,18 +492,38 @@ def test_help_says_each_thing_once() -> None:
             assert set(option.type.choices) - {registry.AUTO_ENGINE} == able
 
 
-@pytest.mark.parametrize("command", ["solve", "count", "first", "explain", "verify", "bench"])
+@pytest.mark.parametrize(
+    "command", ["", "solve", "count", "first", "explain", "verify", "bench", "prepare"]
+)
 def test_every_help_fits_70_lines_at_80_columns(command: str) -> None:
-    text = invoke(command, "--help", env={**PLAIN_ENV, "COLUMNS": "80"}).stdout
+    shown = invoke(*([command] if command else []), "--help", env={**PLAIN_ENV, "COLUMNS": "80"})
+    text = shown.stdout
     assert len(text.splitlines()) <= 70
     assert all(len(line) <= 80 for line in text.splitlines())
 
 
-def test_version_comes_from_package_metadata() -> None:
+def test_version_names_every_part_and_comes_from_package_metadata() -> None:
+    from importlib.metadata import version
+
     result = invoke("--version")
     assert result.exit_code == 0
-    assert result.stdout.strip() == f"nqueens, version {nqueens.__version__}"
-    assert nqueens.__version__ != "0+unknown"
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"nqueens {nqueens.__version__}" and nqueens.__version__ != "0+unknown"
+    assert lines[1].startswith(f"Python {sys.version.split()[0]}")
+    assert f"OR-Tools {version('ortools')}" in lines and f"numba {version('numba')}" in lines
+    assert any(line.startswith("C modules: ") for line in lines)
+    assert lines[-1].startswith("GPU: ")
+
+
+def test_version_as_json_says_the_same_as_an_object() -> None:
+    text = invoke("--version").stdout
+    found = json.loads(invoke("--version", "json").stdout)
+    assert found["nqueens"] == nqueens.__version__ and found["python"] in text
+    assert set(found["c_modules"]) == {"counting", "listing", "text"}
+    assert all(isinstance(built, bool) for built in found["c_modules"].values())
+    assert found["gpu"] in text
+    refused = invoke("--version", "xml")
+    assert refused.exit_code == 2 and "'xml' is not one of" in refused.stderr
 
 
 # --- fast counting options ---------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 import atexit
 import errno
 import io
+import json
 import os
 import re
 import select
@@ -20,6 +21,7 @@ import click
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer, WriteableBuffer
 
+from nqueens.cli import render
 from nqueens.cli.options import (
     COLOR_HELP,
     QueensCommand,
@@ -87,13 +89,37 @@ class QueensGroup(click.Group):
             ctx.exit(signals.exit_code())
 
 
+def show_version(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """``--version``: what this installation has, as text or a JSON object, and exit."""
+    if value is None or ctx.resilient_parsing:
+        return
+    from nqueens.run.installation import installation
+
+    found = installation()
+    if value == "json":
+        click.echo(json.dumps(found))
+    else:
+        click.echo(render.installation_lines(found))
+    ctx.exit(EXIT_OK)
+
+
 @click.group(
     cls=QueensGroup,
     invoke_without_command=True,
     epilog=engines_help() + "\n\n" + EXIT_CODES_HELP,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-@click.version_option(package_name="nqueens", prog_name="nqueens")
+@click.option(
+    "--version",
+    type=click.Choice(["text", "json"]),
+    flag_value="text",
+    is_flag=False,
+    expose_value=False,
+    is_eager=True,
+    callback=show_version,
+    metavar="[json]",
+    help="Versions of nqueens and its parts (json: an object).",
+)
 @click.option(
     "--color/--no-color",
     default=None,
@@ -117,10 +143,8 @@ def cli(ctx: click.Context) -> None:
     Each command's --help says more: nqueens solve --help.
 
     \b
-    Colour: boards are drawn in colour on a terminal; NO_COLOR=1 or
-    --no-color turns colour off, FORCE_COLOR=1 or --color turns it on.
-    Shell completion: add to ~/.bashrc
-      eval "$(_NQUEENS_COMPLETE=bash_source nqueens)"
+    Colour: NO_COLOR=1 or --no-color turns it off, FORCE_COLOR=1 or --color on.
+    Completion: eval "$(_NQUEENS_COMPLETE=bash_source nqueens)" in ~/.bashrc
     (zsh_source or fish_source for zsh and fish).
     """
     if ctx.invoked_subcommand is None:  # bare nqueens: what it can do, and success
