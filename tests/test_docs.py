@@ -269,6 +269,9 @@ def test_every_command_shown_to_type_parses(words: list[str]) -> None:
     """What a page shows to type without its output (a long count, a cluster's set-up, a
     benchmark, in a block or in a sentence) is a command nqueens, or the benchmark named, takes
     as written."""
+    if words[0] == "nqueens" and words[1].startswith("-"):  # the group's own: --version
+        assert invoke(*words[1:]).exit_code == 0, words
+        return
     if words[0] == "nqueens":
         name, *arguments = [word for word in words[1:] if word not in {"--no-color", "--color"}]
         command = cli.commands[name]
