@@ -6,7 +6,6 @@ from __future__ import annotations
 import atexit
 import errno
 import io
-import json
 import os
 import re
 import select
@@ -21,7 +20,7 @@ import click
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer, WriteableBuffer
 
-from nqueens.cli import render
+from nqueens.cli import version
 from nqueens.cli.options import (
     COLOR_HELP,
     QueensCommand,
@@ -89,20 +88,6 @@ class QueensGroup(click.Group):
             ctx.exit(signals.exit_code())
 
 
-def show_version(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
-    """``--version``: what this installation has, as text or a JSON object, and exit."""
-    if value is None or ctx.resilient_parsing:
-        return
-    from nqueens.run.installation import installation
-
-    found = installation()
-    if value == "json":
-        click.echo(json.dumps(found))
-    else:
-        click.echo(render.installation_lines(found))
-    ctx.exit(EXIT_OK)
-
-
 @click.group(
     cls=QueensGroup,
     invoke_without_command=True,
@@ -116,7 +101,7 @@ def show_version(ctx: click.Context, param: click.Parameter, value: str | None) 
     is_flag=False,
     expose_value=False,
     is_eager=True,
-    callback=show_version,
+    callback=version.show,
     metavar="[json]",
     help="Versions of nqueens and its parts (json: an object).",
 )

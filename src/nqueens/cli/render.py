@@ -385,26 +385,3 @@ def summary(stats: Stats, board: Board, *, in_all: int | None = None) -> str:
     if stats.status is not Status.COMPLETE:
         line += f" ({describe_status(stats.status)})"
     return line
-
-
-def installation_lines(found: dict[str, object]) -> str:
-    """What ``nqueens --version`` says, a line a part (:func:`nqueens.run.installation`)."""
-    modules = found["c_modules"]
-    assert isinstance(modules, dict)
-    built = [name for name, present in modules.items() if present]
-    missing = [name for name, present in modules.items() if not present]
-    c_line = "C modules: " + (", ".join(built) if built else "none built")
-    if missing:
-        c_line += f" (not built: {', '.join(missing)}; the numba searches stand in)"
-    numba_cuda = found["numba_cuda"] or "not installed (the gpu extra)"
-    return "\n".join(
-        [
-            f"nqueens {found['nqueens']}",
-            f"Python {found['python']}",
-            f"OR-Tools {found['ortools'] or 'not installed'}",
-            f"numba {found['numba'] or 'not installed: plain Python searches, slower'}",
-            c_line,
-            f"numba-cuda {numba_cuda}",
-            f"GPU: {found['gpu']}",
-        ]
-    )

@@ -1,0 +1,46 @@
+"""``nqueens --version``: what this installation has, said for people or as JSON."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from nqueens.cli.output import EXIT_OK
+
+
+def show(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """``--version``: what this installation has, as text or a JSON object, and exit."""
+    if value is None or ctx.resilient_parsing:
+        return
+    from nqueens.run.installation import installation
+
+    found = installation()
+    if value == "json":
+        click.echo(json.dumps(found))
+    else:
+        click.echo(installation_lines(found))
+    ctx.exit(EXIT_OK)
+
+
+def installation_lines(found: dict[str, object]) -> str:
+    """What ``nqueens --version`` says, a line a part (:func:`nqueens.run.installation`)."""
+    modules = found["c_modules"]
+    assert isinstance(modules, dict)
+    built = [name for name, present in modules.items() if present]
+    missing = [name for name, present in modules.items() if not present]
+    c_line = "C modules: " + (", ".join(built) if built else "none built")
+    if missing:
+        c_line += f" (not built: {', '.join(missing)}; the numba searches stand in)"
+    numba_cuda = found["numba_cuda"] or "not installed (the gpu extra)"
+    return "\n".join(
+        [
+            f"nqueens {found['nqueens']}",
+            f"Python {found['python']}",
+            f"OR-Tools {found['ortools'] or 'not installed'}",
+            f"numba {found['numba'] or 'not installed: plain Python searches, slower'}",
+            c_line,
+            f"numba-cuda {numba_cuda}",
+            f"GPU: {found['gpu']}",
+        ]
+    )
