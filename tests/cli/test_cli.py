@@ -111,6 +111,8 @@ def test_solve_interrupted_reports_what_it_printed(monkeypatch: pytest.MonkeyPat
     class InterruptedAfterTwo:
         """Stands in for the stream: yields two boards, then the user presses Ctrl-C."""
 
+        lists_in_blocks = False  # one solution at a time, as the engines' streams give them
+
         def __init__(self) -> None:
             self.given = 0
 

@@ -19,6 +19,7 @@ from nqueens.cli.svg import numbered_path
 from nqueens.core import signals
 from nqueens.core.board import Board
 from nqueens.core.results import Solution, Stats, Status
+from nqueens.engines.streams import EngineStream
 from nqueens.formats import blocks
 
 COLOR_KEY = "nqueens.color"
@@ -176,18 +177,17 @@ class Output:
         if number is not None:
             click.echo()
 
-    def in_blocks(self, stream: object, n: int, pictures: bool) -> bool:
+    def in_blocks(self, stream: EngineStream, pictures: bool) -> bool:
         """Whether ``stream``'s solutions are written a block at a time: data off a terminal,
         from a stream that lists in blocks, with no pictures to draw of each."""
-        lists = getattr(stream, "lists_in_blocks", False)
-        return lists and not self.rich and not pictures and blocks.available()
+        return stream.lists_in_blocks and not self.rich and not pictures and blocks.available()
 
     def solutions(self, packed: bytes, n: int, first: int) -> None:
         """Write a block of solutions (their rows one after another, a byte a column),
         numbered from ``first``, as :meth:`solution` writes each: whole, a stop signal waiting
         until it is written."""
         if self.format == "json":
-            prefix = blocks.record_prefix(n, self.rules)
+            prefix = blocks.record_head(n, self.rules).encode()
             text = blocks.solutions(packed, n, blocks.JSON, first, prefix)
         else:
             form = blocks.COMPACT if self._compact(n) else blocks.BOARD

@@ -20,6 +20,7 @@ from nqueens.core.board import SUM, Board
 from nqueens.core.glyphs import glyphs
 from nqueens.core.results import Solution, Square, Stats, Status
 from nqueens.core.wording import counted, noun_for
+from nqueens.formats import blocks
 
 if TYPE_CHECKING:
     from nqueens.run.estimate import Estimate
@@ -221,9 +222,7 @@ def solution_record_pieces(
     in pieces, the rows a slice at a time (a board of millions is megabytes); ``number`` counts
     the solutions of a stream (1 for first's one). A board under ``rules`` names them, so that
     ``verify`` checks it under them."""
-    head: dict[str, object] = {"type": "solution", "n": solution.n, **rules_field(rules)}
-    head["solution"] = number or 1
-    yield json.dumps(head)[:-1] + ', "rows": ['
+    yield blocks.record_head(solution.n, rules) + f'"solution": {number or 1}, "rows": ['
     rows = solution.rows
     for start in range(0, len(rows), _CHUNK):
         piece = ", ".join(str(row) for row in rows[start : start + _CHUNK])
@@ -245,12 +244,6 @@ def has_rate(stats: Stats) -> bool:
     return stats.solutions > 1 and stats.wall_time > 0
 
 
-def rules_field(rules: frozenset[str]) -> dict[str, object]:
-    """A JSON record's ``rules``, where the board has any: plain boards' records stay as they
-    were."""
-    return {"rules": sorted(rules)} if rules else {}
-
-
 def status_record(
     stats: Stats,
     *,
@@ -269,7 +262,7 @@ def status_record(
     status = stats.status.value
     if stats.status is Status.COMPLETE and stats.solutions == 0 and not none_is_an_answer:
         status = "no-solution"
-    record: dict[str, object] = {"type": "status", "n": stats.n, **rules_field(rules)}
+    record: dict[str, object] = {"type": "status", "n": stats.n, **blocks.rules_field(rules)}
     record["solutions"] = stats.solutions
     if with_unique:
         record["unique"] = stats.unique

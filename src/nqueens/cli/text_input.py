@@ -23,7 +23,7 @@ def decoded(
     data: bytes, name: str, offset: int = 0, *, final: bool = True, encoding: str = "utf-8"
 ) -> str:
     """``data`` as UTF-8 (a byte-order mark kept for the reader to drop), or in the
-    ``encoding`` its mark names (:func:`_marked_encoding`), ``final`` unless it may end inside
+    ``encoding`` its byte-order mark names, ``final`` unless it may end inside
     a character; InputError where it is not, naming the byte, or holds a NUL character."""
     try:
         if final:

@@ -50,7 +50,8 @@ class EngineStream(Iterator[Solution]):
         return solution
 
     lists_in_blocks = False
-    """Whether :meth:`blocks` lists much faster than one solution at a time (a listing in C)."""
+    """Whether the stream lists much faster a block at a time (a listing in C), and then gives
+    its blocks packed too, a byte a column (``packed_blocks``)."""
 
     def blocks(self) -> Iterator[Any]:
         """The solutions left, as numpy arrays of ``rows`` (one solution a row), up to
@@ -65,12 +66,6 @@ class EngineStream(Iterator[Solution]):
                 batch = []
         if batch:
             yield numpy.array(batch, dtype=numpy.int64)
-
-    def packed_blocks(self) -> Iterator[bytes]:
-        """The solutions left, their rows a byte a column one after another, a block at a
-        time: what a listing in C fills (``lists_in_blocks``), boards up to 255 elsewhere."""
-        for block in self.blocks():
-            yield bytes(block.astype("uint8").tobytes())
 
     @property
     def in_all(self) -> int | None:

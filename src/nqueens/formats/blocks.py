@@ -27,18 +27,22 @@ def available() -> bool:
     return c_module() is not None
 
 
-def record_prefix(n: int, rules: frozenset[str]) -> bytes:
-    """What a solution's JSON record holds before its number: its type, N and rules."""
-    head: dict[str, object] = {"type": "solution", "n": n}
-    if rules:
-        head["rules"] = sorted(rules)
-    return (json.dumps(head)[:-1] + ", ").encode()
+def rules_field(rules: frozenset[str]) -> dict[str, object]:
+    """A JSON record's ``rules``, where the board has any: plain boards' records stay as they
+    were."""
+    return {"rules": sorted(rules)} if rules else {}
+
+
+def record_head(n: int, rules: frozenset[str]) -> str:
+    """What a solution's JSON record holds before its number (its type, N and rules), as every
+    writer of solution records begins it: ``{"type": "solution", "n": 8, ``."""
+    return json.dumps({"type": "solution", "n": n, **rules_field(rules)})[:-1] + ", "
 
 
 def solutions(packed: bytes, n: int, form: str, first: int, prefix: bytes = b"") -> bytes:
     """The solutions of ``packed`` (their rows one after another, a byte a column) numbered
     from ``first``: compact rows or plain boards under their headings, or JSON records after
-    ``prefix`` (:func:`record_prefix`)."""
+    ``prefix`` (:func:`record_head`, encoded)."""
     module = c_module()
     assert module is not None
     count = len(packed) // n

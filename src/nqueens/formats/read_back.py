@@ -152,7 +152,7 @@ class _Lines:
             return 0  # the first line is read alone: a byte-order mark is dropped from it
         lines, boards = read_in_bulk(check)
         self.number += lines
-        return int(boards)
+        return int(boards)  # what the source says, as the int it is
 
     def next(self) -> str | None:
         line = self.peek()

@@ -110,7 +110,7 @@ def solve(
         )
     with stream:
         try:
-            if output.in_blocks(stream, n, pictures=svg_path is not None):
+            if output.in_blocks(stream, pictures=svg_path is not None):
                 known = KNOWN_TOTALS.get(n) if board.plain and not unique else None
                 if known is not None and limit is not None:
                     known = min(known, limit)

@@ -6,7 +6,6 @@ import json
 
 import click
 
-from nqueens.cli import render
 from nqueens.cli.boards import rule_options
 from nqueens.cli.options import QueensCommand
 from nqueens.cli.output import (
@@ -20,6 +19,7 @@ from nqueens.cli.params import TextLines
 from nqueens.core import signals
 from nqueens.core.results import InputError
 from nqueens.core.wording import counted
+from nqueens.formats import blocks
 
 
 @click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
@@ -69,7 +69,7 @@ def verify(ctx: click.Context, source: str, output_format: str, rules: frozenset
                     record = {
                         "board": board.number,
                         "n": board.n,
-                        **render.rules_field(board.rules),
+                        **blocks.rules_field(board.rules),
                         "valid": board.valid,
                         "conflicts": board.conflicts,
                         "problems": board.problems,

@@ -49,7 +49,9 @@ def lists(request: Request) -> bool:
     return module is not None and request.n <= module.MAX_N
 
 
-def pieces(request: Request, given: tuple[LineRow, ...], closed: tuple[LineRow, ...]) -> list[Any]:
+def pieces(
+    request: Request, given: tuple[LineRow, ...], closed: tuple[LineRow, ...]
+) -> list[BitSubproblem]:
     """The tasks the listing searches in turn, in lexicographic order: the board itself, or with
     ``unique`` on a board that keeps the square's symmetries, one per row of the first column
     in its upper half, each with what the smallest member of a class must leave empty."""
