@@ -190,7 +190,7 @@ def listing_display(
         return
     bar = Progress(
         TextColumn("[bold]Listing N = {task.fields[n]}"),
-        BarColumn(bar_width=20),
+        BarColumn(bar_width=10),  # 80 columns hold it with a count of N = 18 and the time left
         TaskProgressColumn(),
         TextColumn("{task.completed:,.0f} boards written"),
         TimeElapsedColumn(),
