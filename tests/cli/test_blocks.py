@@ -82,6 +82,7 @@ def test_a_reader_that_leaves_ends_a_long_listing_at_once_without_error() -> Non
     assert done.returncode == 0 and done.stderr == "", done.stderr
 
 
+@pytest.mark.slow  # solve's own full-disk tests, which write in blocks too, run by default
 def test_a_full_disk_ends_a_listing_with_exit_74() -> None:
     with open("/dev/full", "w") as full:
         done = subprocess.run(
