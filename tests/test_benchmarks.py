@@ -42,6 +42,7 @@ def _benchmark(
     )
 
 
+@pytest.mark.slow  # whole benchmark runs, seconds each: -m slow, as CI runs
 def test_enumeration_benchmark_counts_every_board_it_times() -> None:
     arguments = ["--sizes", "6-7", "--split-sizes", "8", "--columns", "1-2"]
     arguments += ["--presolve-cases", "8:1"]
@@ -62,6 +63,7 @@ def test_enumeration_benchmark_counts_every_board_it_times() -> None:
     assert "WRONG" not in done.stdout
 
 
+@pytest.mark.slow  # whole benchmark runs, seconds each: -m slow, as CI runs
 def test_variants_benchmark_times_each_rule_beside_a_plain_count_of_another_size() -> None:
     """The script stops on a count other than OEIS's, so its table is of checked counts."""
     arguments = ["--torus", "7", "--superqueens", "10", "--plain", "8", "--repeat", "1"]
@@ -82,6 +84,7 @@ def test_benchmarks_that_need_the_peers_say_so_when_they_are_missing(tmp_path: P
         assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow  # whole benchmark runs, seconds each: -m slow, as CI runs
 def test_diagonals_benchmark_times_both_counting_engines_and_names_autos_choice() -> None:
     arguments = ["--count-engines", "3", "--sizes", "10", "--seeds", "1", "--time-limit", "60"]
     done = _benchmark("diagonals.py", *arguments)
@@ -92,6 +95,7 @@ def test_diagonals_benchmark_times_both_counting_engines_and_names_autos_choice(
     assert all(float(cell) > 0 for cell in seconds)
 
 
+@pytest.mark.slow  # whole benchmark runs, seconds each: -m slow, as CI runs
 def test_size_estimate_benchmark_sets_each_estimate_beside_a_checked_count(tmp_path: Path) -> None:
     (tmp_path / "diag-12-4-5.param").write_text((DATA / "diag-12-4-5.param").read_text())
     arguments = ["--sizes", "8", "--instances", str(tmp_path)]
