@@ -47,6 +47,7 @@ def _check_cells(records: list[dict[str, Any]]) -> None:
             assert record["solutions"] == known_total(int(record["n"]))
 
 
+@pytest.mark.slow  # seconds of processes: with -m slow, the README's command stays under 90 s
 def test_bench_json_has_every_cell_with_its_statistics() -> None:
     result = bench(*SMALL_PLAN, "--format", "json")
     assert result.exit_code == 0

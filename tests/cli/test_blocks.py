@@ -100,6 +100,7 @@ def _compact_boards(n: int) -> list[str]:
     return done.stdout.splitlines()
 
 
+@pytest.mark.slow  # seconds of processes: with -m slow, the README's command stays under 90 s
 def test_verify_in_bulk_reports_what_it_reports_a_line_at_a_time(tmp_path: Path) -> None:
     """A stream of thousands of boards with a bad board and a bad line deep inside it: the same
     report, board numbers and line numbers included, as the lines read one at a time."""
@@ -122,7 +123,7 @@ def test_verify_in_bulk_reports_what_it_reports_a_line_at_a_time(tmp_path: Path)
 @pytest.mark.parametrize(
     "line_end",
     [
-        "\r\n",
+        pytest.param("\r\n", marks=pytest.mark.slow),
         pytest.param("\n", marks=pytest.mark.slow),
         pytest.param("\r", marks=pytest.mark.slow),
     ],

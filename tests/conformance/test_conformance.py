@@ -624,6 +624,7 @@ def test_a_time_limit_holds_for_every_choice_of_an_engines_option_on_its_largest
     _assert_ends_on_time("first", engine, largest, limit=0.5, extra=(flag, value))
 
 
+@pytest.mark.slow  # seconds of processes: with -m slow, the README's command stays under 90 s
 def test_a_first_solution_of_ten_million_queens_stops_at_its_time_limit() -> None:
     _assert_ends_on_time("first", "auto", 10_000_000)
 

@@ -90,6 +90,7 @@ def test_boards_without_solutions_are_answered_by_complete_engines(n: int) -> No
     assert "No solution exists" in result.stderr
 
 
+@pytest.mark.slow  # seconds of processes: with -m slow, the README's command stays under 90 s
 def test_a_huge_board_streams_as_json_and_compact_and_verifies(tmp_path: Path) -> None:
     n = 200_000
     done = run_nqueens("first", str(n), "--format", "json", "--seed", "1", timeout=120)

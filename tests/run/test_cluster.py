@@ -307,6 +307,7 @@ def _ends_within(seconds: float, *arguments: str) -> subprocess.CompletedProcess
     return process
 
 
+@pytest.mark.slow  # seconds of processes: with -m slow, the README's command stays under 90 s
 def test_an_unreachable_scheduler_exits_1_within_the_connect_timeout() -> None:
     address = f"tcp://127.0.0.1:{_free_port()}"
     process = _ends_within(4, "count", "10", "--cluster", address, "--connect-timeout", "0.3")
