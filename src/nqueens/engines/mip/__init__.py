@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable, Iterator
-from typing import Protocol
+from collections.abc import Iterable, Iterator, Sequence
+from typing import NamedTuple, Protocol
 
-from nqueens.core.board import RULES, SUPERQUEENS, TORUS, Board, knight_pairs
+from nqueens.core.board import RULES, SUM, SUPERQUEENS, TORUS, Board, knight_pairs
 from nqueens.core.known_counts import how_many
 from nqueens.core.results import Solution, Square, Stats, Status
 from nqueens.engines.base import FIRST, Engine, EngineOption, Request
@@ -60,36 +60,51 @@ class Program(Protocol):
         ...
 
 
-def constraints(board: Board) -> Iterator[tuple[list[Square], int, int]]:
-    """The board's constraints as (squares, lower bound, upper bound) on their sum.
+class Constraint(NamedTuple):
+    """One constraint of the program: ``low <= sum of the cells' variables <= high``.
 
-    A lower bound is 0 unless it equals the upper bound.
+    A cell is a square's index ``row * N + col`` (0-based), its variable's place in the program.
     """
+
+    name: str
+    cells: Sequence[int]
+    low: int
+    high: int
+
+
+def constraints(board: Board) -> Iterator[Constraint]:
+    """The board's constraints, each named for a person reading the program."""
     n = board.n
     for i in range(n):
-        yield [(i, c) for c in range(n)], 1, 1  # row i
-        yield [(r, i) for r in range(n)], 1, 1  # column i
-    for diagonal in _diagonals(n, wrapped=TORUS in board.rules):
-        yield diagonal, 0, 1
+        yield Constraint(f"row_{i + 1}", range(i * n, (i + 1) * n), 1, 1)
+    for i in range(n):
+        yield Constraint(f"column_{i + 1}", range(i, n * n, n), 1, 1)
+    for name, cells in _diagonals(n, wrapped=TORUS in board.rules):
+        yield Constraint(name, cells, 0, 1)
     if SUPERQUEENS in board.rules:  # two squares a knight's move apart: at most one queen
-        for col, other, difference in knight_pairs(board):
-            for row in range(n):
-                if 0 <= row - difference < n:
-                    yield [(row, col), (row - difference, other)], 0, 1
-    for square in board.queens:
-        yield [square], 1, 1
-    for square in board.blocked:
-        yield [square], 0, 0
+        pairs = {
+            (row, col, row - difference, other)
+            for col, other, difference in knight_pairs(board)
+            for row in range(max(0, difference), min(n, n + difference))
+        }
+        for row, col, other_row, other in sorted(pairs):
+            name = f"knight_{row + 1}_{col + 1}_{other_row + 1}_{other + 1}"
+            yield Constraint(name, [row * n + col, other_row * n + other], 0, 1)
+    for row, col in board.queens:
+        yield Constraint(f"queen_{row + 1}_{col + 1}", [row * n + col], 1, 1)
+    for row, col in board.blocked:
+        yield Constraint(f"blocked_{row + 1}_{col + 1}", [row * n + col], 0, 0)
     for excluded in board.excluded:
-        yield excluded.squares(n), 0, 0
+        row, col = excluded.topmost(n)
+        way = "rising" if excluded.kind == SUM else "falling"
+        cells = [r * n + c for r, c in excluded.squares(n)]
+        yield Constraint(f"excluded_{way}_{row + 1}_{col + 1}", cells, 0, 0)
 
 
 class OrToolsProgram:
     """The program on a MIP solver linked into OR-Tools (SCIP, CBC, HiGHS)."""
 
-    def __init__(
-        self, n: int, backend: str, constraints: Iterable[tuple[list[Square], int, int]]
-    ) -> None:
+    def __init__(self, n: int, backend: str, constraints: Iterable[Constraint]) -> None:
         from ortools.linear_solver import pywraplp
 
         solver = pywraplp.Solver.CreateSolver(BACKENDS[backend])
@@ -104,16 +119,15 @@ class OrToolsProgram:
             # failure, yet it takes effect (checked by the tests).
             solver.SetSolverSpecificParametersAsString("output_flag=false")
         self._solver = solver
-        self._squares = [[solver.BoolVar(f"x_{r}_{c}") for c in range(n)] for r in range(n)]
+        self._cells = [solver.BoolVar(f"x_{r}_{c}") for r in range(n) for c in range(n)]
         # Coefficients set one by one: a third of the time of summing Python expressions.
-        for squares, low, high in constraints:
+        for _, cells, low, high in constraints:
             constraint = solver.Constraint(low, high)
-            for r, c in squares:
-                constraint.SetCoefficient(self._squares[r][c], 1)
+            for cell in cells:
+                constraint.SetCoefficient(self._cells[cell], 1)
         objective = solver.Objective()
-        for row in self._squares:
-            for square in row:
-                objective.SetCoefficient(square, 1)
+        for variable in self._cells:
+            objective.SetCoefficient(variable, 1)
         objective.SetMaximization()
         self.n = n
         self.iterations = 0
@@ -141,10 +155,9 @@ class OrToolsProgram:
         if status not in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):
             return True
         return [
-            (r, c)
-            for r in range(self.n)
-            for c in range(self.n)
-            if self._squares[r][c].solution_value() > 0.5
+            divmod(cell, self.n)
+            for cell, variable in enumerate(self._cells)
+            if variable.solution_value() > 0.5
         ]
 
     def _solve_interruptibly(self, deadline: float | None) -> int | None:
@@ -174,7 +187,7 @@ class OrToolsProgram:
         return outcome[0]
 
     def forbid(self, queens: list[Square]) -> None:
-        self._solver.Add(sum(self._squares[r][c] for r, c in queens) <= self.n - 1)
+        self._solver.Add(sum(self._cells[r * self.n + c] for r, c in queens) <= self.n - 1)
 
 
 class MipSolutionStream(EngineStream):
@@ -200,9 +213,7 @@ class MipSolutionStream(EngineStream):
         else:
             self._program = OrToolsProgram(n, backend, self._until_deadline(constraints(board)))
 
-    def _until_deadline(
-        self, constraints: Iterator[tuple[list[Square], int, int]]
-    ) -> Iterator[tuple[list[Square], int, int]]:
+    def _until_deadline(self, constraints: Iterator[Constraint]) -> Iterator[Constraint]:
         """The constraints, until the deadline passes: building a large program counts against
         the time limit, and a program left unfinished is never solved."""
         for constraint in constraints:
@@ -293,13 +304,22 @@ class MipEngine(Engine):
 ENGINE = MipEngine()
 
 
-def _diagonals(n: int, *, wrapped: bool = False) -> list[list[Square]]:
-    """Every diagonal of two or more squares, in both directions, as (row, col) lists; on a
-    torus (``wrapped``) each of the N diagonals of a direction goes on from the other side."""
+def _diagonals(n: int, *, wrapped: bool = False) -> Iterator[tuple[str, Sequence[int]]]:
+    """Every diagonal of two or more squares, in both directions, as cells, named by the way it
+    runs and its topmost square (1-based); on a torus (``wrapped``) each of the N diagonals of a
+    direction starts in row 1 and goes on from the other side. Along a diagonal the cell grows
+    by N + 1 (falling to the right) or N - 1 (rising)."""
     if wrapped:
-        down = [[(r, (r - d) % n) for r in range(n)] for d in range(n)]
-        up = [[(r, (s - r) % n) for r in range(n)] for s in range(n)]
-    else:
-        down = [[(r, r - d) for r in range(n) if 0 <= r - d < n] for d in range(-(n - 1), n)]
-        up = [[(r, s - r) for r in range(n) if 0 <= s - r < n] for s in range(2 * n - 1)]
-    return [diagonal for diagonal in down + up if len(diagonal) > 1]
+        if n > 1:
+            for c in range(n):
+                yield f"falling_1_{c + 1}", [r * n + (c + r) % n for r in range(n)]
+            for c in range(n):
+                yield f"rising_1_{c + 1}", [r * n + (c - r) % n for r in range(n)]
+        return
+    for d in range(2 - n, n - 1):  # row - col = d
+        row, col = max(d, 0), max(-d, 0)
+        yield f"falling_{row + 1}_{col + 1}", range(row * n + col, n * n, n + 1)[: n - abs(d)]
+    for s in range(1, 2 * n - 2):  # row + col = s
+        row, col = max(0, s - n + 1), min(s, n - 1)
+        length = min(s, 2 * n - 2 - s) + 1
+        yield f"rising_{row + 1}_{col + 1}", range(row * n + col, n * n, n - 1)[:length]

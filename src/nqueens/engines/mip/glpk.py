@@ -8,7 +8,7 @@ branch-and-bound nodes outside a C callback, so ``nodes`` stays 0.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from nqueens.core.results import Square
 
@@ -16,7 +16,8 @@ from nqueens.core.results import Square
 class GlpkProgram:
     """The program as GLPK's problem object: binary columns, one row per constraint."""
 
-    def __init__(self, n: int, constraints: Iterable[tuple[list[Square], int, int]]) -> None:
+    def __init__(self, n: int, constraints: Iterable[tuple[str, Sequence[int], int, int]]) -> None:
+        """The program of ``constraints``: (name, cells, low, high), as the engine makes them."""
         import swiglpk as glpk
 
         self._glpk = glpk
@@ -28,22 +29,22 @@ class GlpkProgram:
         for column in range(1, n * n + 1):
             glpk.glp_set_col_kind(self._problem, column, glpk.GLP_BV)
             glpk.glp_set_obj_coef(self._problem, column, 1.0)
-        for squares, low, high in constraints:
+        for _, cells, low, high in constraints:
             kind = glpk.GLP_FX if low == high else glpk.GLP_UP
-            self._add_row(squares, low, high, kind)
+            self._add_row(cells, low, high, kind)
         self.iterations = 0
         self.nodes = 0
 
-    def _add_row(self, squares: list[Square], low: int, high: int, kind: int) -> None:
+    def _add_row(self, cells: Sequence[int], low: int, high: int, kind: int) -> None:
         glpk = self._glpk
         row = glpk.glp_add_rows(self._problem, 1)
         glpk.glp_set_row_bnds(self._problem, row, kind, float(low), float(high))
-        columns = glpk.intArray(len(squares) + 1)  # GLPK's arrays count from 1
-        values = glpk.doubleArray(len(squares) + 1)
-        for index, (r, c) in enumerate(squares, start=1):
-            columns[index] = r * self.n + c + 1
+        columns = glpk.intArray(len(cells) + 1)  # GLPK's arrays count from 1
+        values = glpk.doubleArray(len(cells) + 1)
+        for index, cell in enumerate(cells, start=1):
+            columns[index] = cell + 1
             values[index] = 1.0
-        glpk.glp_set_mat_row(self._problem, row, len(squares), columns, values)
+        glpk.glp_set_mat_row(self._problem, row, len(cells), columns, values)
 
     def solve(self, seconds: float | None) -> list[Square] | bool:
         glpk = self._glpk
@@ -71,7 +72,7 @@ class GlpkProgram:
         ]
 
     def forbid(self, queens: list[Square]) -> None:
-        self._add_row(queens, 0, self.n - 1, self._glpk.GLP_UP)
+        self._add_row([r * self.n + c for r, c in queens], 0, self.n - 1, self._glpk.GLP_UP)
 
     def __del__(self) -> None:
         self._glpk.glp_delete_prob(self._problem)
