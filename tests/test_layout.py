@@ -11,7 +11,16 @@ from pathlib import Path
 import nqueens
 
 PACKAGE = Path(nqueens.__file__).parent
-LAYERS = {"core": 0, "engines": 1, "run": 2, "formats": 2, "explain": 2, "api": 3, "bench": 4}
+LAYERS = {
+    "core": 0,
+    "engines": 1,
+    "run": 2,
+    "formats": 2,
+    "explain": 2,
+    "export": 2,
+    "api": 3,
+    "bench": 4,
+}
 """What each top-level module or folder may import: its own layer and those below; the command
 line (``cli``) and ``__main__`` sit on top of everything."""
 MAX_LINES = 400

@@ -76,6 +76,7 @@ BASE: dict[str, list[str]] = {
     "first": ["first", "8"],
     "explain": ["explain", "5"],
     "verify": ["verify", "{valid}"],
+    "export": ["export", "6", "--to", "minizinc"],
     "bench": ["bench", "--sizes", "4", "--first-sizes", "8", "--engines", "bitboard"],
     "prepare": ["prepare"],
 }

@@ -44,9 +44,8 @@ Exit codes:
        (verify); the cluster's scheduler went away (count --cluster)
   2    bad usage or bad input; memory or threads running out (ulimit)
   3    the time limit ended the search first: the result is partial
-  74   the output, or count's checkpoint, could not be written (a full
-       disk, stdout closed from the start); a pipe's reader leaving early
-       (| head -1) is no error
+  74   an output or a file could not be written (a full disk, stdout closed
+       from the start); a pipe's reader leaving early (| head -1) is no error
   130  interrupted (Ctrl-C): the result is partial; 143 after SIGTERM,
        129 after SIGHUP
 """

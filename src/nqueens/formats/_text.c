@@ -5,7 +5,8 @@
 
    The text written is byte for byte what the one-solution-at-a-time writers of nqueens.cli.render
    write, and the lines read are only those the reader of nqueens.formats.read_back reads the same
-   way; the tests compare both with them. */
+   way; the tests compare both with them. Beside them, clauses as DIMACS writes them, for
+   `nqueens export --to dimacs`. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
@@ -189,6 +190,38 @@ static PyObject *text_check(PyObject *self, PyObject *args) {
     return Py_BuildValue("nnn", lines, boards, used);
 }
 
+static PyObject *text_clauses(PyObject *self, PyObject *args) {
+    Py_buffer literals;
+    if (!PyArg_ParseTuple(args, "y*", &literals)) return NULL;
+    PyObject *text = NULL;
+    Py_ssize_t count = literals.len / (Py_ssize_t)sizeof(int);
+    if (literals.len % (Py_ssize_t)sizeof(int)) {
+        PyErr_SetString(PyExc_ValueError, "literals must be whole C ints");
+        goto done;
+    }
+    text = PyBytes_FromStringAndSize(NULL, count * 12);
+    if (text == NULL) goto done;
+    char *start = PyBytes_AS_STRING(text), *at = start;
+    const int *literal = literals.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t index = 0; index < count; index++) {
+        int value = literal[index];
+        if (value == 0) {
+            *at++ = '0';
+            *at++ = '\n';
+            continue;
+        }
+        if (value < 0) *at++ = '-';
+        at = number(at, value < 0 ? -(unsigned long long)(long long)value : (unsigned long long)value);
+        *at++ = ' ';
+    }
+    Py_END_ALLOW_THREADS
+    if (_PyBytes_Resize(&text, at - start) < 0) text = NULL;
+done:
+    PyBuffer_Release(&literals);
+    return text;
+}
+
 static PyMethodDef methods[] = {
     {"solutions", text_solutions, METH_VARARGS,
      "solutions(rows, n, count, form, prefix, first) -> bytes\n"
@@ -200,6 +233,9 @@ static PyMethodDef methods[] = {
      "Read the whole lines of `text` as far as each is a blank line, a `Solution K` heading or a\n"
      "board that is a solution, written as compact rows or as a plain JSON record: how many lines\n"
      "were read, how many boards among them, and their bytes. The first other line is left."},
+    {"clauses", text_clauses, METH_VARARGS,
+     "clauses(literals) -> bytes\n"
+     "DIMACS clauses: `literals` (C ints) as numbers between spaces, each 0 ending a line."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -2,9 +2,11 @@
 
 Accepted, mixed freely: plain boards (``Q``/``_`` per square, one line per row), boards drawn for
 a terminal (row and column labels, a queen glyph), compact lines (the 1-based row of each
-column's queen) and JSON lines with ``rows``. ``Solution k`` headers and blank lines separate
-boards. Anything that is not a board it can check (a row off the board, an empty board, a size
-that is not a whole number, a plain board's row too many) is an InputError, never "valid".
+column's queen), JSON lines with ``rows``, and MiniZinc's output of the model ``nqueens export``
+writes (``q = [1, 5, 8, ...];`` and its ``----------`` lines). ``Solution k`` headers and blank
+lines separate boards. Anything that is not a board it can check (a row off the board, an empty
+board, a size that is not a whole number, a plain board's row too many) is an InputError, never
+"valid".
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ _COLOUR_CODES = re.compile(r"\x1b\[[0-9;]*m")  # a terminal board saved with its
 _HEADER = re.compile(r"Solution [0-9]+")
 _DRAWN_ROW = re.compile(f"[\\s{re.escape(''.join(DRAWING_CELLS))}]+")  # told before split up
 _LONE_RETURN = re.compile(r"\r(?!\n)")  # a line end of its own in old Macs' text
+_MINIZINC = re.compile(r"q\s*=\s*\[([0-9,\s]*)\]\s*;?")  # MiniZinc's output of nqueens' model
+_MINIZINC_MARKS = re.compile(r"-{10}|={10}")  # after each solution, and after the last
+_MINIZINC_NONE = re.compile(r"=====(UNSATISFIABLE|UNKNOWN|ERROR|UNSAT_OR_UNBOUNDED)=====")
 
 
 @dataclass(frozen=True)
@@ -76,13 +81,22 @@ def read_boards(
             count += 1
             yield _checked(count, _plain_board(grid), rules)
             grid = []
-        if not stripped or _HEADER.fullmatch(stripped):
+        if not stripped or _HEADER.fullmatch(stripped) or _MINIZINC_MARKS.fullmatch(stripped):
             continue
+        if _MINIZINC_NONE.fullmatch(stripped):
+            raise InputError(
+                f"line {reader.number}: {stripped}: MiniZinc found no solution, so there is no "
+                "board to check"
+            )
         board: _Placement | None
         under = rules
         if stripped.startswith("{"):
             board, named = _json_board(stripped, reader.number)
             under = rules | named
+        elif minizinc := _MINIZINC.fullmatch(stripped):
+            rows = minizinc.group(1).replace(",", " ")
+            _check_compact_size(rows, reader.number)
+            board = _compact_board([read_whole(value) for value in rows.split()], reader.number)
         elif _NUMBERS.fullmatch(stripped):
             _check_compact_size(stripped, reader.number)
             numbers = [read_whole(value) for value in stripped.split()]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from collections.abc import Iterator
 
 import click
 
@@ -20,6 +22,7 @@ from nqueens.core import signals
 from nqueens.core.results import InputError
 from nqueens.core.wording import counted
 from nqueens.formats import blocks
+from nqueens.formats.verify import BoardCheck
 
 
 @click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
@@ -32,9 +35,23 @@ from nqueens.formats import blocks
     show_default=True,
     help="json: one object per board, whether it is valid and which queens attack.",
 )
+@click.option(
+    "--dimacs",
+    "cnf",
+    type=TextLines(),
+    metavar="CNF",
+    help="FILE is a SAT solver's answer to CNF, written by nqueens export --to dimacs: "
+    "MiniSat's result file, or 's SATISFIABLE' and 'v' lines.",
+)
 @rule_options
 @click.pass_context
-def verify(ctx: click.Context, source: str, output_format: str, rules: frozenset[str]) -> None:
+def verify(
+    ctx: click.Context,
+    source: Iterator[str],
+    output_format: str,
+    cnf: Iterator[str] | None,
+    rules: frozenset[str],
+) -> None:
     """Check boards, as solve and first print them, from FILE or stdin ('-', the default).
 
     Says of each board which queens attack each other (the first few, by 1-based square);
@@ -44,6 +61,7 @@ def verify(ctx: click.Context, source: str, output_format: str, rules: frozenset
     board or something that is not a board (a queen off it, a line that does not parse).
     Boards are checked as they arrive, so a stream of any length can be piped in; a line
     that is not a board stops the check there, after reporting the boards before it.
+    MiniZinc's output of a model from nqueens export is read as it is.
 
     \b
     Examples:
@@ -51,15 +69,21 @@ def verify(ctx: click.Context, source: str, output_format: str, rules: frozenset
       nqueens solve 10 --format json | nqueens verify
       nqueens verify boards.txt --format json
       nqueens solve 11 --torus | nqueens verify --torus
+      nqueens verify --dimacs queens.cnf model.txt    a SAT solver's answer
     """
     from nqueens.formats.read_back import ValidRun, read_boards
 
     output = Output(output_format)
     checked = invalid = 0
     try:
+        boards = (
+            read_boards(source, rules, in_bulk=output_format == "text")
+            if cnf is None
+            else _sat_answer(cnf, source, rules)
+        )
         # A stop raises here rather than ending the process, so what was checked is said.
         with signals.keeping():
-            for board in read_boards(source, rules, in_bulk=output_format == "text"):
+            for board in boards:
                 if isinstance(board, ValidRun):
                     checked += board.boards
                     continue
@@ -89,6 +113,24 @@ def verify(ctx: click.Context, source: str, output_format: str, rules: frozenset
         raise BadInput("no board found in the input")
     output.message(f"{_checked(checked, invalid)}.")
     ctx.exit(EXIT_NO_SOLUTION if invalid else EXIT_OK)
+
+
+def _sat_answer(
+    cnf: Iterator[str], answer: Iterator[str], rules: frozenset[str]
+) -> Iterator[BoardCheck]:
+    """The board of a SAT solver's answer to a CNF of nqueens', checked under the CNF's rules
+    and ``rules``, with the first clause it leaves false as one more problem."""
+    from nqueens.formats import sat
+
+    header = sat.read_header(cnf, "the --dimacs file")
+    true = sat.read_model(answer, "the solver's answer")
+    if true is None:
+        raise InputError("the SAT solver found the CNF unsatisfiable: there is no board to check")
+    board = sat.board_of(dataclasses.replace(header, rules=header.rules | rules), true)
+    clause = sat.unsatisfied(cnf, true)
+    if clause is not None:
+        board.problems.append(f"the model leaves clause {clause:,} of the CNF false")
+    yield board
 
 
 def _checked(checked: int, invalid: int) -> str:

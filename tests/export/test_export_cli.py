@@ -1,0 +1,264 @@
+"""``nqueens export`` on the command line: every format, its header, files written whole or not at
+all, and bad input; and ``verify`` reading the solvers' answers back."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from helpers import invoke, solutions, start_nqueens
+
+from nqueens.export import FORMATS
+
+HEADER_MARKS = {"minizinc": "%", "dimacs": "c", "lp": "\\", "mps": "*", "cp-sat": "#"}
+
+
+def test_every_format_is_described_on_its_first_lines() -> None:
+    assert set(HEADER_MARKS) == set(FORMATS)
+    for name, mark in HEADER_MARKS.items():
+        result = invoke("export", "6", "--to", name, "--queen", "2,3", "--torus")
+        assert result.exit_code == 0, result.stderr
+        lines = result.stdout.splitlines()
+        head = [line for line in lines[:12] if line.startswith(mark)]
+        assert "N-queens problem" in head[0] and "nqueens" in head[0], name
+        assert head[1].startswith(f"{mark} Board: N = 6 (torus); queens at 2,3"), head[1]
+        assert any(line.startswith(f"{mark} Run it: ") for line in head), name
+        assert result.stderr == ""  # stdout alone: nothing said where the data goes
+
+
+@pytest.mark.parametrize("suffix", [".mzn", ".cnf", ".lp", ".mps", ".pbtxt", ".pb"])
+def test_the_file_name_names_the_format(suffix: str, tmp_path: Path) -> None:
+    path = tmp_path / f"queens{suffix}"
+    result = invoke("export", "5", "-o", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert path.stat().st_size > 0
+    assert result.stdout == ""
+    assert f"to {path}" in result.stderr
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # nothing else left beside it
+
+
+def test_a_file_gets_the_permissions_of_a_file_written_in_place(tmp_path: Path) -> None:
+    fresh, old = tmp_path / "fresh.cnf", tmp_path / "old.cnf"
+    old.write_text("before\n")
+    old.chmod(0o640)
+    umask = os.umask(0o022)
+    try:
+        assert invoke("export", "4", "-o", str(fresh)).exit_code == 0
+        assert invoke("export", "4", "-o", str(old)).exit_code == 0
+    finally:
+        os.umask(umask)
+    assert fresh.stat().st_mode & 0o777 == 0o644
+    assert old.stat().st_mode & 0o777 == 0o640
+    assert old.read_text().startswith("c The N-queens problem")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        (["--to", "sat"], "Invalid value for '--to'"),
+        (["-o", "queens.txt"], "queens.txt names no format: give --to FORMAT"),
+        ([], "no format given: give --to FORMAT"),
+        (["--to", "lp", "--queen", "1,1", "--queen", "2,2"], "queens 1,1 and 2,2 share a diagonal"),
+        (["--to", "dimacs", "--queen", "9,1"], "off the 8 x 8 board"),
+    ],
+)
+def test_bad_input_is_a_usage_error(arguments: list[str], words: str, tmp_path: Path) -> None:
+    os.chdir(tmp_path)
+    result = invoke("export", "8", *arguments)
+    assert result.exit_code == 2
+    assert words in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "n", "largest"),
+    [
+        ("dimacs", 100_000, "4,000"),
+        ("lp", 100_000, "1,500"),
+        ("mps", 5_000, "1,500"),
+        ("cp-sat", 1_000_000, "100,000"),
+    ],
+)
+def test_a_model_too_large_is_refused_before_anything_is_built(
+    name: str, n: int, largest: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "model"
+    started = time.monotonic()
+    result = invoke("export", str(n), "--to", name, "-o", str(path))
+    assert time.monotonic() - started < 5
+    assert result.exit_code == 2
+    assert f"the {name} model of N = {n:,} would be too large" in result.stderr
+    assert f"nqueens writes it up to N = {largest}" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_limits_follow_the_rules() -> None:
+    result = invoke("export", "3000", "--superqueens", "--to", "dimacs")
+    assert result.exit_code == 2
+    assert "up to N = 2,309 under these rules" in result.stderr
+
+
+def test_a_huge_board_exports_to_minizinc_at_once() -> None:
+    result = invoke("export", "10000000", "--to", "minizinc")
+    assert result.exit_code == 0
+    assert "int: n = 10000000;" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("target", "code", "words"),
+    [
+        ("{missing}/queens.cnf", 74, "cannot write"),
+        ("/dev/full", 74, "No space left on device"),
+        ("{folder}", 2, "is a directory"),
+    ],
+)
+def test_a_file_that_cannot_be_written(target: str, code: int, words: str, tmp_path: Path) -> None:
+    path = target.format(missing=tmp_path / "gone", folder=tmp_path)
+    result = invoke("export", "8", "--to", "dimacs", "-o", path)
+    assert result.exit_code == code
+    assert words in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_device_is_written_as_it_is() -> None:
+    result = invoke("export", "8", "--to", "dimacs", "-o", "/dev/null")
+    assert result.exit_code == 0
+    assert Path("/dev/null").is_char_device()
+
+
+def test_a_stopped_export_leaves_no_file(tmp_path: Path) -> None:
+    """A file cut short would read as a model of fewer clauses: none is left, and the file that
+    was there before is kept."""
+    path = tmp_path / "big.cnf"
+    path.write_text("the old model\n")
+    process = start_nqueens("export", "3000", "-o", str(path))
+    try:
+        deadline = time.monotonic() + 30
+        while not any(p.name.endswith(".part") for p in tmp_path.iterdir()):
+            assert time.monotonic() < deadline and process.poll() is None
+            time.sleep(0.01)
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == 130
+    assert "Interrupted: nothing was written to" in stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["big.cnf"]
+    assert path.read_text() == "the old model\n"
+
+
+# The answers read back
+
+
+def test_verify_reads_minizincs_output() -> None:
+    answer = "q = [2, 4, 1, 3];\n----------\nq = [3, 1, 4, 2];\n----------\n==========\n"
+    result = invoke("verify", stdin=answer)
+    assert result.exit_code == 0
+    assert "2 boards checked: all valid" in result.stderr
+    wrong = invoke("verify", stdin="q = [1, 2, 3, 4];\n----------\n")
+    assert wrong.exit_code == 1
+    assert "queens 1,1 and 2,2 share a diagonal" in wrong.stdout
+    none = invoke("verify", stdin="=====UNSATISFIABLE=====\n")
+    assert none.exit_code == 2
+    assert "MiniZinc found no solution" in none.stderr
+
+
+def cnf_of(tmp_path: Path, *arguments: str) -> Path:
+    path = tmp_path / "queens.cnf"
+    assert invoke("export", *arguments, "-o", str(path)).exit_code == 0
+    return path
+
+
+def answer_file(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "answer.txt"
+    path.write_text(text)
+    return str(path)
+
+
+def squares_true(n: int, rows: list[int], variables: int) -> list[int]:
+    true = {row * n + col + 1 for col, row in enumerate(rows)}
+    return [v if v in true else -v for v in range(1, variables + 1)]
+
+
+def test_verify_reads_a_sat_solvers_answer_both_ways(tmp_path: Path) -> None:
+    """MiniSat's result file and the competitions' s and v lines; the auxiliary variables are
+    left out of the model given here, which is fine: only clauses they decide could fail."""
+    cnf = cnf_of(tmp_path, "4")
+    literals = " ".join(map(str, squares_true(4, [1, 3, 0, 2], 16)))
+    for text in (f"SAT\n{literals} 0\n", f"c a solver\ns SATISFIABLE\nv {literals}\nv 0\n"):
+        result = invoke("verify", "--dimacs", str(cnf), answer_file(tmp_path, text))
+        assert result.exit_code == 0, result.stderr
+        assert "1 board checked: all valid" in result.stderr
+
+
+def test_verify_says_what_a_wrong_model_breaks(tmp_path: Path) -> None:
+    cnf = cnf_of(tmp_path, "4", "--queen", "1,2")
+    literals = " ".join(map(str, squares_true(4, [1, 3, 0, 2], 16)))  # not the given queen
+    result = invoke("verify", "--dimacs", str(cnf), answer_file(tmp_path, f"SAT\n{literals} 0\n"))
+    assert result.exit_code == 1
+    assert re.search(r"the model leaves clause [0-9,]+ of the CNF false", result.stdout)
+    attacking = " ".join(map(str, squares_true(4, [0, 1, 2, 3], 16)))
+    result = invoke("verify", "--dimacs", str(cnf), answer_file(tmp_path, f"SAT\n{attacking} 0\n"))
+    assert result.exit_code == 1
+    assert "share a diagonal" in result.stdout
+
+
+def test_verify_checks_under_the_rules_the_cnf_names(tmp_path: Path) -> None:
+    """N = 5 keeps every line of the board to 5 squares: at most one is then a clause per
+    pair, with no auxiliary variable that a model written here would have to give."""
+    cnf = cnf_of(tmp_path, "5", "--torus")
+    torus = min(solutions(5, ("torus",)))
+    result = invoke("verify", "--dimacs", str(cnf), answer_file(tmp_path, model(5, torus)))
+    assert result.exit_code == 0
+    result = invoke(
+        "verify", "--dimacs", str(cnf), answer_file(tmp_path, model(5, (0, 1, 2, 3, 4)))
+    )
+    assert result.exit_code == 1
+    assert "board 1 (N = 5, torus)" in result.stdout
+
+
+def model(n: int, rows: tuple[int, ...]) -> str:
+    return "SAT\n" + " ".join(map(str, squares_true(n, list(rows), n * n))) + " 0\n"
+
+
+@pytest.mark.parametrize(
+    ("answer", "words"),
+    [
+        ("UNSAT\n", "the SAT solver found the CNF unsatisfiable"),
+        ("s UNSATISFIABLE\n", "the SAT solver found the CNF unsatisfiable"),
+        ("1 2 3 0\n", "is not a SAT solver's answer"),
+        ("SAT\nQ . . .\n", "line 2 of the solver's answer"),
+    ],
+)
+def test_verify_refuses_what_is_no_model(answer: str, words: str, tmp_path: Path) -> None:
+    cnf = cnf_of(tmp_path, "4")
+    result = invoke("verify", "--dimacs", str(cnf), answer_file(tmp_path, answer))
+    assert result.exit_code == 2
+    assert words in result.stderr
+
+
+def test_verify_refuses_a_cnf_it_did_not_write(tmp_path: Path) -> None:
+    cnf = tmp_path / "other.cnf"
+    cnf.write_text("p cnf 3 1\n1 2 3 0\n")
+    result = invoke("verify", "--dimacs", str(cnf), answer_file(tmp_path, "SAT\n1 2 3 0\n"))
+    assert result.exit_code == 2
+    assert "is not a CNF that nqueens export wrote" in result.stderr
+
+
+@pytest.mark.skipif(shutil.which("minisat") is None, reason="minisat is not installed")
+def test_the_header_runs_as_it_says(tmp_path: Path) -> None:
+    """The "Run it" line of the CNF, run as it is in a shell."""
+    cnf = cnf_of(tmp_path, "12", "--queen", "1,1")
+    run = next(line for line in cnf.read_text().splitlines() if line.startswith("c Run it: "))
+    nqueens = Path(sys.executable).parent / "nqueens"
+    command = run.removeprefix("c Run it: ").replace("nqueens verify", f"{nqueens} verify")
+    done = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "1 board checked: all valid" in done.stderr

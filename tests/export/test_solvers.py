@@ -1,0 +1,284 @@
+"""Exported models run by the solvers they are written for: MiniZinc with Gecode, SAT solvers
+(picosat, minisat), GLPK's glpsol and CP-SAT. Every solution another tool finds is checked by the
+tests' own checker, and their number compared with the tests' own counter and with nqueens'.
+
+Each tool is Debian's (``.ci/run`` installs them); where one is missing its tests skip and say so.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from helpers import attacks, count_completions, solutions
+
+import nqueens
+from nqueens.core.board import Board
+from nqueens.export import Target, export
+
+RULE_SETS = [(), ("torus",), ("superqueens",), ("superqueens", "torus")]
+
+
+def needs(tools: str, packages: str) -> pytest.MarkDecorator:
+    missing = [tool for tool in tools.split() if shutil.which(tool) is None]
+    return pytest.mark.skipif(
+        bool(missing), reason=f"{' and '.join(missing)} not installed (Debian's {packages})"
+    )
+
+
+needs_minizinc = needs("minizinc fzn-gecode", "minizinc and flatzinc")
+needs_picosat = needs("picosat", "picosat")
+needs_minisat = needs("minisat", "minisat")
+needs_glpsol = needs("glpsol", "glpk-utils")
+
+
+def written(board: Board, form: str, folder: Path, suffix: str) -> Path:
+    path = folder / f"model{suffix}"
+    with path.open("wb") as stream:
+        export(board, form, Target(stream, path.name))
+    return path
+
+
+def assert_solutions(found: list[tuple[int, ...]], n: int, rules: tuple[str, ...]) -> None:
+    """Every board found is a solution by the tests' own checker, none twice."""
+    assert len(set(found)) == len(found)
+    for rows in found:
+        assert sorted(rows) == list(range(n)), rows
+        squares = [(row, col) for col, row in enumerate(rows)]
+        assert not any(
+            attacks(a, b, n, rules) for i, a in enumerate(squares) for b in squares[i + 1 :]
+        ), rows
+
+
+def random_puzzle(n: int, seed: int) -> Board:
+    """A queen, a blocked square and sometimes an excluded diagonal, at random, kept only if
+    they make a puzzle (the queen on no excluded diagonal)."""
+    chooser = random.Random(seed)
+    while True:
+        queen = (chooser.randrange(n), chooser.randrange(n))
+        blocked = (chooser.randrange(n), chooser.randrange(n))
+        excluded = [("sum", chooser.randrange(2 * n - 1))] if seed % 2 else []
+        try:
+            return Board(n, [queen], [blocked] if blocked != queen else [], excluded)
+        except nqueens.BoardError:
+            continue
+
+
+def puzzle_count(board: Board) -> int:
+    sums = frozenset(d.value for d in board.excluded if d.kind == "sum")
+    differences = frozenset(d.value for d in board.excluded if d.kind == "difference")
+    return count_completions(board.n, set(board.queens), set(board.blocked), sums, differences)
+
+
+# MiniZinc
+
+
+def minizinc_boards(path: Path) -> list[tuple[int, ...]]:
+    shown = subprocess.run(
+        ["minizinc", "--solver", "gecode", "--all-solutions", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    rows = re.findall(r"q = \[([0-9, ]*)\];", shown)
+    assert shown.rstrip().endswith(("==========", "=====UNSATISFIABLE=====")), shown[-200:]
+    return [tuple(int(row) - 1 for row in line.split(", ")) for line in rows if line]
+
+
+@needs_minizinc
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_minizinc_finds_every_solution_and_no_other(rules: tuple[str, ...], tmp_path: Path) -> None:
+    n = 7
+    found = minizinc_boards(written(Board(n, rules=rules), "minizinc", tmp_path, ".mzn"))
+    assert_solutions(found, n, rules)
+    assert set(found) == solutions(n, rules)
+    assert len(found) == nqueens.count(Board(n, rules=rules)).solutions
+
+
+@pytest.mark.slow
+@needs_minizinc
+@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("n", range(1, 11))
+def test_minizinc_counts_every_board(n: int, rules: tuple[str, ...], tmp_path: Path) -> None:
+    found = minizinc_boards(written(Board(n, rules=rules), "minizinc", tmp_path, ".mzn"))
+    assert_solutions(found, n, rules)
+    assert len(found) == nqueens.count(Board(n, rules=rules)).solutions == len(solutions(n, rules))
+
+
+@needs_minizinc
+@pytest.mark.parametrize(
+    "seed", [pytest.param(seed, marks=pytest.mark.slow) for seed in range(1, 12)] + [0]
+)
+def test_minizinc_counts_random_puzzles(seed: int, tmp_path: Path) -> None:
+    board = random_puzzle(8, seed)
+    found = minizinc_boards(written(board, "minizinc", tmp_path, ".mzn"))
+    assert_solutions(found, board.n, ())
+    assert all(board.allows(rows) for rows in found)
+    assert len(found) == puzzle_count(board) == nqueens.count(board).solutions
+
+
+# SAT
+
+
+def all_models(cnf: Path, n: int) -> list[tuple[int, ...]]:
+    """Every model, by picosat's enumeration with blocking clauses, as boards."""
+    shown = subprocess.run(
+        ["picosat", "--all", str(cnf)], capture_output=True, text=True, timeout=120
+    ).stdout
+    boards = []
+    for model in shown.split("s SATISFIABLE")[1:]:
+        true = {int(v) for v in re.findall(r"-?[0-9]+", model.split("s ")[0]) if int(v) > 0}
+        queens = sorted(divmod(v - 1, n) for v in true if v <= n * n)
+        assert len(queens) == n, model
+        boards.append(tuple(row for row, _ in sorted(queens, key=lambda square: square[1])))
+    return boards
+
+
+@needs_picosat
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_every_model_of_the_cnf_is_one_solution(rules: tuple[str, ...], tmp_path: Path) -> None:
+    """One model a solution, one solution a model: the auxiliary variables are decided by the
+    squares, so counting the CNF's models counts the board's solutions."""
+    n = 8
+    found = all_models(written(Board(n, rules=rules), "dimacs", tmp_path, ".cnf"), n)
+    assert_solutions(found, n, rules)
+    assert set(found) == solutions(n, rules)
+    assert len(found) == nqueens.count(Board(n, rules=rules)).solutions
+
+
+@pytest.mark.slow
+@needs_picosat
+@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("n", range(1, 11))
+def test_the_cnf_counts_every_board(n: int, rules: tuple[str, ...], tmp_path: Path) -> None:
+    found = all_models(written(Board(n, rules=rules), "dimacs", tmp_path, ".cnf"), n)
+    assert_solutions(found, n, rules)
+    assert len(found) == nqueens.count(Board(n, rules=rules)).solutions == len(solutions(n, rules))
+
+
+@needs_picosat
+@pytest.mark.parametrize(
+    "seed", [pytest.param(seed, marks=pytest.mark.slow) for seed in range(1, 12)] + [0]
+)
+def test_the_cnf_counts_random_puzzles(seed: int, tmp_path: Path) -> None:
+    board = random_puzzle(8, seed)
+    found = all_models(written(board, "dimacs", tmp_path, ".cnf"), board.n)
+    assert_solutions(found, board.n, ())
+    assert all(board.allows(rows) for rows in found)
+    assert len(found) == puzzle_count(board) == nqueens.count(board).solutions
+
+
+@needs_minisat
+def test_minisat_with_blocking_clauses_on_the_squares(tmp_path: Path) -> None:
+    """The enumeration the header describes, by hand: solve, forbid the queens found, again."""
+    n = 6
+    cnf = written(Board(n), "dimacs", tmp_path, ".cnf")
+    text = cnf.read_text()
+    found = []
+    for _ in range(10):
+        result = tmp_path / "result.txt"
+        subprocess.run(["minisat", str(cnf), str(result)], capture_output=True, timeout=60)
+        answer = result.read_text().split("\n")
+        if answer[0] == "UNSAT":
+            break
+        queens = [v for v in map(int, answer[1].split()) if 0 < v <= n * n]
+        found.append(
+            tuple(row for row, _ in sorted((divmod(v - 1, n) for v in queens), key=lambda s: s[1]))
+        )
+        text = re.sub(r"p cnf (\d+) (\d+)", lambda m: f"p cnf {m[1]} {int(m[2]) + 1}", text)
+        text += " ".join(str(-v) for v in queens) + " 0\n"
+        cnf.write_text(text)
+    assert_solutions(found, n, ())
+    assert set(found) == solutions(n, ())
+
+
+# LP and MPS, by GLPK's glpsol
+
+
+def glpsol(path: Path, form: str, n: int) -> tuple[int, ...] | None:
+    """The board of glpsol's optimum, or None where the program has no solution of N queens."""
+    answer = path.with_suffix(".sol")
+    subprocess.run(
+        ["glpsol", "--lp" if form == "lp" else "--freemps", str(path), "-w", str(answer)],
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+    lines = answer.read_text().splitlines()
+    status = next(line.split() for line in lines if line.startswith("s mip"))
+    queens = n if form == "lp" else -n  # MPS minimizes minus the number of queens
+    if status[4] != "o" or round(float(status[5])) != queens:
+        return None
+    values = [line.split() for line in lines if line.startswith("j ")]
+    placed = [divmod(int(column) - 1, n) for _, column, value in values if float(value) > 0.5]
+    return tuple(row for row, _ in sorted(placed, key=lambda square: square[1]))
+
+
+@needs_glpsol
+@pytest.mark.parametrize("form", ["lp", "mps"])
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_glpsol_solves_the_program(form: str, rules: tuple[str, ...], tmp_path: Path) -> None:
+    for n in (1, 4, 5, 6):
+        board = Board(n, rules=rules)
+        found = glpsol(written(board, form, tmp_path, f".{form}"), form, n)
+        exists = nqueens.first(board).solution is not None
+        assert (found is not None) == exists == bool(solutions(n, rules)), (n, rules)
+        if found is not None:
+            assert_solutions([found], n, rules)
+
+
+@needs_glpsol
+@pytest.mark.parametrize("form", ["lp", "mps"])
+@pytest.mark.parametrize("seed", range(6))
+def test_glpsol_solves_random_puzzles(form: str, seed: int, tmp_path: Path) -> None:
+    board = random_puzzle(6 + seed % 3, seed)
+    found = glpsol(written(board, form, tmp_path, f".{form}"), form, board.n)
+    assert (found is not None) == (puzzle_count(board) > 0)
+    if found is not None:
+        assert_solutions([found], board.n, ())
+        assert board.allows(found)
+
+
+# CP-SAT
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_the_cp_sat_model_read_back_counts_every_solution(rules: tuple[str, ...]) -> None:
+    from ortools.sat.python import cp_model
+
+    n = 7
+    stream = io.BytesIO()
+    export(Board(n, rules=rules), "cp-sat", Target(stream, "model.pbtxt"))
+    model = cp_model.CpModel()
+    model.proto.parse_text_format(stream.getvalue().decode())
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1
+    found: list[tuple[int, ...]] = []
+
+    class Collect(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            found.append(tuple(self.value(model.get_int_var_from_proto_index(c)) for c in range(n)))
+
+    solver.solve(model, Collect())
+    assert_solutions(found, n, rules)
+    assert set(found) == solutions(n, rules)
+
+
+def test_the_binary_cp_sat_model_is_the_text_one() -> None:
+    from ortools.sat import cp_model_pb2
+
+    board = Board(9, [(0, 0)], [(4, 4)], rules=["superqueens"])
+    text, binary = io.BytesIO(), io.BytesIO()
+    export(board, "cp-sat", Target(text, "m.pbtxt"))
+    export(board, "cp-sat", Target(binary, "m.pb", binary=True))
+    from google.protobuf import text_format
+
+    read = text_format.Parse(text.getvalue().decode(), cp_model_pb2.CpModelProto())
+    assert cp_model_pb2.CpModelProto.FromString(binary.getvalue()) == read
