@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from nqueens.formats.boards import puzzle_text, random_puzzle
+from nqueens.formats.boards import random_puzzle
 
 
 def main() -> None:
@@ -20,7 +20,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, help="for a repeatable instance")
     args = parser.parse_args()
     queens = args.queens if args.queens is not None else max(1, args.n // 10)
-    print(puzzle_text(random_puzzle(args.n, queens, seed=args.seed)))
+    print(random_puzzle(args.n, queens, seed=args.seed))
 
 
 if __name__ == "__main__":

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from nqueens.api import count, first, solve
-    from nqueens.core.board import MAX_N, Board, BoardError, Diagonal
+    from nqueens.core.board import MAX_N, Board, BoardError
+    from nqueens.core.geometry import Diagonal
     from nqueens.core.results import (
         FirstResult,
         InputError,
@@ -42,7 +43,7 @@ _HOMES = {
     "Prepared": "nqueens.run.compiled",
     "Board": "nqueens.core.board",
     "BoardError": "nqueens.core.board",
-    "Diagonal": "nqueens.core.board",
+    "Diagonal": "nqueens.core.geometry",
     "CheckpointUnwritable": "nqueens.run.checkpoint",
     "ClusterLost": "nqueens.run.cluster",
     "ClusterUnreachable": "nqueens.run.cluster",

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from nqueens.core import signals, validation
 from nqueens.core.board import MAX_N, Board, excluded_diagonals
-from nqueens.core.results import FirstResult, InputError, Square, Stats
+from nqueens.core.results import FirstResult, InputError, Solution, Square, Stats
 from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
 from nqueens.engines.base import COUNT, FIRST, MAX_SEED, SOLVE, Engine, Request
@@ -170,7 +170,7 @@ def solve(
     check_bounded(request, resumable=False, engine=chosen)
     request, _ = ready(chosen, request)
     stream = chosen.solve(replace(request, strategy=chosen.strategy_for(request)))
-    return stream.stopping_after(request.limit)
+    return stream.stopping_after(request.limit).found_on(request.board)
 
 
 @signals.guarded
@@ -350,12 +350,14 @@ def first(
     if engine != registry.AUTO_ENGINE or request.options:  # an engine's options choose it
         chosen = _engine(engine, request)
         request, _ = ready(chosen, request)
-        return chosen.first(replace(request, strategy=chosen.strategy_for(request)))
+        found = chosen.first(replace(request, strategy=chosen.strategy_for(request)))
+        return _found_on(request.board, found.solution, found.stats)
     if strategy is not None:
         raise InputError("a strategy needs an engine: the auto engine picks both")
     answered = answered_at_once(request, engine)
     if answered is not None:
-        return first_of(answered)
+        found = first_of(answered)
+        return _found_on(request.board, found.solution, found.stats)
     time_limit = request.time_limit  # validated: None for no limit, inf and 1e308 included
     started = time.monotonic()
     plan = first_plan(request.board, seeded=request.seed is not None)
@@ -380,4 +382,11 @@ def first(
         if decided or attempt is plan[-1]:
             break
     wall_time = time.monotonic() - started
-    return FirstResult(result.solution, replace(result.stats, wall_time=wall_time))
+    return _found_on(request.board, result.solution, replace(result.stats, wall_time=wall_time))
+
+
+def _found_on(board: Board, solution: Solution | None, stats: Stats) -> FirstResult:
+    """The result, its solution given its board where that holds more than N queens."""
+    if solution is not None and not board.plain:
+        solution = replace(solution, board=board)
+    return FirstResult(solution, stats)

@@ -50,7 +50,8 @@ from helpers import (
 
 import nqueens
 from nqueens.cli import cli, params
-from nqueens.core.board import RULES, Board
+from nqueens.core.board import Board
+from nqueens.core.geometry import RULES
 from nqueens.core.results import InputError
 from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry

@@ -22,7 +22,8 @@ import pytest
 from helpers import attacks, symmetry_images
 
 import nqueens
-from nqueens.core.board import RULES, BoardError
+from nqueens.core.board import BoardError
+from nqueens.core.geometry import RULES
 from nqueens.engines import registry
 from nqueens.engines.base import COUNT, FIRST, SOLVE, Request
 

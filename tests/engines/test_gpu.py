@@ -36,7 +36,8 @@ from helpers import (
 )
 
 import nqueens
-from nqueens.core.board import Board, Diagonal
+from nqueens.core.board import Board
+from nqueens.core.geometry import Diagonal
 from nqueens.engines import gpu, jit, registry
 from nqueens.engines.base import Request
 from nqueens.engines.bitboard import edges

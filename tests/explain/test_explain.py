@@ -19,7 +19,8 @@ from helpers import (
 
 import nqueens
 from nqueens.cli.render import key_lines
-from nqueens.core.board import RULES, Board
+from nqueens.core.board import Board
+from nqueens.core.geometry import RULES
 from nqueens.explain.events import explain
 
 SVG = "{http://www.w3.org/2000/svg}"

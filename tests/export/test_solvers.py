@@ -278,7 +278,5 @@ def test_the_binary_cp_sat_model_is_the_text_one() -> None:
     text, binary = io.BytesIO(), io.BytesIO()
     export(board, "cp-sat", Target(text, "m.pbtxt"))
     export(board, "cp-sat", Target(binary, "m.pb", binary=True))
-    from google.protobuf import text_format
-
-    read = text_format.Parse(text.getvalue().decode(), cp_model_pb2.CpModelProto())
-    assert cp_model_pb2.CpModelProto.FromString(binary.getvalue()) == read
+    body = "".join(line for line in text.getvalue().decode().splitlines(True) if line[0] != "#")
+    assert str(cp_model_pb2.CpModelProto.FromString(binary.getvalue())).strip() == body.strip()

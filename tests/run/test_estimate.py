@@ -14,7 +14,8 @@ from rich.progress import Progress
 import nqueens
 from nqueens.cli.progress import _TimeLeftColumn
 from nqueens.cli.render import estimate_line
-from nqueens.core.board import DIFFERENCE, SUM, Board, Diagonal
+from nqueens.core.board import Board
+from nqueens.core.geometry import DIFFERENCE, SUM, Diagonal
 from nqueens.engines.base import Engine, Request, Subcount, Subproblem
 from nqueens.engines.bitboard import ENGINE as BITBOARD
 from nqueens.engines.reduced import ENGINE as REDUCED

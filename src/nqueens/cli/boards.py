@@ -12,7 +12,8 @@ import click
 from nqueens.cli import report
 from nqueens.cli.options import F, usage_errors
 from nqueens.cli.params import TextFile, WholeNumber
-from nqueens.core.board import RULES, Board, Diagonal, diagonal_through, parse_square
+from nqueens.core.board import Board
+from nqueens.core.geometry import RULES, Diagonal, diagonal_through, parse_square
 from nqueens.core.results import InputError, Square
 from nqueens.core.validation import read_whole, shown
 from nqueens.formats.boards import read_board

@@ -18,10 +18,10 @@ from typing import Any, TypeVar, cast
 import click
 from click.core import ParameterSource
 
-from nqueens.cli import render, report
+from nqueens.cli import report
 from nqueens.cli.output import COLOR_KEY, is_terminal
 from nqueens.cli.params import Seconds, option_flag
-from nqueens.core import clock, theorems
+from nqueens.core import clock, pictures, theorems
 from nqueens.core.results import InputError
 from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, FIRST_MIN, STRATEGIES
 from nqueens.engines import jit, registry
@@ -274,7 +274,7 @@ def board_options(function: F) -> F:
         default="auto",
         show_default=True,
         help="board: drawn square by square; compact: a line of each column's queen's row "
-        f"(1-based); auto: a board where it fits (up to N = {render.PLAIN_BOARD_MAX_N} in a "
+        f"(1-based); auto: a board where it fits (up to N = {pictures.DRAWN_MAX_N} in a "
         "pipe).",
     )(function)
 

@@ -15,8 +15,7 @@ import click
 from rich.console import Console
 
 from nqueens.cli import render
-from nqueens.cli.svg import numbered_path
-from nqueens.core import signals
+from nqueens.core import pictures, signals
 from nqueens.core.board import Board
 from nqueens.core.results import Solution, Stats, Status
 from nqueens.engines.streams import EngineStream
@@ -130,7 +129,7 @@ class Output:
             return self.style == "compact"
         if self.rich:
             return render.rich_board_width(n) > self.out.width
-        return n > render.PLAIN_BOARD_MAX_N
+        return n > pictures.DRAWN_MAX_N
 
     def solution(self, solution: Solution, number: int | None = None) -> None:
         """Write one solution to stdout, numbered when it is one of many: whole, a stop signal
@@ -331,3 +330,11 @@ def exit_code(status: Status) -> int:
         Status.TIME_LIMIT: EXIT_TIME_LIMIT,
         Status.INTERRUPTED: signals.exit_code(),
     }[status]
+
+
+def numbered_path(path: str, number: int, width: int) -> str:
+    """``board.svg``, 3 -> ``board-003.svg`` (width digits): one file per solution or step."""
+    stem, dot, suffix = path.rpartition(".")
+    if not dot or "/" in suffix:
+        stem, suffix = path, "svg"
+    return f"{stem}-{number:0{width}d}.{suffix}"

@@ -16,8 +16,10 @@ from rich.table import Table
 from rich.text import Text
 
 from nqueens.core import clock
-from nqueens.core.board import SUM, Board
+from nqueens.core.board import Board
+from nqueens.core.geometry import SUM
 from nqueens.core.glyphs import glyphs
+from nqueens.core.pictures import plain_grid
 from nqueens.core.results import Solution, Square, Stats, Status
 from nqueens.core.wording import counted, noun_for
 from nqueens.formats import blocks
@@ -30,35 +32,10 @@ _LIGHT_SQUARE = "black on #eeeed2"
 _DARK_SQUARE = "black on #b58863"
 _LABEL = "dim"
 
-PLAIN_BOARD_MAX_N = 100
-"""Off a terminal, boards up to this size are drawn square by square; larger ones compactly."""
-
 
 def plain_board(solution: Solution) -> str:
     """The OR-Tools guide's format: one line per row, ``Q`` a queen, ``_`` an empty square."""
     return plain_grid(solution.n, set(solution.squares()))
-
-
-def plain_grid(
-    n: int,
-    queens: Collection[Square],
-    crossed: Collection[Square] = (),
-    *,
-    forced: Collection[Square] = (),
-) -> str:
-    """A board as plain text: ``Q`` a queen (``F`` one forced by propagation), ``x`` a ruled-out
-    square, ``_`` a free one."""
-    return "\n".join(
-        " ".join(
-            ("F" if (row, col) in forced else "Q")
-            if (row, col) in queens
-            else "x"
-            if (row, col) in crossed
-            else "_"
-            for col in range(n)
-        )
-        for row in range(n)
-    )
 
 
 MAX_DRAWN_N = 1_000

@@ -10,9 +10,9 @@ import click
 from nqueens.cli import render
 from nqueens.cli.output import Output
 from nqueens.cli.params import option_flag
-from nqueens.cli.svg import MAX_SVG_N
 from nqueens.core import theorems
 from nqueens.core.board import Board, BoardError
+from nqueens.core.pictures import MAX_SVG_N
 from nqueens.core.results import InputError, Stats
 from nqueens.engines import registry
 from nqueens.engines.base import Request

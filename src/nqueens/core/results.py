@@ -6,38 +6,12 @@ Core code returns these; only the CLI decides how to show them.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from nqueens.core.board import Board
+from nqueens.core.errors import InputError as InputError
+from nqueens.core.errors import Square as Square
 from nqueens.core.wording import counted
-
-Square = tuple[int, int]
-"""A square as code sees it: 0-based ``(row, col)``. People read and type 1-based ROW,COL."""
-
-
-class InputError(ValueError):
-    """An argument outside what nqueens accepts; the message says why, for the user to read.
-
-    ``argument`` names the API argument at fault, where there is one, so that a caller with other
-    names for its arguments (the command line's options) can name its own. A message that
-    mentions arguments writes each of ``names`` as ``{name}``: ``str()`` spells it as the API does
-    (``time_limit=``), :meth:`worded` as the caller's ``spell`` does.
-    """
-
-    def __init__(
-        self, message: str, *, argument: str | None = None, names: tuple[str, ...] = ()
-    ) -> None:
-        self.template = message
-        self.argument = argument
-        self.names = names
-        super().__init__(self.worded(lambda name: f"{name}="))
-
-    def worded(self, spell: Callable[[str], str]) -> str:
-        """The message, each argument it mentions spelled by ``spell``."""
-        text = self.template
-        for name in self.names:
-            text = text.replace(f"{{{name}}}", spell(name))
-        return text
 
 
 @dataclass(frozen=True)
@@ -45,11 +19,34 @@ class Solution:
     """One placement of N queens: ``rows[c]`` is the 0-based row of the queen in column ``c``."""
 
     rows: tuple[int, ...]
+    board: Board | None = field(default=None, compare=False, repr=False)
+    """The board it was found on where that holds more than N queens (given queens, blocked
+    squares, excluded diagonals, a rule), which its pictures show; None for the plain board."""
 
     @property
     def n(self) -> int:
         """The board size."""
         return len(self.rows)
+
+    def __str__(self) -> str:
+        """The board drawn in text, as ``solve`` writes it off a terminal: a line a row, ``Q`` a
+        queen, ``_`` an empty square (beyond N = 100, the 1-based row of each column's queen)."""
+        from nqueens.core.pictures import solution_text
+
+        return solution_text(self.n, self.rows)
+
+    def to_svg(self, *, ascii_only: bool = False) -> str:
+        """The board as an SVG picture, as ``--svg`` draws it: its board's given queens, blocked
+        squares, excluded diagonals and rule marked; queens as Q with ``ascii_only``."""
+        from nqueens.core.pictures import board_svg
+
+        return board_svg(self.n, self.squares(), board=self.board, ascii_only=ascii_only)
+
+    def _repr_svg_(self) -> str | None:
+        """The picture a notebook shows (none beyond N = 200, where it shows the text)."""
+        from nqueens.core.pictures import notebook_svg
+
+        return notebook_svg(self.n, self.squares(), self.board)
 
     def squares(self) -> list[Square]:
         """The queens as 0-based ``(row, col)`` pairs, as ``queens=`` takes them back."""

@@ -21,7 +21,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
-from nqueens.core.board import SUM, SUPERQUEENS, TORUS, Board, Diagonal
+from nqueens.core.board import Board
+from nqueens.core.geometry import SUM, SUPERQUEENS, TORUS, Diagonal
 from nqueens.core.results import Square
 
 THEOREM = "theorem"

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from nqueens.core.results import InputError, Square
+from nqueens.core.errors import InputError, Square
 
 NO_TIME_LIMIT_BEYOND = 1e9
 """Seconds (about 32 years) beyond which a time limit means no limit: solvers take milliseconds

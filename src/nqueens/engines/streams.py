@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import nullcontext
+from dataclasses import replace
 from typing import Any
 
 from nqueens.core import signals
+from nqueens.core.board import Board
 from nqueens.core.results import FirstResult, SearchInterrupted, Solution, Stats, Status
 
 BLOCK_SOLUTIONS = 4096
@@ -25,6 +27,7 @@ class EngineStream(Iterator[Solution]):
     _stats: Stats | None = None
     _limit: int | None = None
     _delivered = 0
+    _board: Board | None = None
 
     def __iter__(self) -> EngineStream:
         return self
@@ -47,7 +50,7 @@ class EngineStream(Iterator[Solution]):
         if solution is None:
             raise StopIteration
         self._delivered += 1
-        return solution
+        return solution if self._board is None else replace(solution, board=self._board)
 
     lists_in_blocks = False
     """Whether the stream lists much faster a block at a time (a listing in C), and then gives
@@ -72,6 +75,12 @@ class EngineStream(Iterator[Solution]):
         """With ``unique``: how many solutions the ones listed so far stand for, where the
         stream keeps that count (None where it does not)."""
         return None
+
+    def found_on(self, board: Board) -> EngineStream:
+        """Give each solution its board, where that holds more than N queens, for its
+        pictures."""
+        self._board = None if board.plain else board
+        return self
 
     def stopping_after(self, limit: int | None) -> EngineStream:
         """This stream, ended after ``limit`` solutions (None: all of them). An engine may also

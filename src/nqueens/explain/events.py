@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from ortools.constraint_solver import pywrapcp
 
-from nqueens.core.board import Board, attack, square_name
+from nqueens.core.board import Board
+from nqueens.core.geometry import attack, square_name
 from nqueens.core.results import InputError, Square
 from nqueens.core.strategies import FIRST_FAIL_MID, FIRST_MIN
 from nqueens.engines.cp.model import decision_builder, queens_on

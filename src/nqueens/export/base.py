@@ -8,7 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from nqueens.core.board import SUPERQUEENS, Board, diagonal_name, square_name
+from nqueens.core.board import Board
+from nqueens.core.geometry import SUPERQUEENS
+from nqueens.core.pictures import described
 
 
 @dataclass(frozen=True)
@@ -64,29 +66,10 @@ def header(board: Board, what: str, target: Target, lines: list[str], run: str) 
 
     return [
         f"The N-queens problem as {what}, written by nqueens {__version__}.",
-        f"Board: {board.title}{_given(board)}.",
+        f"Board: {described(board)}.",
         *lines,
         f"Run it: {run.format(file=target.name)}",
     ]
-
-
-SQUARES_NAMED = 20
-"""Given squares a header names, of each kind; the model holds them all."""
-
-
-def _given(board: Board) -> str:
-    """``; queens at 1,1 3,5; blocked 2,2``: what is given on the board, or nothing."""
-    parts = []
-    if board.queens:
-        parts.append("queens at " + " ".join(map(square_name, board.queens[:SQUARES_NAMED])))
-    if board.blocked:
-        parts.append("blocked " + " ".join(map(square_name, board.blocked[:SQUARES_NAMED])))
-    if board.excluded:
-        names = (diagonal_name(d, board.n) for d in board.excluded[:SQUARES_NAMED])
-        parts.append("excluded diagonals " + " ".join(names))
-    if max(len(board.queens), len(board.blocked), len(board.excluded)) > SQUARES_NAMED:
-        parts.append(f"the first {SQUARES_NAMED} of each named here")
-    return "".join(f"; {part}" for part in parts)
 
 
 def commented(mark: str, lines: list[str]) -> bytes:

@@ -38,7 +38,8 @@ def write(board: Board, target: Target) -> None:
     ]
     head = header(board, "a CP-SAT model (CpModelProto, text format)", target, lines, RUN)
     target.stream.write(commented("#", head))
-    target.stream.write(str(model.proto).encode())
+    text = str(model.proto)
+    target.stream.write((text if text.endswith("\n") else text + "\n").encode())
 
 
 FORMAT = Format(

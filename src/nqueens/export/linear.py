@@ -39,7 +39,7 @@ def _write(board: Board, target: Target, form: str) -> None:
         else "Minus the number of queens is minimized (some MPS readers take no OBJSENSE)"
     )
     lines = [
-        f"Variable V<k> (k from 0, padded with zeros) is a queen on the square of row",
+        "Variable V<k> (k from 0, padded with zeros) is a queen on the square of row",
         f"k // {n} + 1, column k % {n} + 1 (1-based): the squares row by row.",
         f"{objective}: every solution holds {n} queens, and no optimum means no solution.",
     ]

@@ -5,7 +5,8 @@ back."""
 
 from __future__ import annotations
 
-from nqueens.core.board import MAX_N, SUM, SUPERQUEENS, TORUS, Board, knight_pairs
+from nqueens.core.board import MAX_N, Board, knight_pairs
+from nqueens.core.geometry import SUM, SUPERQUEENS, TORUS
 from nqueens.export.base import Format, Target, commented, header
 
 RUN = "minizinc --solver gecode --all-solutions {file} | nqueens verify"

@@ -7,7 +7,8 @@ import json
 import random
 import re
 
-from nqueens.core.board import DIFFERENCE, SUM, Board, BoardError, Diagonal
+from nqueens.core.board import Board, BoardError
+from nqueens.core.geometry import DIFFERENCE, SUM, Diagonal
 from nqueens.core.glyphs import QUEEN
 from nqueens.core.results import InputError, Square
 from nqueens.core.validation import HugeNumber, read_whole, shown
@@ -234,13 +235,3 @@ def random_puzzle(n: int, queens: int, *, seed: int | None = None) -> Board:
             differences.add(row - col)
         else:
             return Board(n, tuple(sorted(placed)))
-
-
-def puzzle_text(board: Board) -> str:
-    """The puzzle as a board drawing that --board reads: Q given, # blocked (and every square of
-    an excluded diagonal), . free."""
-    marks = {square: "#" for square in board.closed_squares()}
-    marks |= {square: "Q" for square in board.queens}
-    return "\n".join(
-        " ".join(marks.get((row, col), ".") for col in range(board.n)) for row in range(board.n)
-    )

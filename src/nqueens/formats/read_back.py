@@ -16,7 +16,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from nqueens.core.board import MAX_N, RULES
+from nqueens.core.board import MAX_N
+from nqueens.core.geometry import RULES
 from nqueens.core.results import InputError, Square
 from nqueens.core.validation import read_whole, shown
 from nqueens.core.wording import counted

@@ -13,7 +13,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from nqueens.core.board import MAX_N, RULES
+from nqueens.core.board import MAX_N
+from nqueens.core.geometry import RULES
 from nqueens.core.results import InputError
 from nqueens.core.validation import read_whole
 from nqueens.formats.verify import BoardCheck, check

@@ -13,13 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from nqueens.core.board import (
-    SUPERQUEENS,
-    TORUS,
-    diagonal_shared,
-    knight_squares,
-    square_name,
-)
+from nqueens.core.geometry import SUPERQUEENS, TORUS, diagonal_shared, knight_squares, square_name
 from nqueens.core.results import Square
 from nqueens.core.wording import counted
 

@@ -24,8 +24,9 @@ from nqueens.cli.output import (
     Output,
     Pictures,
 )
-from nqueens.cli.svg import board_svg
-from nqueens.core.board import RULES, Board
+from nqueens.core.board import Board
+from nqueens.core.geometry import RULES
+from nqueens.core.pictures import board_svg, plain_grid
 from nqueens.core.results import InputError
 from nqueens.core.strategies import FIRST_FAIL_MID, FIRST_MIN
 from nqueens.core.wording import counted
@@ -205,7 +206,7 @@ def _draw_steps(
             )
             output.out.print()
         else:
-            grid = render.plain_grid(n, event.queens, event.crossed, forced=event.forced)
+            grid = plain_grid(n, event.queens, event.crossed, forced=event.forced)
             click.echo(f"{caption}\n{grid}\n")
         if pictures.path is not None:
             picture = board_svg(

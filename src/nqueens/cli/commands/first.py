@@ -26,9 +26,9 @@ from nqueens.cli.output import (
 from nqueens.cli.params import WholeNumber
 from nqueens.cli.progress import spinner
 from nqueens.cli.report import check_drawable, none_exists, note_theorem_set_aside, seed_unused
-from nqueens.cli.svg import board_svg
 from nqueens.core import clock, signals
 from nqueens.core.board import Board
+from nqueens.core.pictures import board_svg
 from nqueens.core.results import SearchInterrupted
 from nqueens.engines import registry
 from nqueens.engines.base import FIRST, MAX_SEED

@@ -32,10 +32,10 @@ from nqueens.cli.report import (
     note_slow_engine,
     note_theorem_set_aside,
 )
-from nqueens.cli.svg import board_svg
 from nqueens.core import clock
 from nqueens.core.board import Board
 from nqueens.core.known_counts import KNOWN_TOTALS
+from nqueens.core.pictures import board_svg
 from nqueens.core.results import Status
 from nqueens.core.symmetry import class_size
 from nqueens.engines import registry

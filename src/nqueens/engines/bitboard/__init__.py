@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import replace
 
-from nqueens.core.board import RULES, SUPERQUEENS, TORUS
+from nqueens.core.geometry import RULES, SUPERQUEENS, TORUS
 from nqueens.core.results import Solution, Stats, Status
 from nqueens.core.strategies import FIRST_MIN
 from nqueens.core.symmetry import images

@@ -19,7 +19,7 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
-from nqueens.core.board import SUPERQUEENS, TORUS
+from nqueens.core.geometry import SUPERQUEENS, TORUS
 from nqueens.core.results import Solution, Stats, Status
 from nqueens.core.strategies import FIRST_MIN
 from nqueens.engines.base import Request

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nqueens.core.board import SUPERQUEENS, TORUS, knight_squares
+from nqueens.core.geometry import SUPERQUEENS, TORUS, knight_squares
 from nqueens.engines.base import Subproblem
 
 LineRow = tuple[int, int]

@@ -14,7 +14,8 @@ import time
 from collections.abc import Generator
 
 from nqueens.core import signals
-from nqueens.core.board import RULES, Board
+from nqueens.core.board import Board
+from nqueens.core.geometry import RULES
 from nqueens.core.results import Solution, Stats, Status
 from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, FIRST_MIN, MAX_UNBOUNDED_ENUMERATION_N
 from nqueens.engines.base import FIRST, SOLVE, Engine, Request

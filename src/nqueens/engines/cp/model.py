@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from nqueens.core.board import SUPERQUEENS, TORUS, Board, knight_pairs
+from nqueens.core.board import Board, knight_pairs
+from nqueens.core.geometry import SUPERQUEENS, TORUS
 from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, FIRST_MIN
 
 if TYPE_CHECKING:

@@ -19,8 +19,9 @@ import weakref
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from nqueens.core.board import RULES, Board
+from nqueens.core.board import Board
 from nqueens.core.clock import seconds_until
+from nqueens.core.geometry import RULES
 from nqueens.core.results import FirstResult, SearchInterrupted, Solution, Stats, Status
 from nqueens.core.strategies import (
     AUTO,

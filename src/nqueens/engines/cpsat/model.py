@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from nqueens.core.board import SUPERQUEENS, TORUS, Board, knight_pairs
+from nqueens.core.board import Board, knight_pairs
+from nqueens.core.geometry import SUPERQUEENS, TORUS
 from nqueens.core.strategies import FIRST_FAIL_MID, FIRST_MIN
 from nqueens.engines.cpsat.without_pandas import cp_model
 

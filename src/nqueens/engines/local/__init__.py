@@ -13,7 +13,7 @@ import itertools
 import secrets
 import time
 
-from nqueens.core.board import RULES, SUPERQUEENS, TORUS
+from nqueens.core.geometry import RULES, SUPERQUEENS, TORUS
 from nqueens.core.results import FirstResult, SearchInterrupted, Solution, Stats, Status
 from nqueens.engines.base import FIRST, Engine, Request
 from nqueens.engines.jit import rule

@@ -18,7 +18,8 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple, Protocol
 
-from nqueens.core.board import RULES, SUM, SUPERQUEENS, TORUS, Board, knight_pairs
+from nqueens.core.board import Board, knight_pairs
+from nqueens.core.geometry import RULES, SUM, SUPERQUEENS, TORUS
 from nqueens.core.known_counts import how_many
 from nqueens.core.results import Solution, Square, Stats, Status
 from nqueens.engines.base import FIRST, Engine, EngineOption, Request

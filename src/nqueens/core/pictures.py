@@ -1,19 +1,21 @@
-"""Boards as SVG pictures: a chessboard with light and dark squares, queens and 1-based labels.
+"""Boards drawn for people: SVG pictures (a chessboard with light and dark squares, queens and
+1-based labels) and plain text, for the command line and for notebooks alike.
 
-Written with the standard library's ElementTree rather than through rich's terminal-screenshot
-export: the picture is a real board (vector squares, no terminal window around it) and the markup
-is small enough to test by parsing it.
+The SVG is written with the standard library's ElementTree rather than through rich's
+terminal-screenshot export: the picture is a real board (vector squares, no terminal window
+around it) and the markup is small enough to test by parsing it.
 """
 
 from __future__ import annotations
 
 import textwrap
 import xml.etree.ElementTree as ET
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
+from typing import Protocol
 
-from nqueens.core.board import RULES, SUPERQUEENS, TORUS, Board, diagonal_name
+from nqueens.core.errors import Square
+from nqueens.core.geometry import RULES, SUPERQUEENS, TORUS, Diagonal, diagonal_name, square_name
 from nqueens.core.glyphs import glyphs
-from nqueens.core.results import Square
 from nqueens.core.wording import counted
 
 SQUARE = 40
@@ -32,6 +34,27 @@ MAX_SVG_N = 200
 docs/reference/limits.md)."""
 
 
+DRAWN_MAX_N = 100
+"""Boards up to this size are drawn square by square as text, off a terminal and by ``str()``;
+larger ones are written in a line."""
+
+
+class Puzzle(Protocol):
+    """What a picture shows of a board beyond its queens: a :class:`~nqueens.Board` is one."""
+
+    @property
+    def n(self) -> int: ...
+    @property
+    def queens(self) -> tuple[Square, ...]: ...
+    @property
+    def blocked(self) -> tuple[Square, ...]: ...
+    @property
+    def excluded(self) -> tuple[Diagonal, ...]: ...
+    @property
+    def rules(self) -> frozenset[str]: ...
+    def closed_squares(self) -> tuple[Square, ...]: ...
+
+
 def board_svg(
     n: int,
     queens: Collection[Square],
@@ -39,7 +62,7 @@ def board_svg(
     crossed: Collection[Square] = (),
     fresh: Collection[Square] = (),
     forced: Collection[Square] = (),
-    board: Board | None = None,
+    board: Puzzle | None = None,
     caption: str | None = None,
     ascii_only: bool = False,
 ) -> str:
@@ -133,7 +156,7 @@ def _square(svg: ET.Element, square: Square, colour: str, css: str) -> ET.Elemen
     )
 
 
-def _puzzle_marks(svg: ET.Element, board: Board) -> None:
+def _puzzle_marks(svg: ET.Element, board: Puzzle) -> None:
     """Blue squares under the given queens, grey blocked squares, and a stroke along each
     excluded diagonal, from the centre of its first square to the centre of its last."""
     for css, colour, squares in (
@@ -165,7 +188,7 @@ def _puzzle_marks(svg: ET.Element, board: Board) -> None:
         ET.SubElement(line, "title").text = f"excluded diagonal {diagonal_name(diagonal, board.n)}"
 
 
-def _rule_marks(svg: ET.Element, board: Board, knight_mark: str) -> None:
+def _rule_marks(svg: ET.Element, board: Puzzle, knight_mark: str) -> None:
     """A torus's edges dashed, since each goes on at the opposite one; a knight in the corner
     above the row labels for superqueens; each saying what the rule is when pointed at."""
     if TORUS in board.rules:
@@ -216,9 +239,69 @@ def _text(
     return element
 
 
-def numbered_path(path: str, number: int, width: int) -> str:
-    """``board.svg``, 3 -> ``board-003.svg`` (width digits): one file per solution or step."""
-    stem, dot, suffix = path.rpartition(".")
-    if not dot or "/" in suffix:
-        stem, suffix = path, "svg"
-    return f"{stem}-{number:0{width}d}.{suffix}"
+def plain_grid(
+    n: int,
+    queens: Collection[Square],
+    crossed: Collection[Square] = (),
+    *,
+    forced: Collection[Square] = (),
+) -> str:
+    """A board as plain text: ``Q`` a queen (``F`` one forced by propagation), ``x`` a ruled-out
+    square, ``_`` a free one."""
+    return "\n".join(
+        " ".join(
+            ("F" if (row, col) in forced else "Q")
+            if (row, col) in queens
+            else "x"
+            if (row, col) in crossed
+            else "_"
+            for col in range(n)
+        )
+        for row in range(n)
+    )
+
+
+def puzzle_text(board: Puzzle) -> str:
+    """The puzzle as a board drawing that --board reads: Q given, # blocked (and every square of
+    an excluded diagonal), . free."""
+    marks = {square: "#" for square in board.closed_squares()}
+    marks |= {square: "Q" for square in board.queens}
+    return "\n".join(
+        " ".join(marks.get((row, col), ".") for col in range(board.n)) for row in range(board.n)
+    )
+
+
+def described(board: Puzzle, named: int = 20) -> str:
+    """``N = 8 (torus); queens at 1,1 3,5; blocked 2,2``: the board in a line, naming the first
+    ``named`` squares and diagonals of each kind."""
+    rules = f" ({', '.join(sorted(board.rules))})" if board.rules else ""
+    parts = [f"N = {board.n}{rules}"]
+    if board.queens:
+        parts.append("queens at " + " ".join(map(square_name, board.queens[:named])))
+    if board.blocked:
+        parts.append("blocked " + " ".join(map(square_name, board.blocked[:named])))
+    if board.excluded:
+        names = (diagonal_name(d, board.n) for d in board.excluded[:named])
+        parts.append("excluded diagonals " + " ".join(names))
+    if max(len(board.queens), len(board.blocked), len(board.excluded)) > named:
+        parts.append(f"the first {named} of each named here")
+    return "; ".join(parts)
+
+
+def board_text(board: Puzzle) -> str:
+    """``str()`` of a board: its drawing, up to DRAWN_MAX_N, else its line."""
+    return puzzle_text(board) if board.n <= DRAWN_MAX_N else described(board)
+
+
+def solution_text(n: int, rows: Sequence[int]) -> str:
+    """``str()`` of a solution: the OR-Tools guide's drawing (``Q`` and ``_``) up to
+    DRAWN_MAX_N, else its compact line, the 1-based row of each column's queen."""
+    if n > DRAWN_MAX_N:
+        return " ".join(str(row + 1) for row in rows)
+    return plain_grid(n, {(row, col) for col, row in enumerate(rows)})
+
+
+def notebook_svg(n: int, queens: Collection[Square], board: Puzzle | None) -> str | None:
+    """The picture a notebook shows, or None past MAX_SVG_N, where it shows the text instead
+    (a picture of a larger board is megabytes of squares)."""
+    return board_svg(n, queens, board=board) if n <= MAX_SVG_N else None

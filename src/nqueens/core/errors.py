@@ -1,0 +1,34 @@
+"""What every layer says of squares and of input it refuses: the lowest module of the package,
+so that the board, its checks and the results can all use it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+Square = tuple[int, int]
+"""A square as code sees it: 0-based ``(row, col)``. People read and type 1-based ROW,COL."""
+
+
+class InputError(ValueError):
+    """An argument outside what nqueens accepts; the message says why, for the user to read.
+
+    ``argument`` names the API argument at fault, where there is one, so that a caller with other
+    names for its arguments (the command line's options) can name its own. A message that
+    mentions arguments writes each of ``names`` as ``{name}``: ``str()`` spells it as the API does
+    (``time_limit=``), :meth:`worded` as the caller's ``spell`` does.
+    """
+
+    def __init__(
+        self, message: str, *, argument: str | None = None, names: tuple[str, ...] = ()
+    ) -> None:
+        self.template = message
+        self.argument = argument
+        self.names = names
+        super().__init__(self.worded(lambda name: f"{name}="))
+
+    def worded(self, spell: Callable[[str], str]) -> str:
+        """The message, each argument it mentions spelled by ``spell``."""
+        text = self.template
+        for name in self.names:
+            text = text.replace(f"{{{name}}}", spell(name))
+        return text
