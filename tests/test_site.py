@@ -22,6 +22,8 @@ import pytest
 from browser import Browser, needs_chromium, open_page, start_chromium
 from helpers import ROOT
 
+from nqueens.cli import cli
+
 pytest.importorskip("mkdocs", reason="the docs dependency group is not installed")
 pytest.importorskip("material", reason="the docs dependency group is not installed")
 
