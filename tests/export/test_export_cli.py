@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import invoke, solutions, start_nqueens
+from helpers import assert_valid_board, invoke, solutions, start_nqueens
 
 from nqueens.export import FORMATS
 
@@ -262,3 +262,20 @@ def test_the_header_runs_as_it_says(tmp_path: Path) -> None:
     done = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "1 board checked: all valid" in done.stderr
+
+
+def test_the_cp_sat_header_runs_as_it_says(tmp_path: Path) -> None:
+    """The Python the CP-SAT model's header shows, run as it is beside the file."""
+    path = tmp_path / "queens.pbtxt"
+    assert invoke("export", "8", "--queen", "1,1", "-o", str(path)).exit_code == 0
+    lines = path.read_text().splitlines()
+    start = lines.index("# Run it: in Python, with OR-Tools:") + 1
+    code = "\n".join(line[3:] for line in lines[start:] if line.startswith("#   "))
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    status, rows = done.stdout.split(" ", 1)
+    assert status == "OPTIMAL"
+    found = [int(row) for row in rows.strip(" []\n").split(", ")]
+    assert found[0] == 0
+    assert_valid_board(found, 8)

@@ -61,14 +61,17 @@ def _per_square(rules: frozenset[str]) -> int:
 
 def header(board: Board, what: str, target: Target, lines: list[str], run: str) -> list[str]:
     """The lines a file begins with, before the format's comment mark: what it is, which board,
-    the format's own ``lines``, and how to ``run`` it (``{file}`` stands for the file)."""
+    the format's own ``lines``, and how to ``run`` it (``{file}`` stands for the file; a run of
+    several lines is shown indented under "Run it:")."""
     from nqueens import __version__
 
+    first, *more = run.format(file=target.name).split("\n")
     return [
         f"The N-queens problem as {what}, written by nqueens {__version__}.",
         f"Board: {described(board)}.",
         *lines,
-        f"Run it: {run.format(file=target.name)}",
+        f"Run it: {first}" if first else "Run it:",
+        *(f"  {line}" for line in more),
     ]
 
 

@@ -11,11 +11,14 @@ from pathlib import Path
 from nqueens.core.board import Board
 from nqueens.export.base import Format, Target, commented, header
 
-RUN = (
-    'python -c "from ortools.sat.python import cp_model; m = cp_model.CpModel(); '
-    "m.proto.parse_text_format(open('{file}').read()); s = cp_model.CpSolver(); "
-    'print(s.status_name(s.solve(m)), [s.value(v) for v in m.proto.variables][:8])"'
-)
+RUN = """in Python, with OR-Tools:
+from ortools.sat.python import cp_model
+model = cp_model.CpModel()
+model.proto.parse_text_format(open("{file}").read())
+solver = cp_model.CpSolver()
+status = solver.solve(model)
+rows = [solver.value(model.get_int_var_from_proto_index(c)) for c in range({n})]
+print(solver.status_name(status), rows)"""
 
 
 def write(board: Board, target: Target) -> None:
@@ -36,7 +39,8 @@ def write(board: Board, target: Target) -> None:
         "AllDifferent on the rows and on both diagonals (rows[c] + c, rows[c] - c), given",
         "squares as equalities and inequalities, and the OR-Tools guide's search strategy.",
     ]
-    head = header(board, "a CP-SAT model (CpModelProto, text format)", target, lines, RUN)
+    run = RUN.replace("{n}", str(board.n))
+    head = header(board, "a CP-SAT model (CpModelProto, text format)", target, lines, run)
     target.stream.write(commented("#", head))
     text = str(model.proto)
     target.stream.write((text if text.endswith("\n") else text + "\n").encode())

@@ -45,16 +45,17 @@ def write(board: Board, target: Target) -> None:
         variables += extra
         clauses += count
     lines = [
-        f"Variables 1 to {squares:,} are the squares, row by row: variable (r - 1) * {n} + c is",
-        "a queen on row r, column c (1-based); a model's positive literals up to it are its "
-        "queens.",
-        f"Variables {squares + 1:,} to {variables:,} are auxiliary."
+        f"Variables 1 to {squares} are the squares, row by row: variable (r - 1) * {n} + c is a",
+        "queen on row r, column c (1-based); a model's true ones among them are its queens.",
+        f"Variables {squares + 1} to {variables} are auxiliary, each decided by the squares:"
         if variables > squares
-        else "There are no auxiliary variables.",
-        "Exactly one queen per row and per column, at most one per diagonal (and per knight's",
-        "move under the superqueens rule); at most one is written in the product encoding",
-        "(Chen 2010), exactly one as at most one and a clause of the squares. Given queens are",
-        "unit clauses; blocked squares and excluded diagonals, negated ones.",
+        else "There are no auxiliary variables:",
+        "a model is one solution, and a solution one model.",
+        "Exactly one queen per row and per column, at most one per diagonal (and knight's move",
+        "under the superqueens rule). At most one is written in the product encoding (Chen",
+        "2010); at most one on a diagonal as exactly one of its squares and a variable that",
+        "says it is empty. Given queens are unit clauses, blocked squares and excluded",
+        "diagonals negated ones.",
     ]
     head = header(board, "CNF in DIMACS", target, lines, RUN)
     target.stream.write(commented("c", head))

@@ -36,12 +36,13 @@ def _write(board: Board, target: Target, form: str) -> None:
     objective = (
         "The number of queens is maximized"
         if form == "lp"
-        else "Minus the number of queens is minimized (some MPS readers take no OBJSENSE)"
+        else "Minus the number of queens is minimized (MPS has no portable way to maximize)"
     )
     lines = [
         "Variable V<k> (k from 0, padded with zeros) is a queen on the square of row",
         f"k // {n} + 1, column k % {n} + 1 (1-based): the squares row by row.",
-        f"{objective}: every solution holds {n} queens, and no optimum means no solution.",
+        f"{objective}:",
+        f"every solution holds {n} queens, and a program with no solution has no optimum.",
     ]
     what = "a 0-1 integer program in " + ("LP format" if form == "lp" else "free MPS")
     head = header(board, what, target, lines, RUNS[form])

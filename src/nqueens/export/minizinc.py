@@ -51,12 +51,14 @@ def _model(board: Board, n: int) -> str:
             "constraint all_different([q[c] - c | c in 1..n]);",
         ]
     if SUPERQUEENS in board.rules:
-        pairs = knight_pairs(board)
-        table = " | ".join(f"{col + 1}, {other + 1}, {apart}" for col, other, apart in pairs)
+        rows = [f"{col + 1}, {other + 1}, {apart}" for col, other, apart in knight_pairs(board)]
+        table = [f"  | {row}" for row in rows[1:]]
         parts += [
             "% Superqueens: no two queens a knight's move apart. Each row (c1, c2, d) of the",
             "% table says q[c1] - q[c2] != d.",
-            f"array[int, 1..3] of int: knight = [|{' ' + table + ' ' if pairs else ''}|];",
+            f"array[int, 1..3] of int: knight = [|{' ' + rows[0] if rows else ''}",
+            *table,
+            "  |];" if rows else "|];",
             "constraint forall(k in index_set_1of2(knight))(",
             "    q[knight[k, 1]] - q[knight[k, 2]] != knight[k, 3]);",
         ]
