@@ -270,7 +270,7 @@ def test_the_cp_sat_header_runs_as_it_says(tmp_path: Path) -> None:
     assert invoke("export", "8", "--queen", "1,1", "-o", str(path)).exit_code == 0
     lines = path.read_text().splitlines()
     start = lines.index("# Run it: in Python, with OR-Tools:") + 1
-    code = "\n".join(line[3:] for line in lines[start:] if line.startswith("#   "))
+    code = "\n".join(line[4:] for line in lines[start:] if line.startswith("#   "))
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True
     )
