@@ -378,3 +378,14 @@ def test_listing_benchmark_times_every_format_beside_the_c_printer() -> None:
         ["6", "solve --style compact \\| verify", "4"],
     ]
     assert all(float(row[3]) >= 0 and float(row[4]) > 0 for row in table)
+
+
+@pytest.mark.slow  # ten whole processes
+def test_export_benchmark_times_every_format() -> None:
+    """Each file is checked by the script: its header, and the CNF's count of clauses."""
+    from nqueens.export import FORMATS
+
+    (table,) = _tables(_benchmark("export.py", "--sizes", "20", "--repeat", "1").stdout)
+    assert [row[:2] for row in table] == [["20", name] for name in FORMATS]
+    assert all(float(row[2]) > 0 and float(row[4]) > 0 for row in table)
+    assert [row[5] != "-" for row in table] == [name in ("lp", "mps") for name in FORMATS]

@@ -194,6 +194,6 @@ FORMAT = Format(
     suffixes=(".cnf", ".dimacs"),
     squares_per_column=False,
     max_terms=4 * 4_000**2,  # about 2.5 GB of clauses
-    why="its clauses grow with N², about 150 MB at N = 1,000",
+    why="its clauses grow with N², about 190 MB at N = 1,000",
     write=write,
 )
