@@ -235,5 +235,5 @@ def test_a_block_is_written_whole_when_a_write_takes_a_part_of_it(
     written = Partial()
     monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(written))
     data = bytes(range(256)) * 100
-    output._write_whole(data)
+    output.write_whole(data)
     assert written.getvalue() == data

@@ -142,7 +142,13 @@ def _in_a_shell(command_line: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize(
     ("arguments", "code"),
-    [("count 8", 74), ("solve 6 --format json", 74), ("count -1", 2), ("solve 8 --nonsense", 2)],
+    [
+        ("count 8", 74),
+        ("solve 6 --format json", 74),
+        ("export 8 --to dimacs", 74),
+        ("count -1", 2),
+        ("solve 8 --nonsense", 2),
+    ],
 )
 def test_a_closed_stdout_is_said_and_exit_74_unless_the_usage_is_bad(
     arguments: str, code: int

@@ -99,16 +99,31 @@ def test_a_model_too_large_is_refused_before_anything_is_built(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_the_limits_follow_the_rules() -> None:
-    result = invoke("export", "3000", "--superqueens", "--to", "dimacs")
+@pytest.mark.parametrize(
+    ("arguments", "largest"),
+    [
+        (["3000", "--superqueens", "--to", "dimacs"], "2,309"),
+        (["2000000", "--superqueens", "--torus", "--to", "minizinc"], "1,000,000"),
+    ],
+)
+def test_the_limits_follow_the_rules(arguments: list[str], largest: str) -> None:
+    result = invoke("export", *arguments)
     assert result.exit_code == 2
-    assert "up to N = 2,309 under these rules" in result.stderr
+    assert f"up to N = {largest} under these rules" in result.stderr
+
+
+def test_a_board_larger_than_any_nqueens_takes_is_refused() -> None:
+    result = invoke("export", "10000001", "--to", "minizinc")
+    assert result.exit_code == 2
+    assert "is larger than 10,000,000, the largest board nqueens takes" in result.stderr
 
 
 def test_a_huge_board_exports_to_minizinc_at_once() -> None:
-    result = invoke("export", "10000000", "--to", "minizinc")
-    assert result.exit_code == 0
-    assert "int: n = 10000000;" in result.stdout
+    for rules in ([], ["--superqueens"]):
+        result = invoke("export", "10000000", *rules, "--to", "minizinc")
+        assert result.exit_code == 0
+        assert "int: n = 10000000;" in result.stdout
+        assert len(result.stdout) < 5_000
 
 
 @pytest.mark.parametrize(

@@ -191,7 +191,7 @@ class Output:
             form = blocks.COMPACT if self._compact(n) else blocks.BOARD
             text = blocks.solutions(packed, n, form, first)
         with signals.held():
-            _write_whole(text)
+            write_whole(text)
 
     def print_data(self, text: str) -> None:
         """A line of data on stdout, with rich markup when drawing for a terminal."""
@@ -248,7 +248,7 @@ def is_terminal(stream: object) -> bool:
         return False
 
 
-def _write_whole(data: bytes) -> None:
+def write_whole(data: bytes) -> None:
     """Write ``data`` to stdout, all of it: a write that a signal handler runs in the middle of
     writes a part and says how much, and the rest is written after it."""
     sys.stdout.flush()

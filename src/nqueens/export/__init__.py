@@ -9,7 +9,7 @@ aside).
 
 from __future__ import annotations
 
-from nqueens.core.board import Board
+from nqueens.core.board import MAX_N, Board
 from nqueens.core.results import InputError
 from nqueens.export import cpsat, dimacs, linear, minizinc
 from nqueens.export.base import Format, Target
@@ -26,6 +26,10 @@ def by_suffix(path: str) -> Format | None:
 def export(board: Board, format_name: str, target: Target) -> None:
     """Write the model of ``board`` in the format named; InputError for a format there is not
     or a board too large for it."""
+    if board.n > MAX_N:
+        raise InputError(
+            f"N = {board.n:,} is larger than {MAX_N:,}, the largest board nqueens takes"
+        )
     if format_name not in FORMATS:
         raise InputError(f"unknown format {format_name!r}; choose from {', '.join(FORMATS)}")
     chosen = FORMATS[format_name]

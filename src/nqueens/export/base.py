@@ -3,7 +3,6 @@ and the comment a file begins with."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -30,33 +29,38 @@ class Format:
     name: str
     summary: str
     suffixes: tuple[str, ...]  # the first is the one a file is named with in examples
-    squares_per_column: bool  # a variable per column (N of them) rather than per square (N²)
-    max_terms: int  # the most squares its constraints may name (see :meth:`terms`)
-    why: str  # what grows with the board, the reason for max_terms
+    size: Callable[[int, frozenset[str]], int]  # what its size follows, for N and the rules
+    max_size: int  # the most of it the format writes
+    why: str  # what grows with the board, the reason for max_size
     write: Callable[[Board, Target], None]
-
-    def terms(self, n: int, rules: frozenset[str]) -> int:
-        """How many squares the model's constraints name, which its size and the time to write
-        it follow: each square on its row, column and two diagonals, and under the superqueens
-        rule on up to 8 knight's moves."""
-        squares = n if self.squares_per_column else n * n
-        return squares * _per_square(rules)
 
     def refusal(self, board: Board) -> str | None:
         """Why this board is too large for the format, or None."""
-        if self.terms(board.n, board.rules) <= self.max_terms:
+        if self.size(board.n, board.rules) <= self.max_size:
             return None
-        squares = self.max_terms // _per_square(board.rules)
-        largest = squares if self.squares_per_column else math.isqrt(squares)
+        low, high = 1, board.n  # the largest N within max_size, by bisection: size grows with N
+        while low < high:
+            middle = (low + high + 1) // 2
+            low, high = (
+                (middle, high)
+                if self.size(middle, board.rules) <= self.max_size
+                else (
+                    low,
+                    middle - 1,
+                )
+            )
         under = " under these rules" if board.rules else ""
         return (
             f"the {self.name} model of N = {board.n:,} would be too large: {self.why}; "
-            f"nqueens writes it up to N = {largest:,}{under}"
+            f"nqueens writes it up to N = {low:,}{under}"
         )
 
 
-def _per_square(rules: frozenset[str]) -> int:
-    return 4 + (8 if SUPERQUEENS in rules else 0)
+def squares_named(squares: int, rules: frozenset[str]) -> int:
+    """How many squares a model's constraints name, which its size and the time to write it
+    follow: each square on its row, column and two diagonals, and under the superqueens rule
+    on up to 8 knight's moves."""
+    return squares * (4 + (8 if SUPERQUEENS in rules else 0))
 
 
 def header(board: Board, what: str, target: Target, lines: list[str], run: str) -> list[str]:

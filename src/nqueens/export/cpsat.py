@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 from nqueens.core.board import Board
-from nqueens.export.base import Format, Target, commented, header
+from nqueens.export.base import Format, Target, commented, header, squares_named
 
 RUN = """in Python, with OR-Tools:
 from ortools.sat.python import cp_model
@@ -50,8 +50,8 @@ FORMAT = Format(
     name="cp-sat",
     summary="CP-SAT's model (CpModelProto), as text, or binary in a .pb file",
     suffixes=(".pbtxt", ".txtpb", ".pb"),
-    squares_per_column=True,
-    max_terms=4 * 100_000,
+    size=squares_named,  # a variable a column, each on a row and two diagonals
+    max_size=4 * 100_000,
     why="it holds a variable and three terms a column, about 30 MB of text at N = 100,000",
     write=write,
 )

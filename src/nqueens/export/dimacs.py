@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from nqueens.core.board import Board
 from nqueens.engines.mip import constraints
-from nqueens.export.base import Format, Target, commented, header
+from nqueens.export.base import Format, Target, commented, header, squares_named
 
 if TYPE_CHECKING:
     import numpy as np
@@ -192,8 +192,8 @@ FORMAT = Format(
     name="dimacs",
     summary="CNF for SAT solvers (.cnf): a variable per square",
     suffixes=(".cnf", ".dimacs"),
-    squares_per_column=False,
-    max_terms=4 * 4_000**2,  # about 2.5 GB of clauses
+    size=lambda n, rules: squares_named(n * n, rules),
+    max_size=4 * 4_000**2,  # about 3 GB of clauses
     why="its clauses grow with N², about 190 MB at N = 1,000",
     write=write,
 )

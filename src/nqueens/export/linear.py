@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from nqueens.core.board import Board
 from nqueens.engines.mip import constraints
-from nqueens.export.base import Format, Target, commented, header
+from nqueens.export.base import Format, Target, commented, header, squares_named
 
 RUNS = {
     "lp": "glpsol --lp {file} -o solution.txt  (or highs, cbc, scip, cplex, gurobi)",
@@ -84,8 +84,8 @@ FORMATS = (
         name="lp",
         summary="the 0-1 integer program in LP format (.lp), for MIP solvers",
         suffixes=(".lp",),
-        squares_per_column=False,
-        max_terms=4 * 1_500**2,  # OR-Tools holds the program and its text: 1.3 GB at 1,500
+        size=lambda n, rules: squares_named(n * n, rules),
+        max_size=4 * 1_500**2,  # OR-Tools holds the program and its text: 1.3 GB at 1,500
         why="the program grows with N², and OR-Tools holds it whole: 0.6 GB at N = 1,000",
         write=write_lp,
     ),
@@ -93,8 +93,8 @@ FORMATS = (
         name="mps",
         summary="the same program in free MPS (.mps)",
         suffixes=(".mps",),
-        squares_per_column=False,
-        max_terms=4 * 1_500**2,  # 2.3 GB at 1,500
+        size=lambda n, rules: squares_named(n * n, rules),
+        max_size=4 * 1_500**2,  # 2.3 GB at 1,500
         why="the program grows with N², and OR-Tools holds it whole: 1 GB at N = 1,000",
         write=write_mps,
     ),

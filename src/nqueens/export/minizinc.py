@@ -5,7 +5,7 @@ back."""
 
 from __future__ import annotations
 
-from nqueens.core.board import MAX_N, Board, knight_pairs
+from nqueens.core.board import Board, knight_pairs
 from nqueens.core.geometry import SUM, SUPERQUEENS, TORUS
 from nqueens.export.base import Format, Target, commented, header
 
@@ -50,12 +50,19 @@ def _model(board: Board, n: int) -> str:
             "constraint all_different([q[c] + c | c in 1..n]);",
             "constraint all_different([q[c] - c | c in 1..n]);",
         ]
-    if SUPERQUEENS in board.rules:
+    if SUPERQUEENS in board.rules and TORUS not in board.rules:
+        parts += [
+            "% Superqueens: no two queens a knight's move apart, in columns side by side two",
+            "% rows apart, or one column between them and a row apart.",
+            "constraint forall(c in 1..n - 1)(abs(q[c] - q[c + 1]) != 2);",
+            "constraint forall(c in 1..n - 2)(abs(q[c] - q[c + 2]) != 1);",
+        ]
+    elif SUPERQUEENS in board.rules:  # the moves wrap around too: a table of them
         rows = [f"{col + 1}, {other + 1}, {apart}" for col, other, apart in knight_pairs(board)]
         table = [f"  | {row}" for row in rows[1:]]
         parts += [
-            "% Superqueens: no two queens a knight's move apart. Each row (c1, c2, d) of the",
-            "% table says q[c1] - q[c2] != d.",
+            "% Superqueens: no two queens a knight's move apart, wrapped around. Each row",
+            "% (c1, c2, d) of the table says q[c1] - q[c2] != d.",
             f"array[int, 1..3] of int: knight = [|{' ' + rows[0] if rows else ''}",
             *table,
             "  |];" if rows else "|];",
@@ -86,8 +93,8 @@ FORMAT = Format(
     name="minizinc",
     summary="a MiniZinc model (.mzn) for Gecode, Chuffed and other solvers",
     suffixes=(".mzn",),
-    squares_per_column=True,
-    max_terms=4 * MAX_N * 13,  # a few lines whatever N; the table of knight's moves grows
-    why="its table of knight's moves grows with N",
+    size=lambda n, rules: 4 * n if {TORUS, SUPERQUEENS} <= rules else 1,
+    max_size=4 * 1_000_000,  # a table of 60 MB
+    why="on a torus, its table of knight's moves grows with N",
     write=write,
 )

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import sys
-from typing import BinaryIO
+import io
+from typing import TYPE_CHECKING, BinaryIO, cast
 
 import click
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
 
 from nqueens.cli.boards import board_size, takes_board
 from nqueens.cli.files import written_whole
 from nqueens.cli.options import QueensCommand, usage_errors
-from nqueens.cli.output import EXIT_OK, SEE_MAIN_HELP, Output
+from nqueens.cli.output import EXIT_OK, SEE_MAIN_HELP, Output, write_whole
 from nqueens.core import signals
 from nqueens.core.board import Board
 from nqueens.export import FORMATS, Target, by_suffix
@@ -79,7 +82,16 @@ def export(ctx: click.Context, board: Board, format_name: str | None, path: str 
     ctx.exit(EXIT_OK)
 
 
+class _Stdout(io.RawIOBase):
+    """stdout for the model, written whole, block by block, however stdout was left open."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: ReadableBuffer) -> int:
+        write_whole(bytes(data))
+        return len(memoryview(data))
+
+
 def _to_stdout(board: Board, format_name: str, name: str) -> None:
-    stream: BinaryIO = sys.stdout.buffer
-    write_model(board, format_name, Target(stream, name))
-    stream.flush()
+    write_model(board, format_name, Target(cast(BinaryIO, _Stdout()), name))
