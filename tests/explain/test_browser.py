@@ -20,7 +20,9 @@ import pytest
 from browser import Browser, needs_chromium, open_page, start_chromium
 from helpers import invoke
 
-pytestmark = needs_chromium
+# A browser is seconds of start-up for each worker that runs one of these: they run with
+# -m slow, which CI runs too, to keep the README's test command under its 90 s.
+pytestmark = [needs_chromium, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
@@ -277,10 +279,9 @@ PAGES = [
     ["6", "--all", "--compare"],
     ["8", "--all", "--compare"],
 ]
-"""Every board the issue of overlapping labels was seen on; the largest trees with -m slow."""
+"""Every board overlapping labels were once seen on."""
 
 
-@pytest.mark.slow  # the opening view of one page is read in the quick tests, without screenshots
 @pytest.mark.parametrize("arguments", PAGES)
 def test_every_label_is_readable_on_opening_after_a_click_and_after_a_fit(
     chromium: tuple[Browser, Path], arguments: list[str]
@@ -336,8 +337,10 @@ def test_a_zoom_shows_the_labels_and_none_overlaps(page: tuple[Browser, Path]) -
     "arguments",
     [
         ["6"],
-        *(pytest.param(a, marks=pytest.mark.slow) for a in (["4"], ["8"], ["8", "--all"])),
-        pytest.param(["5", "--torus"], marks=pytest.mark.slow),
+        ["4"],
+        ["8"],
+        ["8", "--all"],
+        ["5", "--torus"],
     ],
 )
 def test_a_picture_of_the_tree_holds_its_title_and_labels_whole(

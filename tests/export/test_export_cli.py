@@ -267,6 +267,7 @@ def test_verify_refuses_a_cnf_it_did_not_write(tmp_path: Path) -> None:
     assert "is not a CNF that nqueens export wrote" in result.stderr
 
 
+@pytest.mark.slow  # a shell, minisat and a process of nqueens
 @pytest.mark.skipif(shutil.which("minisat") is None, reason="minisat is not installed")
 def test_the_header_runs_as_it_says(tmp_path: Path) -> None:
     """The "Run it" line of the CNF, run as it is in a shell."""
@@ -279,6 +280,7 @@ def test_the_header_runs_as_it_says(tmp_path: Path) -> None:
     assert "1 board checked: all valid" in done.stderr
 
 
+@pytest.mark.slow  # a process of Python that loads OR-Tools
 def test_the_cp_sat_header_runs_as_it_says(tmp_path: Path) -> None:
     """The Python the CP-SAT model's header shows, run as it is beside the file."""
     path = tmp_path / "queens.pbtxt"
