@@ -23,15 +23,13 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto`` (the README's command): more workers than the cores this process may use.
-    Most quick tests spend their time waiting on a process they started (a time limit, a
-    signal, a pipe), and two extra workers keep the cores busy meanwhile: on two busy cores,
-    four workers took 80 s where three took 90 to 96. The slow tests keep the cores busy
-    themselves, and some time whole searches: one extra worker there, or their timings suffer."""
+    """``-n auto`` (the README's command): a worker more than the cores this process may use.
+    Many tests spend their time waiting on a process they started (a time limit, a signal, a
+    pipe), and the extra worker keeps the cores busy meanwhile. A second one made the suite
+    faster, but on two busy cores its own load pushed time limits past their slack."""
     from nqueens.run.executors import default_workers
 
-    slow_ones = "slow" in (config.getoption("markexpr") or "").replace("not slow", "")
-    return default_workers() + (1 if slow_ones else 2)
+    return default_workers() + 1
 
 
 def _compile_once(config: pytest.Config) -> None:

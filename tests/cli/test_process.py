@@ -269,6 +269,7 @@ FULL_WRITES = {
 }
 
 
+@pytest.mark.slow  # a file system filled, and a process for each kind of write
 def test_every_write_on_a_full_filesystem_is_exit_74_in_one_line(tmp_path: Path) -> None:
     """--svg, --tree, stdout and a checkpoint, each on one full tmpfs (one mount for all)."""
     shell = "; ".join(

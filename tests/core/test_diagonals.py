@@ -120,7 +120,9 @@ def test_a_diagonal_file_takes_all_its_diagonals_without_diagonals_given() -> No
     assert int(fewer.stdout) > int(whole.stdout)  # fewer diagonals, more solutions
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize(
+    "seed", [0, *(pytest.param(seed, marks=pytest.mark.slow) for seed in range(1, 6))]
+)
 def test_every_engine_counts_excluded_diagonals_as_the_counter_here(seed: int) -> None:
     n = 5 + seed % 4
     excluded, sums, differences = _random_instance(seed, n)

@@ -79,7 +79,8 @@ PRESETS = tuple(sorted({kernel.SIMULATED_PRESET, kernel.PRESET}))
 @pytest.mark.parametrize(
     ("sizes", "presets"),
     [
-        (range(5, 8), (kernel.PRESET,)),  # a device's pieces; -m slow adds the simulator's own
+        # A device's pieces and the simulator's own, with -m slow: seconds on the simulator.
+        pytest.param(range(5, 8), (kernel.PRESET,), marks=pytest.mark.slow),
         pytest.param(range(5, 8), (kernel.SIMULATED_PRESET,), marks=pytest.mark.slow),
         pytest.param(range(8, 11), (kernel.SIMULATED_PRESET,), marks=pytest.mark.slow),
     ],
