@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import click
 
@@ -22,7 +23,9 @@ from nqueens.core import signals
 from nqueens.core.results import InputError
 from nqueens.core.wording import counted
 from nqueens.formats import blocks
-from nqueens.formats.verify import BoardCheck
+
+if TYPE_CHECKING:
+    from nqueens.formats.verify import BoardCheck
 
 
 @click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
