@@ -515,7 +515,9 @@ def _assert_ends_on_time(
     raise AssertionError(f"{' '.join(arguments)} took {took}")
 
 
-@pytest.mark.parametrize("stream", ["stdout", "stderr"])
+@pytest.mark.parametrize(
+    "stream", ["stdout", pytest.param("stderr", marks=pytest.mark.slow)]
+)  # stderr's reader gone too with -m slow: a process for each command, seconds in all
 @pytest.mark.parametrize(
     "command",
     [pytest.param(c, marks=COMPILES_ALL.get(c, ())) for c in BASE],

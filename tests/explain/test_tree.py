@@ -254,7 +254,14 @@ def _read_until(controller: int, marker: bytes | None, timeout: float = 20) -> b
     return seen
 
 
-@pytest.mark.parametrize(("key", "code"), [(b"q", 0), (b"\x04", 0), (b"\x03", 130)])
+@pytest.mark.parametrize(
+    ("key", "code"),
+    [  # q in the quick tests; Ctrl-D and Ctrl-C too with -m slow (a terminal each)
+        (b"q", 0),
+        pytest.param(b"\x04", 0, marks=pytest.mark.slow),
+        pytest.param(b"\x03", 130, marks=pytest.mark.slow),
+    ],
+)
 @pytest.mark.parametrize("blocking", [True, False], ids=["blocking", "left-non-blocking"])
 def test_step_lets_its_user_out(key: bytes, code: int, blocking: bool) -> None:
     """A key steps on, and q, Ctrl-D and Ctrl-C end; also on a terminal that another program
