@@ -27,13 +27,16 @@ print(cp_model.CpModel.new_int_var.__builtins__["__import__"] is __import__)
     [
         ("earlier = None", "False True\nTrue True\nTrue"),
         # Another thread might import pandas meanwhile: it must get the real one.
-        (
+        pytest.param(
             "import threading; earlier = None\n"
             "threading.Thread(target=threading.Event().wait, args=(9,), daemon=True).start()",
             "False True\nTrue True\nTrue",
+            marks=pytest.mark.slow,  # a process loading OR-Tools each: the quick run keeps one
         ),
         # The program's own pandas stays the one it has.
-        ("import pandas as earlier", "True True\nTrue True\nTrue"),
+        pytest.param(
+            "import pandas as earlier", "True True\nTrue True\nTrue", marks=pytest.mark.slow
+        ),
     ],
     ids=["alone", "beside-a-thread", "after-pandas"],
 )
