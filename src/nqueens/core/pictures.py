@@ -52,6 +52,8 @@ class Puzzle(Protocol):
     def excluded(self) -> tuple[Diagonal, ...]: ...
     @property
     def rules(self) -> frozenset[str]: ...
+    @property
+    def title(self) -> str: ...
     def closed_squares(self) -> tuple[Square, ...]: ...
 
 
@@ -274,8 +276,7 @@ def puzzle_text(board: Puzzle) -> str:
 def described(board: Puzzle, named: int = 20) -> str:
     """``N = 8 (torus); queens at 1,1 3,5; blocked 2,2``: the board in a line, naming the first
     ``named`` squares and diagonals of each kind."""
-    rules = f" ({', '.join(sorted(board.rules))})" if board.rules else ""
-    parts = [f"N = {board.n}{rules}"]
+    parts = [board.title]
     if board.queens:
         parts.append("queens at " + " ".join(map(square_name, board.queens[:named])))
     if board.blocked:
