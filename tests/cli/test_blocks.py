@@ -4,6 +4,7 @@ time, at the speed of the output."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import time
@@ -20,6 +21,7 @@ from helpers import (
     run_nqueens,
     run_with_a_reader_gone,
     strip_ansi,
+    symmetry_images,
 )
 
 from nqueens.formats import blocks
@@ -237,3 +239,39 @@ def test_a_block_is_written_whole_when_a_write_takes_a_part_of_it(
     data = bytes(range(256)) * 100
     output.write_whole(data)
     assert written.getvalue() == data
+
+
+@pytest.mark.parametrize("in_blocks", [True, False], ids=["in blocks", "one at a time"])
+@pytest.mark.parametrize("unique", [False, True], ids=["all", "unique"])
+def test_a_listing_stopped_between_search_and_write_counts_what_it_wrote(
+    in_blocks: bool, unique: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stop signal after the search handed solutions over and before they were written: the
+    status record and the summary count the records written, not the solutions found."""
+    from nqueens.cli.output import Output
+
+    if not in_blocks:
+        monkeypatch.setattr(blocks, "available", lambda: False)
+    method = "solutions" if in_blocks else "solution"
+    write = getattr(Output, method)
+    calls = 0
+
+    def stopped_on_the_fourth(self: Output, *arguments: object) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 4:
+            raise KeyboardInterrupt
+        write(self, *arguments)
+
+    monkeypatch.setattr(Output, method, stopped_on_the_fourth)
+    ran = invoke("solve", "10", "--format", "json", *(["--unique"] if unique else []))
+    records = [line for line in ran.stdout.splitlines() if '"rows"' in line]
+    status = json.loads(ran.stdout.splitlines()[-1])
+    assert ran.exit_code == 130, ran.stderr
+    assert status["status"] == "interrupted" and 0 < len(records) < known_total(10)
+    assert status["solutions"] == len(records), status
+    assert f"{len(records):,} " in ran.stderr, ran.stderr
+    if unique:
+        rows = [tuple(json.loads(line)["rows"]) for line in records]
+        in_all = sum(len(symmetry_images(board)) for board in rows)
+        assert f"({in_all:,} in all)" in ran.stderr, ran.stderr

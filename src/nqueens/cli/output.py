@@ -103,6 +103,9 @@ class Output:
         self.board = board if board is not None and board.constrained else None
         self.rules = board.rules if board is not None else frozenset()
         self._legend_due = self.board is not None  # under the first board drawn
+        self.written = 0
+        """The solutions written to stdout so far: what a summary may count once a stop signal
+        has cut a listing short."""
         context = click.get_current_context(silent=True)
         color = context.meta.get(COLOR_KEY) if context is not None else None
         # --color acts as FORCE_COLOR and --no-color as NO_COLOR; neither leaves them to rich.
@@ -136,6 +139,7 @@ class Output:
         waiting until it is written (never a heading without its board)."""
         with signals.held():
             self._solution(solution, number)
+            self.written += 1
 
     def _solution(self, solution: Solution, number: int | None) -> None:
         if self.format == "json":
@@ -192,6 +196,7 @@ class Output:
             text = blocks.solutions(packed, n, form, first)
         with signals.held():
             write_whole(text)
+            self.written += len(packed) // n
 
     def print_data(self, text: str) -> None:
         """A line of data on stdout, with rich markup when drawing for a terminal."""

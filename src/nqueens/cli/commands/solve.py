@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -36,7 +37,7 @@ from nqueens.core import clock
 from nqueens.core.board import Board
 from nqueens.core.known_counts import KNOWN_TOTALS
 from nqueens.core.pictures import board_svg
-from nqueens.core.results import Status
+from nqueens.core.results import Stats, Status
 from nqueens.core.symmetry import class_size
 from nqueens.engines import registry
 from nqueens.engines.base import SOLVE
@@ -97,7 +98,7 @@ def solve(
     note_slow_engine(output, SOLVE, board, engine, time_limit)
     digits = len(str(limit or (board.plain and KNOWN_TOTALS.get(n)) or 1))
     pictures = Pictures(svg_path)
-    in_all = 0  # with --unique: the solutions that the boards listed stand for
+    written = Written(output)
     with usage_errors():
         stream = api.solve(
             board,
@@ -115,12 +116,11 @@ def solve(
                 if known is not None and limit is not None:
                     known = min(known, limit)
                 with listing_display(output, n, enabled=not quiet, known_total=known) as shown:
-                    _write_blocks(output, stream, shown)
-                in_all = stream.in_all or 0
+                    _write_blocks(output, stream, shown, written)
             for number, solution in enumerate(stream, start=1):
-                output.solution(solution, number)
                 if unique:
-                    in_all += class_size(solution.rows)
+                    written.stand_for(class_size(solution.rows))
+                output.solution(solution, number)
                 if svg_path is not None:
                     caption = f"Solution {number}"
                     picture = board_svg(
@@ -134,22 +134,62 @@ def solve(
         except KeyboardInterrupt:
             stream.close()
     pictures.report(output)
-    stats = stream.stats
+    stats = written.of(stream.stats)
     output.end_of_search(stats, with_stats=show_stats)
     if stats.solutions == 0 and stats.status is Status.COMPLETE:
         output.message(none_exists(board))
         ctx.exit(EXIT_NO_SOLUTION)
-    output.message(render.summary(stats, board, in_all=in_all if unique else None))
+    output.message(render.summary(stats, board, in_all=written.in_all if unique else None))
     if show_stats:
         output.stats(stats, board)
     ctx.exit(exit_code(stats.status))
 
 
-def _write_blocks(output: Output, stream: Any, shown: Callable[[int], None]) -> None:
+class Written:
+    """What a listing has written to stdout: a stop signal can come after the search handed
+    over solutions and before they were written, and the summary and the status record count
+    only what the user has."""
+
+    def __init__(self, output: Output) -> None:
+        self._output = output
+        self._in_all = 0  # with --unique: the solutions that the boards written stand for
+        self._pending = (0, 0)  # (written, in all) once the boards being written are
+
+    def stand_for(self, in_all: int) -> None:
+        """The boards about to be written stand for ``in_all`` solutions (with --unique)."""
+        self._settle()
+        self._pending = (self._output.written + 1, self._in_all + in_all)
+
+    def stand_for_block(self, count: int, in_all: int) -> None:
+        """A block of ``count`` boards about to be written brings the total to ``in_all``."""
+        self._settle()
+        self._pending = (self._output.written + count, in_all)
+
+    @property
+    def in_all(self) -> int:
+        """The solutions the unique boards written stand for."""
+        self._settle()
+        return self._in_all
+
+    def of(self, stats: Stats) -> Stats:
+        """The search's statistics, with the solutions counted as written."""
+        count = self._output.written
+        if stats.solutions <= count:
+            return stats
+        return replace(stats, solutions=count, unique=None if stats.unique is None else count)
+
+    def _settle(self) -> None:
+        if self._output.written >= self._pending[0]:
+            self._in_all = self._pending[1]
+
+
+def _write_blocks(
+    output: Output, stream: Any, shown: Callable[[int], None], written: Written
+) -> None:
     """Every solution of a stream that lists in blocks, a block at a time, saying how many are
-    written to ``shown``."""
-    first, n = 1, stream.n
+    written to ``shown`` and ``written``."""
+    n = stream.n
     for packed in stream.packed_blocks():
-        output.solutions(packed, n, first)
-        first += len(packed) // n
-        shown(first - 1)
+        written.stand_for_block(len(packed) // n, stream.in_all or 0)
+        output.solutions(packed, n, output.written + 1)
+        shown(output.written)
