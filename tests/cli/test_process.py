@@ -483,3 +483,17 @@ def test_numpys_blas_starts_one_thread_unless_told_otherwise(given: str | None, 
     )
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines()[-1] == f"BLAS {kept}"
+
+
+def test_the_clock_starts_when_nqueens_starts_not_when_its_process_did() -> None:
+    """A shell that waited, then ran nqueens in its own process (``sleep 2; exec nqueens``): the
+    summary's time and the time limit leave out the wait, which /proc counts as the process's."""
+    waited = 2.0
+    script = f"sleep {waited}; exec {NQ} first 8 --time-limit {waited} --format json"
+    ran = subprocess.run(
+        ["sh", "-c", script], capture_output=True, text=True, env=process_env(), timeout=60
+    )
+    assert ran.returncode == 0, ran.stderr  # not "no solution within the time limit"
+    assert '"status": "complete"' in ran.stdout, ran.stdout
+    took = float(ran.stderr.rsplit("Found in ", 1)[1].split(" s")[0])
+    assert took < waited, ran.stderr

@@ -7,7 +7,6 @@ the command line, the API and the solvers load.
 
 from __future__ import annotations
 
-import os
 import time
 
 LEAST_SECONDS = 1e-3
@@ -30,10 +29,10 @@ def left() -> float | None:
 
 
 def start() -> None:
-    """Start the command's clock at the process's own start where the system says when that
-    was (Linux: the interpreter's start-up counts too), or now."""
+    """Start the command's clock now, as nqueens itself starts: what ran in the same process
+    before it (a shell that waited, then ran ``exec nqueens``) is not the command's time."""
     global _started
-    _started = _process_start()
+    _started = time.monotonic()
 
 
 def remaining(limit: float | None) -> float | None:
@@ -56,18 +55,3 @@ def seconds_until(deadline: float | None) -> float | None:
     """The seconds left until ``deadline``, a time.monotonic() (None: no deadline), for a
     solver's own limit: a little, never nothing, once it has passed, since some read 0 as none."""
     return None if deadline is None else max(deadline - time.monotonic(), LEAST_SECONDS)
-
-
-def _process_start() -> float:
-    """This process's start on the time.monotonic() scale: /proc gives it in clock ticks since
-    boot, which CLOCK_BOOTTIME measures too; now where either is missing."""
-    now = time.monotonic()
-    try:
-        with open(f"/proc/{os.getpid()}/stat", "rb") as stat:
-            fields = stat.read().rsplit(b")", 1)[1].split()
-        ticks = int(fields[19])  # field 22, starttime, counted from the state (field 3)
-        since_boot = time.clock_gettime(time.CLOCK_BOOTTIME)
-        age = since_boot - ticks / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError, AttributeError):
-        return now
-    return now - age if 0 <= age < 60 else now
