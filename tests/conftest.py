@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import compileall
+import os
 import signal
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +22,21 @@ def pytest_configure(config: pytest.Config) -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    _keep_bytecode(config)
     _compile_once(config)
+
+
+def _keep_bytecode(config: pytest.Config) -> None:
+    """Keep the bytecode of the package and of the tests, even where PYTHONDONTWRITEBYTECODE
+    is set: the suite starts hundreds of nqueens processes, and each would otherwise compile
+    every module it imports from source, and each test process rewrite every test module's
+    asserts again. On two busy cores that was a third of the suite's processor time."""
+    sys.dont_write_bytecode = False  # the rewritten test modules, by each test process
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # the processes the tests start
+    if not hasattr(config, "workerinput"):  # once, before the test processes start
+        import nqueens
+
+        compileall.compile_dir(Path(str(nqueens.__file__)).parent, quiet=1)
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:

@@ -251,6 +251,10 @@ def test_a_diagonal_has_the_squares_of_the_board_on_it(n: int) -> None:
         ("n = 8\nnumdiags = 2\ndiags = [[3, 1], [4, 2]]\n", "pair 2 of 'diags', [4, 2]: t must be"),
         ("n = 8\nnumdiags = 3\ndiags = [[3, 1], [4, 0]]\n", "numdiags = 3 but lists 2"),
         ("n = 8\nnumdiags = 1\ndiags = [[3, 1]\n", "not a list of [k, t] pairs"),
+        ("n = 8\nnumdiags = 1\ndiags = [[3, 1]]\njunk\n", "line 4: 'junk' is not part of an"),
+        ("n = 8\nn = 9\ndiags = [[3, 1]]\n", "line 2: a second 'n' (the first is on line 1)"),
+        ("n = 8\ndiags = [[3, 1]]\ndiags = [[4, 1]]\n", "line 3: a second 'diags'"),
+        ("n = 8\nnumdigs = 1\ndiags = [[3, 1]]\n", "line 2: 'numdigs = 1' is not part"),
     ],
 )
 def test_malformed_diagonal_files_name_the_pair(tmp_path: Path, text: str, message: str) -> None:

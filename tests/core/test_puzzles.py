@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+import re
 import select
 import signal
 import subprocess
@@ -315,14 +316,32 @@ def test_squares_beyond_a_thousand_are_named_as_they_are_given() -> None:
         ("letting n = 8\nletting init = [[0,0]]]]\n", "line 2: the CSPLib instance's 'letting"),
         ("letting n = 8\n\nletting init = [[0,0]], 7\n", "line 3: the CSPLib instance's"),
         ("letting n = 8\nletting init = " + "[" * 5000 + "\n", "line 2: the CSPLib"),
+        ("letting n = 8\nleting init = [[0, 3]]\n", "line 2: 'leting init = [[0, 3]]' is not"),
+        ("letting n = 9\nletting n = 8\n", "line 2: a second 'letting n' (the first is on"),
+        ("letting n = 8\nletting init = [[0, 3]]\nletting init = []\n", "line 3: a second"),
+        ("letting n = 8\nn = 9\n", "line 2: 'n = 9' is not part of a CSPLib instance"),
+        ("letting n = 8\nletting init = [[0, 3]] junk\n", "line 2: the CSPLib instance's"),
+        ("letting n = eight\n", "line 1: the CSPLib instance's n must be a whole number"),
     ],
 )
 def test_bad_board_files_exit_2(text: str, message: str) -> None:
     result = invoke("count", "--board", "-", stdin=text)
     assert result.exit_code == 2
     assert message in result.stderr
-    if "letting n" in text:
+    if "letting n" in text and re.search(r"pair|square|share|twice", message):  # 0-based
         assert "count rows and columns from 0" in result.stderr
+
+
+def test_a_csplib_instance_takes_comments_a_language_line_and_a_list_over_lines() -> None:
+    """Essence' parameter files as people write them: ``$`` comments, a ``language`` line, and
+    a long list broken over lines."""
+    text = (
+        "language ESSENCE' 1.0\n$ two queens given\nletting n = 8 $ the board\n"
+        "letting init = [[0, 3],\n   [1, 5]]\n"
+    )
+    result = invoke("count", "--board", "-", stdin=text)
+    expected = count_completions(8, {(0, 3), (1, 5)}, set())
+    assert (result.exit_code, result.stdout) == (0, f"{expected}\n")
 
 
 def test_n_must_agree_with_the_board() -> None:

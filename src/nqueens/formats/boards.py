@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from typing import NamedTuple
 
 from nqueens.core.board import Board, BoardError
 from nqueens.core.geometry import DIFFERENCE, SUM, Diagonal
@@ -75,6 +76,66 @@ def _read_drawing(text: str) -> Board:
     return Board(n, tuple(queens), tuple(blocked))
 
 
+_STATEMENT = re.compile(r"\s*(letting\s+)?([A-Za-z_]\w*)\s*(?:=|\bbe\b)\s*(.*)", re.DOTALL)
+
+
+class _Statement(NamedTuple):
+    line: int  # where it starts, counting from 1
+    name: str
+    value: str  # to the next statement, comments and the line ends kept out
+
+
+def _statements(
+    text: str, names: tuple[str, ...], what: str, *, needs_letting: bool
+) -> dict[str, _Statement]:
+    """The statements of a parameter file (``letting n = 8``, a value running on over lines
+    while its brackets are open), each of ``names`` at most once: any other line, and a name
+    given twice, is refused with its line's number, as a misspelt line would otherwise be
+    dropped and the file read as another board. Essence' comments (``$`` to the line's end)
+    and its ``language`` line are let through."""
+    found: dict[str, _Statement] = {}
+    current: _Statement | None = None
+    depth = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("$", 1)[0].strip()
+        if not line or (number == 1 and line.startswith("language ")):
+            continue
+        if current is not None and depth > 0:
+            current = current._replace(value=f"{current.value}\n{line}")
+            found[current.name] = current
+            depth += line.count("[") - line.count("]")
+            continue
+        statement = _STATEMENT.fullmatch(line)
+        name = statement.group(2) if statement else None
+        if statement is None or name not in names or (needs_letting and not statement.group(1)):
+            spelt = [f"'{_spelt(known, needs_letting)}'" for known in names]
+            expected = f"{', '.join(spelt[:-1])} and {spelt[-1]}"
+            raise InputError(
+                f"line {number}: {_clipped(raw.strip())!r} is not part of {what}, which "
+                f"takes {expected}, each once"
+            )
+        if name in found:
+            raise InputError(
+                f"line {number}: a second '{_spelt(name, needs_letting).split(' =')[0]}' "
+                f"(the first is on line {found[name].line}): {what} gives each once"
+            )
+        current = _Statement(number, name, statement.group(3).strip())
+        found[name] = current
+        depth = current.value.count("[") - current.value.count("]")
+    return found
+
+
+def _clipped(line: str) -> str:
+    """A line of a file, for a message: its first 40 characters."""
+    return line if len(line) <= 40 else line[:37] + "..."
+
+
+def _spelt(name: str, letting: bool) -> str:
+    """A statement as a file writes it, for a message: ``letting n = ...``."""
+    value = {"n": "...", "numdiags": "...", "init": "[[row, col], ...]"}.get(name, "[[k, t], ...]")
+    return f"{'letting ' if letting else ''}{name} = {value}"
+
+
 _CSPLIB_BASE = "CSPLib problem 79 files count rows and columns from 0"
 
 
@@ -89,31 +150,25 @@ def _read_csplib(text: str) -> Board:
     Squares are 0-based there, row first, as the problem's Essence' model and the notes on its
     data say; every message names a square as the file writes it.
     """
-    size = re.search(r"letting\s+n\s*(?:=|be)\s*([^\s$]*)", text)
+    statements = _statements(text, ("n", "init"), "a CSPLib instance", needs_letting=True)
+    size = statements.get("n")
     if size is None:
         raise InputError("the CSPLib instance has no 'letting n = ...' (a whole number)")
-    if not re.fullmatch(r"[0-9]+", size.group(1)):
+    if not re.fullmatch(r"[0-9]+", size.value):
         raise InputError(
-            f"the CSPLib instance's n must be a whole number, not {size.group(1)[:40]!r}"
+            f"line {size.line}: the CSPLib instance's n must be a whole number, not "
+            f"{_clipped(size.value)!r}"
         )
-    n = read_whole(size.group(1))
+    n = read_whole(size.value)
     queens: list[Square] = []
-    init = re.search(r"letting\s+init\s*(?:=|be)\s*", text)
-    if init is None and re.search(r"letting\s+init\b", text):
-        raise InputError(_NOT_PAIRS)
+    init = statements.get("init")
     if init is not None:
-        # The value runs to the next statement or the end, and must parse whole: a list read
-        # up to its first "]]" would take [[0,0]]]] for [[0,0]].
-        after = re.search(r"\bletting\b", text[init.end() :])
-        value = text[init.end() : init.end() + after.start() if after else len(text)]
-        value = re.sub(r"\$[^\n]*", "", value).strip()  # Essence' comments start with $
-        line = text.count("\n", 0, init.start()) + 1
         try:
-            pairs = json.loads(value, parse_int=read_whole)
+            pairs = json.loads(init.value, parse_int=read_whole)
         except (ValueError, RecursionError):
-            raise InputError(f"line {line}: {_NOT_PAIRS}") from None
+            raise InputError(f"line {init.line}: {_NOT_PAIRS}") from None
         if not isinstance(pairs, list):
-            raise InputError(f"line {line}: {_NOT_PAIRS}")
+            raise InputError(f"line {init.line}: {_NOT_PAIRS}")
         for index, pair in enumerate(pairs, start=1):
             if not (
                 isinstance(pair, list)
@@ -122,8 +177,8 @@ def _read_csplib(text: str) -> Board:
             ):
                 written = _as_written_in_file(pair)
                 raise InputError(
-                    f"line {line}: pair {index} of 'letting init', {written}, is not [row, col] "
-                    f"({_CSPLIB_BASE})"
+                    f"line {init.line}: pair {index} of 'letting init', {written}, is not "
+                    f"[row, col] ({_CSPLIB_BASE})"
                 )
             queens.append((pair[0], pair[1]))
     try:
@@ -155,15 +210,18 @@ def _read_diagonals(text: str, first: int | None) -> Board:
     ``diags = [[37, 0], [11, 1], ...]``; the first ``first`` pairs are excluded (all by
     default). Every pair is checked, and named by its place in the list as the file writes it.
     """
-    size = re.search(r"^\s*(?:letting\s+)?n\s*(?:=|be)\s*([0-9]+)\s*$", text, flags=re.MULTILINE)
-    if size is None:
+    statements = _statements(
+        text, ("n", "numdiags", "diags"), "an Excluded Diagonals file", needs_letting=False
+    )
+    size = statements.get("n")
+    if size is None or not re.fullmatch(r"[0-9]+", size.value):
         raise InputError("the Excluded Diagonals file has no 'n = ...' (a whole number)")
-    n = read_whole(size.group(1))
+    n = read_whole(size.value)
     if n < 1:
         raise InputError("the Excluded Diagonals file's n must be at least 1")
-    listed = re.search(r"diags\s*(?:=|be)\s*(\[.*\])", text, flags=re.DOTALL)
+    listed = statements.get("diags")
     try:
-        pairs = json.loads(listed.group(1), parse_int=read_whole) if listed else None
+        pairs = json.loads(listed.value, parse_int=read_whole) if listed else None
     except (ValueError, RecursionError):
         pairs = None
     if not isinstance(pairs, list):
@@ -191,12 +249,13 @@ def _read_diagonals(text: str, first: int | None) -> Board:
                 f"with n = {n} ({_DIAGONALS_FORMAT})"
             )
         excluded.append(Diagonal(SUM, k) if kind == 1 else Diagonal(DIFFERENCE, k - (n - 1)))
-    declared = re.search(
-        r"^\s*(?:letting\s+)?numdiags\s*(?:=|be)\s*([0-9]+)\s*$", text, flags=re.MULTILINE
-    )
-    if declared is not None and read_whole(declared.group(1)) != len(pairs):
+    declared = statements.get("numdiags")
+    if declared is not None and not re.fullmatch(r"[0-9]+", declared.value):
+        raise InputError(f"line {declared.line}: numdiags must be a whole number")
+    if declared is not None and read_whole(declared.value) != len(pairs):
         raise InputError(
-            f"the file says numdiags = {declared.group(1)} but lists {len(pairs)} diagonals"
+            f"the file says numdiags = {declared.value} but lists "
+            f"{counted(len(pairs), 'diagonal')}"
         )
     if first is not None:
         if first > len(excluded):
