@@ -22,6 +22,21 @@ from click.testing import CliRunner, Result
 ROOT = Path(__file__).parent.parent
 """The repository: the README, docs/, examples/ and benchmarks/ beside the tests."""
 DATA = Path(__file__).parent / "data"
+
+SLOWER = 4
+"""A test bounds a time only by what it takes on a quiet 2-core machine, SLOWER times over: a
+machine four times slower (two other busy processes beside the suite's own) passes as well. How
+tightly nqueens keeps a limit is measured by benchmarks/time_limits.py, not here."""
+
+START_UP = 0.5
+"""Seconds a quiet 2-core machine takes to start ``python -m nqueens`` and load a search."""
+
+
+def bound(quiet_seconds: float) -> float:
+    """The most a test allows for what takes ``quiet_seconds`` on a quiet machine."""
+    return SLOWER * quiet_seconds
+
+
 """Boards, instances and counts the tests read."""
 COUNTS_FILE = DATA / "counts.json"
 """The published counts (OEIS A000170 and A002562), kept with the tests so they run anywhere."""

@@ -22,6 +22,8 @@ from typing import Any
 import numpy
 import pytest
 from helpers import (
+    START_UP,
+    bound,
     brute_force_solutions,
     count_completions,
     every_constellation_searched,
@@ -323,7 +325,7 @@ def test_a_time_limit_is_kept_on_the_simulator_while_a_launch_runs() -> None:
     arguments = ["count", "18", "--engine", "gpu", "--time-limit", "0.5", "--format", "json"]
     done = run_nqueens(*arguments, env=SIMULATOR)
     assert done.returncode == 3, done.stderr
-    assert time.monotonic() - started < 20
+    assert time.monotonic() - started < bound(START_UP + 0.5 + 4)  # the simulator loads
     record = json.loads(done.stdout)
     assert record["status"] == "time-limit" and record["solutions"] < known_total(18)
 
@@ -472,7 +474,7 @@ def test_a_time_limit_is_kept_while_a_long_launch_runs(monkeypatch: pytest.Monke
     numba_launches(monkeypatch, device, "a slow device")
     started = time.monotonic()
     stats = nqueens.count(18, engine="gpu", unique=True, time_limit=0.5)
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < bound(0.5 + 0.5)
     assert stats.status is nqueens.Status.TIME_LIMIT and stats.engine == gpu.NAME
     assert stats.solutions < known_total(18) and stats.conflicts == 0  # no launch counted
 

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 from helpers import (
+    START_UP,
+    bound,
     invoke,
     known_total,
     known_unique,
@@ -239,7 +241,7 @@ def test_a_gpu_count_on_local_workers_says_they_have_no_gpu_before_starting_them
     assert result.exit_code == 2 and not result.stdout
     assert "local:2 starts its workers without a GPU" in result.stderr, result.stderr
     assert "this machine's GPU without a cluster" in result.stderr
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < bound(1.0)  # starting two workers takes seconds
 
 
 @pytest.mark.parametrize(
@@ -299,18 +301,19 @@ def test_without_dask_a_cluster_count_says_how_to_install_it(
         nqueens.count(10, cluster="local:1")
 
 
-def _ends_within(seconds: float, *arguments: str) -> subprocess.CompletedProcess[str]:
+def _ends_within(quiet: float, *arguments: str) -> subprocess.CompletedProcess[str]:
+    """Run nqueens, which takes ``quiet`` seconds on a quiet machine: it ends on a slow one."""
     started = time.monotonic()
     process = run_nqueens(*arguments)
     took = time.monotonic() - started
-    assert took < seconds, f"{' '.join(arguments)} took {took:.1f} s"
+    assert took < bound(quiet), f"{' '.join(arguments)} took {took:.1f} s"
     return process
 
 
 @pytest.mark.slow  # seconds of processes: with -m slow, the README's command stays under 90 s
 def test_an_unreachable_scheduler_exits_1_within_the_connect_timeout() -> None:
     address = f"tcp://127.0.0.1:{_free_port()}"
-    process = _ends_within(4, "count", "10", "--cluster", address, "--connect-timeout", "0.3")
+    process = _ends_within(1.0, "count", "10", "--cluster", address, "--connect-timeout", "0.3")
     assert process.returncode == 1, process.stderr
     assert process.stderr.strip() == (
         f"Error: cannot reach the cluster at {address}: no Dask scheduler answered within 0.3 s"
@@ -324,7 +327,7 @@ def test_a_server_that_is_not_dask_is_given_up_on_within_the_connect_timeout() -
         server.bind(("127.0.0.1", 0))
         server.listen()
         address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
-        process = _ends_within(4, "count", "10", "--cluster", address, "--connect-timeout", "0.3")
+        process = _ends_within(1.0, "count", "10", "--cluster", address, "--connect-timeout", "0.3")
     assert process.returncode == 1, process.stderr
     assert "cannot reach the cluster" in process.stderr
     assert "Traceback" not in process.stderr
@@ -332,7 +335,7 @@ def test_a_server_that_is_not_dask_is_given_up_on_within_the_connect_timeout() -
 
 def test_a_time_limit_shortens_the_wait_for_a_scheduler() -> None:
     address = f"tcp://127.0.0.1:{_free_port()}"
-    process = _ends_within(4, "count", "10", "--cluster", address, "-t", "0.5")
+    process = _ends_within(1.0, "count", "10", "--cluster", address, "-t", "0.5")
     assert process.returncode == 1, process.stderr
 
 
@@ -341,7 +344,7 @@ def test_a_time_limit_spent_starting_a_local_cluster_ends_as_a_time_limit() -> N
     """It was exit 1, 'cannot reach the cluster at local:2 ... after 0.001 s', one run in three:
     the cluster's own scheduler was given what was left of the limit to answer in."""
     for _ in range(3):
-        process = _ends_within(30, "count", "19", "--cluster", "local:2", "-t", "0.3")
+        process = _ends_within(7.5, "count", "19", "--cluster", "local:2", "-t", "0.3")
         assert process.returncode == 3, process.stderr
         assert "stopped by the time limit" in process.stderr
 
@@ -499,7 +502,7 @@ def test_a_local_cluster_that_cannot_open_its_files_is_refused_before_it_starts(
         "3",
         preexec_fn=lambda: _files_limited_to(16, 16),
     )
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < bound(START_UP + 1)
     assert done.returncode == 2, done.stderr
     assert "needs about 56 open files (ulimit -n), and this process may have 16" in done.stderr
     assert "__main__" not in done.stderr and "Traceback" not in done.stderr
@@ -539,7 +542,7 @@ def test_a_local_cluster_larger_than_the_cores_is_capped_with_a_warning() -> Non
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) == known_total(12)
     assert f"counting with {default_workers()}" in done.stderr
-    assert time.monotonic() - started < 30
+    assert time.monotonic() - started < bound(START_UP + 6)
 
 
 @pytest.mark.slow
@@ -564,6 +567,6 @@ def test_a_stop_signal_ends_a_local_cluster_count_at_once(stop: signal.Signals) 
                 counting.wait()
         assert counting.returncode == 128 + stop, err
         assert "interrupted; partial, a lower bound" in err
-    # Quiet, a stop takes about 0.05 s; in CI's slow run, beside two other test processes, all
-    # three took 0.7 s once (and one 11 s): the median keeps the promise without the quiet.
-    assert sorted(times)[1] < 1.5, times
+    # Quiet, a stop takes about 0.05 s: each of the three within a quarter of a second on a
+    # quiet machine, the second a loaded one may take (benchmarks/time_limits.py times them).
+    assert max(times) < bound(0.25), times

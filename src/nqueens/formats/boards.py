@@ -254,8 +254,7 @@ def _read_diagonals(text: str, first: int | None) -> Board:
         raise InputError(f"line {declared.line}: numdiags must be a whole number")
     if declared is not None and read_whole(declared.value) != len(pairs):
         raise InputError(
-            f"the file says numdiags = {declared.value} but lists "
-            f"{counted(len(pairs), 'diagonal')}"
+            f"the file says numdiags = {declared.value} but lists {counted(len(pairs), 'diagonal')}"
         )
     if first is not None:
         if first > len(excluded):
