@@ -72,9 +72,9 @@ def test_a_time_limit_ends_a_long_listing_with_whole_records() -> None:
     done = run_nqueens("solve", "16", "--style", "compact", "--time-limit", "2")
     assert time.monotonic() - started < bound(START_UP + 2)
     assert done.returncode == 3, done.stderr
-    assert done.stdout.endswith("\n\n") and "time limit" in done.stderr
-    boards = [line for line in done.stdout.splitlines() if line and line[0].isdigit()]
-    assert 0 < len(boards) < known_total(16)
+    assert done.stdout.endswith("\n") and "time limit" in done.stderr
+    boards = done.stdout.splitlines()
+    assert 0 < len(boards) < known_total(16) and len(boards[-1].split()) == 16
     for line in boards[:: max(1, len(boards) // 500)]:
         assert_valid_board([int(value) - 1 for value in line.split()], 16)
 
@@ -277,3 +277,17 @@ def test_a_listing_stopped_between_search_and_write_counts_what_it_wrote(
         rows = [tuple(json.loads(line)["rows"]) for line in records]
         in_all = sum(len(symmetry_images(board)) for board in rows)
         assert f"({in_all:,} in all)" in ran.stderr, ran.stderr
+
+
+@pytest.mark.parametrize("in_blocks", [True, False], ids=["in blocks", "one at a time"])
+def test_compact_rows_off_a_terminal_are_one_line_a_board(
+    in_blocks: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """For other programs (``wc -l``, ``sort``, ``awk``): no heading, no blank line."""
+    if not in_blocks:
+        monkeypatch.setattr(blocks, "available", lambda: False)
+    listed = invoke("solve", "8", "--style", "compact")
+    lines = listed.stdout.splitlines()
+    assert len(lines) == known_total(8) and len(set(lines)) == len(lines)
+    for line in lines:
+        assert_valid_board([int(value) - 1 for value in line.split()], 8)

@@ -170,12 +170,12 @@ class Output:
             if number is not None:
                 self.out.print()
             return
+        if compact:  # one line a board, for other programs: its number is in JSON only
+            _write_line(render.compact_pieces(solution))
+            return
         if number is not None:
             click.echo(f"Solution {number}")
-        if compact:
-            _write_line(render.compact_pieces(solution))
-        else:
-            click.echo(render.plain_board(solution))
+        click.echo(render.plain_board(solution))
         if number is not None:
             click.echo()
 

@@ -69,21 +69,21 @@ static PyObject *text_solutions(PyObject *self, PyObject *args) {
             at += 3;
             continue;
         }
-        memcpy(at, "Solution ", 9);
-        at = number(at + 9, solution);
-        *at++ = '\n';
-        if (form == COMPACT) {
+        if (form == COMPACT) { /* one line a board, for other programs: no heading */
             for (int c = 0; c < n; c++) {
                 if (c) *at++ = ' ';
                 at = number(at, (unsigned long long)board[c] + 1);
             }
             *at++ = '\n';
-        } else {
-            for (int row = 0; row < n; row++) {
-                for (int c = 0; c < n; c++) {
-                    *at++ = board[c] == row ? 'Q' : '_';
-                    *at++ = c + 1 < n ? ' ' : '\n';
-                }
+            continue;
+        }
+        memcpy(at, "Solution ", 9);
+        at = number(at + 9, solution);
+        *at++ = '\n';
+        for (int row = 0; row < n; row++) {
+            for (int c = 0; c < n; c++) {
+                *at++ = board[c] == row ? 'Q' : '_';
+                *at++ = c + 1 < n ? ' ' : '\n';
             }
         }
         *at++ = '\n';
