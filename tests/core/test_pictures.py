@@ -3,9 +3,11 @@ picture a notebook shows."""
 
 from __future__ import annotations
 
+import time
 import xml.etree.ElementTree as ET
 
-from helpers import assert_valid_board, parse_plain_boards
+import pytest
+from helpers import assert_valid_board, bound, parse_plain_boards
 
 import nqueens
 from nqueens.formats.boards import read_board
@@ -88,3 +90,16 @@ def test_boards_too_large_for_a_picture_show_text_in_a_notebook() -> None:
     solution = nqueens.first(300).solution
     assert solution is not None and solution._repr_svg_() is None
     assert len(nqueens.Board(200)._repr_svg_() or "") > 0
+
+
+def test_a_picture_too_large_to_open_is_refused_at_once() -> None:
+    """Board(100000).to_svg() grew to gigabytes in seconds: beyond N = 200, an InputError."""
+    started = time.monotonic()
+    with pytest.raises(nqueens.InputError, match="boards up to N = 200 are drawn as SVG"):
+        nqueens.Board(100_000).to_svg()
+    solution = nqueens.first(201).solution
+    assert solution is not None
+    with pytest.raises(nqueens.InputError, match="a 201 x 201 picture would be too large"):
+        solution.to_svg()
+    assert time.monotonic() - started < bound(1.0)
+    assert "<svg" in nqueens.Board(200).to_svg()

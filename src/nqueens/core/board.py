@@ -201,7 +201,8 @@ class Board:
         return board_text(self)
 
     def to_svg(self, *, ascii_only: bool = False) -> str:
-        """The puzzle as an SVG picture, as ``--svg`` draws it."""
+        """The puzzle as an SVG picture, as ``--svg`` draws it (up to N = 200: InputError
+        beyond)."""
         from nqueens.core.pictures import board_svg
 
         return board_svg(self.n, self.queens, board=self, ascii_only=ascii_only)

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Collection, Sequence
 from typing import Protocol
 
-from nqueens.core.errors import Square
+from nqueens.core.errors import InputError, Square
 from nqueens.core.geometry import RULES, SUPERQUEENS, TORUS, Diagonal, diagonal_name, square_name
 from nqueens.core.glyphs import glyphs
 from nqueens.core.wording import counted
@@ -73,7 +73,15 @@ def board_svg(
     propagation) are outlined, a ``puzzle``'s given queens stand on blue squares, its blocked
     squares are grey and its excluded diagonals struck through, its rules marked (a torus's
     edges dashed, for they join the opposite ones; a knight in the corner for superqueens), and
-    ``caption`` goes underneath, wrapped to the board's width; ``ascii_only`` marks in letters."""
+    ``caption`` goes underneath, wrapped to the board's width; ``ascii_only`` marks in letters.
+
+    Boards up to MAX_SVG_N only: a larger picture is megabytes to gigabytes that nothing opens
+    (InputError)."""
+    if n > MAX_SVG_N:
+        raise InputError(
+            f"boards up to N = {MAX_SVG_N:,} are drawn as SVG: a {n:,} x {n:,} picture would be "
+            "too large to open; str() gives the rows"
+        )
     marks = glyphs(ascii_only)
     size = MARGIN + n * SQUARE
     lines = _wrap(caption, size + 4) if caption else []

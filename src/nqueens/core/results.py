@@ -37,7 +37,8 @@ class Solution:
 
     def to_svg(self, *, ascii_only: bool = False) -> str:
         """The board as an SVG picture, as ``--svg`` draws it: its board's given queens, blocked
-        squares, excluded diagonals and rule marked; queens as Q with ``ascii_only``."""
+        squares, excluded diagonals and rule marked; queens as Q with ``ascii_only`` (up to
+        N = 200: InputError beyond)."""
         from nqueens.core.pictures import board_svg
 
         return board_svg(self.n, self.squares(), board=self.board, ascii_only=ascii_only)
