@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -20,6 +22,7 @@ from helpers import (
     assert_valid_board,
     bound,
     invoke,
+    parse_plain_boards,
     process_env,
     run_nqueens,
     run_python,
@@ -123,6 +126,56 @@ def test_a_full_disk_is_exit_74_with_one_line() -> None:
     with open("/dev/full", "w") as full:
         done = run_nqueens("solve", "8", stdout=subprocess.DEVNULL, stderr=full)
     assert done.returncode == 74  # the summary on stderr could not be written
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["14", "--format", "json"],
+        ["14", "--style", "compact"],
+        ["10"],
+        ["9", "--format", "json", "--engine", "cp-sat"],  # one solution at a time
+    ],
+    ids=" ".join,
+)
+def test_a_disk_that_fills_mid_listing_keeps_whole_records(
+    arguments: list[str], tmp_path: Path
+) -> None:
+    """The disk fills (here: a file size limit, ulimit -f, which ends writes as a full disk
+    does) part way through a record: the file ends with the last whole one, and what was in it
+    before the listing (``>>``) stays."""
+    before = "what the file held\n"
+    path = tmp_path / "listing"
+    path.write_text(before)
+
+    def disk_full_at_20_kb() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+    with path.open("a") as appended:
+        done = run_nqueens(
+            "solve",
+            *arguments,
+            stdout=appended,
+            stderr=subprocess.PIPE,
+            preexec_fn=disk_full_at_20_kb,
+        )
+    assert done.returncode == 74, done.stderr
+    text = path.read_text()
+    assert text.startswith(before) and 10_000 < len(text) <= 20_000
+    listed = text.removeprefix(before)
+    n = int(arguments[0])
+    if "json" in arguments:
+        boards = [json.loads(line)["rows"] for line in listed.splitlines()]
+    elif "compact" in arguments:
+        boards = [[int(value) - 1 for value in line.split()] for line in listed.splitlines()]
+    else:
+        assert listed.endswith("\n\n")
+        boards = [list(board) for board in parse_plain_boards(listed)]
+    assert listed.endswith("\n") and boards
+    for board in boards:
+        assert len(board) == n
+        assert_valid_board(board, n)
 
 
 def test_bad_usage_stays_exit_2_when_stderr_is_full() -> None:

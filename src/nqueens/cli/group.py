@@ -34,6 +34,7 @@ from nqueens.cli.output import (
     EXIT_IO_ERROR,
     EXIT_OK,
     discard_stdout,
+    keep_whole_records,
 )
 from nqueens.core import signals
 
@@ -300,6 +301,7 @@ class _Waiting(io.RawIOBase):
 def _output_lost(error: OSError | ValueError) -> int:
     """Say in one line that the output could not be written (a full disk, a closed stdout), and
     give the exit code for it."""
+    keep_whole_records()
     discard_stdout()
     reason = error.strerror if isinstance(error, OSError) and error.strerror else error
     _say_on_stderr(f"Error: the output could not be written: {reason}.")

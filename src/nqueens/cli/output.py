@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import suppress
@@ -57,6 +58,53 @@ SEE_MAIN_HELP = "Exit codes, and how rows and columns are numbered: nqueens --he
 WRAPPED_ROWS_MAX_N = 10_000
 """Up to this N, a compact board on a terminal is wrapped between its numbers; a larger one, a
 line of megabytes, is written as it is."""
+
+
+class _Records:
+    """Where the records written to stdout start and how each ends, while stdout is a file: a
+    write cut short by a full disk leaves part of a record, which :func:`keep_whole_records`
+    cuts off."""
+
+    start: int | None = None  # the file's offset before the first record
+    end: bytes = b"\n"  # what ends a record: a line, or the blank line under a board
+
+
+def note_records(end: bytes) -> None:
+    """Records ending in ``end`` are about to be written to stdout."""
+    if _Records.start is not None:
+        return
+    _Records.end = end
+    with suppress(AttributeError, OSError, ValueError):
+        sys.stdout.flush()
+        descriptor = sys.stdout.fileno()
+        if stat.S_ISREG(os.fstat(descriptor).st_mode):
+            _Records.start = os.lseek(descriptor, 0, os.SEEK_CUR)
+
+
+def keep_whole_records() -> None:
+    """Cut stdout's file back to the end of its last whole record, after a write that failed
+    part way (a full disk): a reader never finds half a record at its end."""
+    start = _Records.start
+    if start is None:
+        return
+    with suppress(AttributeError, OSError, ValueError):
+        descriptor = sys.stdout.fileno()
+        end = _Records.end
+        # stdout is open for writing alone: the same file, opened again to read its end
+        reader = os.open(f"/dev/fd/{descriptor}", os.O_RDONLY)
+        try:
+            at = os.fstat(reader).st_size
+            while at > start:  # back a chunk at a time to the last record's end
+                chunk_start = max(start, at - (1 << 20))
+                chunk = os.pread(reader, at - chunk_start + len(end) - 1, chunk_start)
+                found = chunk.rfind(end)
+                if found >= 0:
+                    os.ftruncate(descriptor, chunk_start + found + len(end))
+                    return
+                at = chunk_start
+            os.ftruncate(descriptor, start)
+        finally:
+            os.close(reader)
 
 
 def discard_stdout() -> None:
@@ -126,6 +174,11 @@ class Output:
         # A terminal set to ASCII or Latin-1 cannot show the chess symbols: letters, as --ascii.
         self.in_letters = ascii_only or not encodes(self.out, render.SYMBOLS_DRAWN)
 
+    def _headed(self, n: int, number: int | None) -> bool:
+        """Whether a solution's record off a terminal is a numbered board ending in a blank
+        line, rather than one line."""
+        return self.format != "json" and number is not None and not self._compact(n)
+
     def _compact(self, n: int) -> bool:
         """Whether to show the row of each column instead of drawing the board."""
         if self.style != "auto":
@@ -138,6 +191,7 @@ class Output:
         """Write one solution to stdout, numbered when it is one of many: whole, a stop signal
         waiting until it is written (never a heading without its board)."""
         with signals.held():
+            note_records(b"\n\n" if self._headed(solution.n, number) else b"\n")
             self._solution(solution, number)
             self.written += 1
 
@@ -195,6 +249,7 @@ class Output:
             form = blocks.COMPACT if self._compact(n) else blocks.BOARD
             text = blocks.solutions(packed, n, form, first)
         with signals.held():
+            note_records(b"\n\n" if self._headed(n, first) else b"\n")
             write_whole(text)
             self.written += len(packed) // n
 
