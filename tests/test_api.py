@@ -169,6 +169,9 @@ def test_solve_streams_without_holding_every_solution() -> None:
         (lambda: nqueens.count(8, checkpoint=123), "the checkpoint must be a path"),  # type: ignore[arg-type]
         (lambda: nqueens.count(8, checkpoint=b"n8.ckpt"), "checkpoint must be a path"),  # type: ignore[arg-type]
         (lambda: nqueens.count(8, checkpoint=""), "the checkpoint must name a file, not ''"),
+        (lambda: nqueens.solve(6, unique="False"), "unique must be True or False, not 'False'"),  # type: ignore[arg-type]
+        (lambda: nqueens.count(6, symmetry=0), "symmetry must be True or False, not 0"),  # type: ignore[arg-type]
+        (lambda: nqueens.count(6, unique=1), "unique must be True or False, not 1"),  # type: ignore[arg-type]
     ],
 )
 def test_refused_input_says_why(call: Callable[[], object], message: str) -> None:

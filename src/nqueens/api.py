@@ -77,6 +77,8 @@ def _request(
 ) -> Request:
     """The arguments every command shares, checked, as one request. Whether a search without a
     limit ends in reasonable time is its engine's to say: the caller checks it once it has one."""
+    unique = validation.flag(unique, "unique")
+    symmetry = validation.flag(symmetry, "symmetry")
     board = board_of(n, queens, blocked, excluded)
     check_board_size(board.n, command)
     if limit is not None:

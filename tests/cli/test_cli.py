@@ -925,3 +925,53 @@ def test_a_compact_board_on_a_terminal_wraps_between_its_numbers() -> None:
     numbers = " ".join(lines[:3]).split()
     assert all(len(line) <= 80 for line in lines)
     assert sorted(int(v) for v in numbers[:60]) == list(range(1, 61)), lines[:3]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "stdin", "said"),
+    [
+        (
+            ["count", "8", "--limt", "3"],
+            None,
+            "No such option '--limt'. Did you mean '--time-limit'?",
+        ),
+        (["count", "8", "--qiuet"], None, "Did you mean '--quiet'?"),
+        (["verify"], "xxx\n", "line 1: 'xxx' is not part of a board"),
+        (
+            ["verify"],
+            '{"n": null, "rows": [0]}\n',
+            '"n" must be a whole number of at least 1, not null',
+        ),
+        (
+            ["verify"],
+            "1 " + "9" * 200 + "\n",
+            "line 1: a row of 200 digits is off a board of N = 2",
+        ),
+        (["export", "4", "-o", "model.foo"], None, ".pbtxt, .txtpb or .pb (cp-sat)"),
+        (
+            ["count", "--board", "-"],
+            "letting n = -8\n",
+            "n must be a positive whole number, not '-8'",
+        ),
+    ],
+)
+def test_messages_say_what_the_input_is(arguments: list[str], stdin: str | None, said: str) -> None:
+    result = invoke(*arguments, stdin=stdin)
+    assert result.exit_code in (1, 2)
+    assert said in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["count", "8", "--queen", "+1,+2"],
+        ["count", "8", "--block", "+3,04"],
+        ["count", "+8"],
+        ["count", "08"],
+    ],
+)
+def test_a_number_is_typed_with_a_plus_or_a_leading_zero_alike(arguments: list[str]) -> None:
+    result = invoke(*arguments)
+    assert result.exit_code == 0, result.stderr
+    plain = [argument.replace("+", "").replace("04", "4").lstrip("0") for argument in arguments]
+    assert result.stdout == invoke(*plain).stdout

@@ -321,7 +321,7 @@ def test_squares_beyond_a_thousand_are_named_as_they_are_given() -> None:
         ("letting n = 8\nletting init = [[0, 3]]\nletting init = []\n", "line 3: a second"),
         ("letting n = 8\nn = 9\n", "line 2: 'n = 9' is not part of a CSPLib instance"),
         ("letting n = 8\nletting init = [[0, 3]] junk\n", "line 2: the CSPLib instance's"),
-        ("letting n = eight\n", "line 1: the CSPLib instance's n must be a whole number"),
+        ("letting n = -8\n", "line 1: the CSPLib instance's n must be a positive whole number"),
     ],
 )
 def test_bad_board_files_exit_2(text: str, message: str) -> None:

@@ -89,6 +89,20 @@ def test_a_damaged_line_is_never_counted(tmp_path: Path, damage: str) -> None:
     assert sorted(int(line.split()[0]) for line in repaired[1:]) == list(range(len(lines) - 1))
 
 
+def test_a_checkpoint_with_cr_lf_line_ends_resumes(tmp_path: Path) -> None:
+    """Copied through Windows, or saved by an editor that writes CR LF: it was "not an nqueens
+    checkpoint"."""
+    path = tmp_path / "count.ckpt"
+    nqueens.count(12, checkpoint=path, workers=1)
+    lines = _lines(path)
+    path.write_bytes("".join(lines[:20]).replace("\n", "\r\n").encode())
+    stats = nqueens.count(12, checkpoint=path, workers=1)
+    assert stats.solutions == known_total(12)
+    kept = path.read_bytes().decode().splitlines(keepends=True)
+    assert kept[:20] == [line.replace("\n", "\r\n") for line in lines[:20]]
+    assert sorted(int(line.split()[0]) for line in kept[1:]) == list(range(len(lines) - 1))
+
+
 def test_a_first_line_cut_short_begins_the_count_again(tmp_path: Path) -> None:
     """A full disk as the count began left part of the first line: the file was "not an
     nqueens checkpoint", where the documentation says the same command resumes once it can write.

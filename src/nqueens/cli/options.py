@@ -122,7 +122,41 @@ class QueensCommand(click.Command):
                     ctx=ctx,
                     param_hint="'N'",
                 ) from None
+            error.possibilities = _options_like(error.option_name, self.params) or None
             raise
+
+
+def _options_like(typed: str, params: list[click.Parameter]) -> list[str]:
+    """The options a mistyped ``typed`` may have meant: one a letter or two away from it
+    (``--limt``: ``--limit``), or with a word that is (``--time-limit``). difflib's choice
+    offered ``--quiet`` for ``--limt``."""
+    word = typed.lstrip("-")
+    if not word:
+        return []
+    near: list[tuple[int, str]] = []
+    for option in (opt for param in params for opt in param.opts if opt.startswith("--")):
+        name = option[2:]
+        whole = _typing_distance(word, name)
+        parts = min(_typing_distance(word, part) for part in name.split("-"))
+        allowed = 1 if len(word) <= 4 else 2
+        if whole <= allowed or parts <= 1:
+            near.append((min(whole, parts), option))
+    return [option for _, option in sorted(near)]
+
+
+def _typing_distance(first: str, second: str) -> int:
+    """Letters added, dropped, changed or swapped to turn ``first`` into ``second``."""
+    previous2: list[int] = []
+    previous = list(range(len(second) + 1))
+    for i, letter in enumerate(first, start=1):
+        current = [i]
+        for j, other in enumerate(second, start=1):
+            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (letter != other))
+            if i > 1 and j > 1 and letter == second[j - 2] and first[i - 2] == other:
+                cost = min(cost, previous2[j - 2] + 1)
+            current.append(cost)
+        previous2, previous = previous, current
+    return previous[-1]
 
 
 def _say_compiling(what: str) -> None:

@@ -304,7 +304,7 @@ class BoardSizes(click.ParamType):  # type: ignore[type-arg]  # generic from cli
             return value
         sizes: list[int] = []
         for part in str(value).split(","):
-            match = re.fullmatch(r"\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?", part)
+            match = re.fullmatch(r"\s*(\+?[0-9]+)\s*(?:-\s*(\+?[0-9]+)\s*)?", part)
             if match is None:
                 self.fail(f"{part.strip()!r} is not a size or a range such as 4-12", param, ctx)
             low, high = int(match.group(1)), int(match.group(2) or match.group(1))

@@ -23,7 +23,7 @@ def square_name(square: Square) -> str:
 
 def parse_square(text: str) -> Square:
     """``"3,4"`` (1-based ROW,COL) -> ``(2, 3)``; InputError for anything malformed."""
-    match = re.fullmatch(r"\s*([0-9]+)\s*,\s*([0-9]+)\s*", text)
+    match = re.fullmatch(r"\s*(\+?[0-9]+)\s*,\s*(\+?[0-9]+)\s*", text)  # as N takes them
     if match is None:
         raise InputError(f"malformed square {text!r}: expected ROW,COL such as 3,4")
     row, col = read_whole(match.group(1)), read_whole(match.group(2))

@@ -82,6 +82,14 @@ def shown(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def flag(value: object, what: str) -> bool:
+    """``value`` as True or False, and nothing else: a string such as ``"False"`` is truthy,
+    and would turn on what it meant to turn off."""
+    if not isinstance(value, bool):
+        raise InputError(f"{what} must be True or False, not {shown(value)}")
+    return value
+
+
 def whole_number(value: object, what: str, *, minimum: int, maximum: int | None = None) -> int:
     """``value`` as a whole number from ``minimum`` to ``maximum`` (True and 2.0 are not whole
     numbers)."""

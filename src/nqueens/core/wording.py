@@ -14,3 +14,8 @@ def noun_for(number: int, noun: str) -> str:
 def counted(number: int, noun: str) -> str:
     """``number`` with thousands separators, and its noun."""
     return f"{number:,} {noun_for(number, noun)}"
+
+
+def either(words: list[str]) -> str:
+    """Words as alternatives in a sentence: ``a``, ``a or b``, ``a, b or c``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"

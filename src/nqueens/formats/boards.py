@@ -156,7 +156,7 @@ def _read_csplib(text: str) -> Board:
         raise InputError("the CSPLib instance has no 'letting n = ...' (a whole number)")
     if not re.fullmatch(r"[0-9]+", size.value):
         raise InputError(
-            f"line {size.line}: the CSPLib instance's n must be a whole number, not "
+            f"line {size.line}: the CSPLib instance's n must be a positive whole number, not "
             f"{_clipped(size.value)!r}"
         )
     n = read_whole(size.value)
@@ -259,7 +259,8 @@ def _read_diagonals(text: str, first: int | None) -> Board:
     if first is not None:
         if first > len(excluded):
             raise InputError(
-                f"the file lists {len(excluded)} diagonals, fewer than the first {first} asked for"
+                f"the file lists {counted(len(excluded), 'diagonal')}, fewer than the first "
+                f"{first} asked for"
             )
         excluded = excluded[:first]
     return Board(n, excluded=tuple(dict.fromkeys(excluded)))

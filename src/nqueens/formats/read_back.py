@@ -69,7 +69,7 @@ def read_boards(
             break
         stripped = line.strip()
         cells = drawing_cells(stripped) if _DRAWN_ROW.fullmatch(stripped) else []
-        if cells and all(cell in DRAWING_CELLS for cell in cells):
+        if cells and all(cell in DRAWING_CELLS for cell in cells) and not _a_word(stripped):
             if any(cell in BLOCKED_CELLS for cell in cells):
                 raise InputError(
                     f"line {reader.number}: a blocked square ({stripped[:40]!r}): this is a "
@@ -229,7 +229,7 @@ def _json_board(text: str, line_number: int) -> tuple[_Placement | None, frozens
         raise InputError(f'{where}: a board in JSON needs "rows", a list of whole numbers')
     n = record.get("n", len(rows))
     if not _whole(n) or n < 1:
-        raise InputError(f'{where}: "n" must be a whole number of at least 1, not {shown(n)}')
+        raise InputError(f'{where}: "n" must be a whole number of at least 1, not {_json(n)}')
     if n > MAX_N:
         raise InputError(f"{where}: N = {shown(n)} is larger than the largest board, {MAX_N:,}")
     if len(rows) != n:
@@ -238,9 +238,7 @@ def _json_board(text: str, line_number: int) -> tuple[_Placement | None, frozens
         )
     off = next((row for row in rows if not 0 <= row < n), None)
     if off is not None:
-        raise InputError(
-            f"{where}: row {shown(off)} is off a board of N = {n} (JSON rows count from 0)"
-        )
+        raise InputError(f"{where}: {_row(off)} is off a board of N = {n} (JSON rows count from 0)")
     named = record.get("rules", [])
     if not isinstance(named, list) or not all(
         isinstance(rule, str) and rule in RULES for rule in named
@@ -249,6 +247,23 @@ def _json_board(text: str, line_number: int) -> tuple[_Placement | None, frozens
             f'{where}: "rules" must be a list of {" and ".join(RULES)}, not {shown(named)}'
         )
     return rows, frozenset(named)
+
+
+def _a_word(line: str) -> bool:
+    """Whether a line of letters that read as blocked squares (``xxx``) is a word instead: a
+    row of a puzzle has a free square or a queen among them, or spaces between them."""
+    return line.isalpha() and set(line) <= {"x", "X"}
+
+
+def _json(value: object) -> str:
+    """A value read from JSON, for a message, as JSON writes it (``null``, ``true``)."""
+    return shown(value) if _whole(value) else json.dumps(value)[:60]
+
+
+def _row(value: int) -> str:
+    """A row read from a file, for a message: ``row 9``, or ``a row of 2,000 digits``."""
+    said = shown(value)
+    return f"a row{said.removeprefix('a number')}" if said.startswith("a number") else f"row {said}"
 
 
 def _whole(value: object) -> bool:
@@ -272,7 +287,7 @@ def _compact_board(rows: list[int], line_number: int) -> _Placement:
     n = len(rows)
     off = [row for row in rows if not 1 <= row <= n]
     if off:
-        raise InputError(f"line {line_number}: row {off[0]} is off a board of N = {n}")
+        raise InputError(f"line {line_number}: {_row(off[0])} is off a board of N = {n}")
     return [row - 1 for row in rows]
 
 

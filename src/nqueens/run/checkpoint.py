@@ -185,11 +185,13 @@ def _line(text: str) -> str:
 
 
 def _checked(line: bytes) -> str | None:
-    """The line's text if it is whole, text, and its CRC matches; None otherwise."""
+    """The line's text if it is whole, text, and its CRC matches; None otherwise. A line may
+    end in CR LF, as a checkpoint copied through Windows or an editor that writes them does."""
     if not line.endswith(b"\n"):
         return None
+    body = line[:-2] if line.endswith(b"\r\n") else line[:-1]
     try:
-        text, _, crc = line[:-1].decode("utf-8").rpartition(" ")
+        text, _, crc = body.decode("utf-8").rpartition(" ")
     except UnicodeDecodeError:
         return None
     if not text or f"{zlib.crc32(text.encode()):08x}" != crc:

@@ -18,7 +18,7 @@ import time
 import warnings
 from collections.abc import Generator, Sequence
 
-from nqueens.core import signals
+from nqueens.core import signals, wording
 from nqueens.core.results import InputError
 from nqueens.engines.base import Subcount, Subproblem
 
@@ -131,7 +131,10 @@ def process_pool(
             try:
                 pools.append(context.Pool(workers, initializer=signals.leave_to_parent))
             except OSError as error:  # the limit on processes (ulimit -u), memory, /dev/shm
-                refused = f"cannot start {workers:,} worker processes ({error.strerror or error})"
+                refused = (
+                    f"cannot start {wording.counted(workers, 'worker process')} "
+                    f"({error.strerror or error})"
+                )
                 if not or_in_process:
                     raise InputError(f"{refused}: ask for fewer with --workers") from None
                 warnings.warn(

@@ -11,6 +11,7 @@ from contextlib import suppress
 from typing import Any
 
 from nqueens.core.results import InputError
+from nqueens.core.wording import counted
 
 FILES_FOR_LOCAL = (40, 8)
 """The files a local cluster opens: about this many, and this many more for each worker (its
@@ -43,7 +44,7 @@ def enough_for(workers: int) -> None:
                 resource.setrlimit(limit, (wanted, hard))
                 continue
         raise InputError(
-            f"a local cluster of {workers:,} worker processes needs about {needed:,} "
+            f"a local cluster of {counted(workers, 'worker process')} needs about {needed:,} "
             f"{what}, and this process may have {soft:,}: raise the limit, or give fewer workers"
         )
 

@@ -16,6 +16,7 @@ from nqueens.cli.options import QueensCommand, usage_errors
 from nqueens.cli.output import EXIT_OK, SEE_MAIN_HELP, Output, write_whole
 from nqueens.core import signals
 from nqueens.core.board import Board
+from nqueens.core.wording import either
 from nqueens.export import FORMATS, Target, by_suffix
 from nqueens.export import export as write_model
 
@@ -54,13 +55,13 @@ def export(ctx: click.Context, board: Board, format_name: str | None, path: str 
       nqueens export 8 --to minizinc -o queens.mzn
       nqueens export 8 -o queens.cnf        the format named by the suffix
       nqueens export 20 --queen 1,1 --to lp -o puzzle.lp
-      nqueens export 12 --torus --to cp-sat > torus.pbtxt
+      nqueens export 13 --torus --to cp-sat > torus.pbtxt
     """
     if path == "-":
         path = None
     chosen = FORMATS[format_name] if format_name else by_suffix(path or "")
     if chosen is None:
-        suffixes = ", ".join(f"{f.suffixes[0]} ({f.name})" for f in FORMATS.values())
+        suffixes = "; ".join(f"{either(list(f.suffixes))} ({f.name})" for f in FORMATS.values())
         about = f"{path} names no format" if path else "no format given"
         raise click.UsageError(f"{about}: give --to FORMAT, or an -o file ending in {suffixes}")
     output = Output("text")
