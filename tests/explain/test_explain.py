@@ -256,3 +256,11 @@ def test_a_key_breaks_only_between_items() -> None:
     assert key_lines(items, None) == ["a b   c d e   f"]
     assert key_lines(items, 11) == ["a b   c d e", "f"]
     assert key_lines(items, 4) == ["a b", "c d e", "f"]  # an item wider than the line stays whole
+
+
+def test_help_says_how_each_mark_of_a_step_is_drawn() -> None:
+    """Steps draw forced queens as F: help named every other mark."""
+    shown = " ".join(invoke("explain", "--help").stdout.split())
+    assert "(Q)" in shown and "(x)" in shown and "(F, forced)" in shown
+    steps = invoke("explain", "5").stdout
+    assert "F" in steps and "Q" in steps

@@ -96,9 +96,10 @@ def explain(
 ) -> None:
     """Watch a constraint solver search, step by step, each step drawn.
 
-    Each step is a queen placed by a choice, the squares it rules out (x), the queens that
-    had to follow, a dead end (which column has no square left) and the step back, or a
-    solution. The counts at the end are the solver's own. Boards up to 10 x 10.
+    Each step is a queen placed by a choice (Q), the squares it rules out (x), the queens that
+    had to follow (F, forced), a dead end (which column has no square left) and the step back,
+    or a solution; a terminal draws the queens as a black and a white chess queen. The counts
+    at the end are the solver's own. Boards up to 10 x 10.
 
     \b
     Examples:
