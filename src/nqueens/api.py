@@ -272,7 +272,10 @@ def count(
             f"counts on this machine's {need} without a cluster, or on workers started with "
             f"dask worker ADDRESS --resources {need}=1"
         )
-    check_bounded(request, resumable=resumable, engine=chosen)
+    from nqueens.run.executors import default_workers, planned_workers
+
+    planned = planned_workers(workers, wanted=chosen.wants_workers(request))
+    estimate_decides = check_bounded(request, resumable=resumable, engine=chosen, workers=planned)
     if not chosen.splits and resumable:
         raise InputError(
             f"the {chosen.name} engine counts in one piece; checkpoints and clusters apply to "
@@ -286,11 +289,11 @@ def count(
             )
         return chosen.count(replace(request, strategy=chosen.strategy_for(request)))
     from nqueens.run.counting import count_split
-    from nqueens.run.executors import default_workers, fitted_workers
+    from nqueens.run.executors import fitted_workers
 
     workers_asked = workers is not None
     if workers is None:
-        workers = default_workers() if chosen.wants_workers(request) else 1
+        workers = planned
     elif workers:
         workers = fitted_workers(workers, "worker processes")
     if where is not None and where.local_workers is not None:
@@ -305,6 +308,7 @@ def count(
         on_estimate=on_estimate,
         checkpoint=saved_to,
         cluster=where,
+        bounded_by_estimate=estimate_decides,
     )
 
 

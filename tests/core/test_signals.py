@@ -546,3 +546,12 @@ def test_a_hang_up_ignored_by_nohup_stays_ignored() -> None:
     assert counting.returncode == 0, err
     assert int(out) == known_total(14)
     _assert_group_gone(counting.pid)
+
+
+def test_a_count_of_minutes_runs_without_a_limit_and_ctrl_c_gives_a_lower_bound() -> None:
+    """N = 19 takes minutes on two cores: it runs (it was refused for want of a limit), and
+    Ctrl-C ends it with what it has counted, a lower bound."""
+    stdout, stderr = _interrupt(["count", "19", "--format", "json"], signal.SIGINT, 1.5)
+    assert "lower bound" in stderr, stderr
+    record = json.loads(stdout)
+    assert record["status"] == "interrupted" and record["solutions"] < known_total(19)

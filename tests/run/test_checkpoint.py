@@ -315,7 +315,7 @@ def test_a_stopped_count_resumes_to_the_exact_total(
 
 @pytest.mark.slow
 def test_a_long_count_is_allowed_with_a_checkpoint(tmp_path: Path) -> None:
-    refused = invoke("count", "19")
+    refused = invoke("count", "23")
     assert refused.exit_code == 2 and "--checkpoint FILE" in refused.stderr
     path = tmp_path / "count.ckpt"
     process = _count_process(19, path)

@@ -122,8 +122,22 @@ class QueensCommand(click.Command):
                     ctx=ctx,
                     param_hint="'N'",
                 ) from None
-            error.possibilities = _options_like(error.option_name, self.params) or None
-            raise
+            raise _NoSuchOption(error, _options_like(error.option_name, self.params)) from None
+
+
+class _NoSuchOption(click.UsageError):
+    """An option the command does not take, with the options it may have meant."""
+
+    def __init__(self, error: click.NoSuchOption, near: list[str]) -> None:
+        super().__init__(error.message, error.ctx)
+        self.near = near
+
+    def format_message(self) -> str:
+        if not self.near:
+            return self.message
+        if len(self.near) == 1:
+            return f"{self.message} Did you mean {self.near[0]!r}?"
+        return f"{self.message} (Did you mean one of: {', '.join(map(repr, self.near))}?)"
 
 
 def _options_like(typed: str, params: list[click.Parameter]) -> list[str]:

@@ -24,6 +24,7 @@ from rich.text import Text
 
 from nqueens.cli import render
 from nqueens.cli.output import encodes
+from nqueens.core.wording import duration
 
 if TYPE_CHECKING:
     from nqueens.cli.output import Output
@@ -69,7 +70,7 @@ def _clock(seconds: float) -> str:
     """'4:05', '1:04:05', or for days of work '9 days'."""
     whole = int(seconds)
     if whole >= 2 * 86400:
-        return render.duration(seconds)
+        return duration(seconds)
     hours, minutes, secs = whole // 3600, whole // 60 % 60, whole % 60
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 

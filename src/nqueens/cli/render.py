@@ -21,7 +21,7 @@ from nqueens.core.geometry import SUM
 from nqueens.core.glyphs import glyphs
 from nqueens.core.pictures import plain_grid
 from nqueens.core.results import Solution, Square, Stats, Status
-from nqueens.core.wording import counted, noun_for
+from nqueens.core.wording import counted, duration, noun_for
 from nqueens.formats import blocks
 
 if TYPE_CHECKING:
@@ -295,22 +295,6 @@ def stats_table(stats: Stats, board: Board) -> Table:
         table.add_row("solutions per second", f"{stats.solutions_per_second:,.0f}")
     table.add_row("search", describe_status(stats.status))
     return table
-
-
-def duration(seconds: float) -> str:
-    """A rough duration for people: '40 s', '12 min', '3.5 h', '2.7 days', '46 days',
-    '2.1 years'."""
-    if seconds < 120:
-        return f"{seconds:.0f} s"
-    if seconds < 2 * 3600:
-        return f"{seconds / 60:.0f} min"
-    if seconds < 2 * 86400:
-        return f"{seconds / 3600:.1f} h"
-    if seconds < 10 * 86400:
-        return f"{seconds / 86400:.1f} days"
-    if seconds < 365 * 86400:
-        return f"{seconds / 86400:.0f} days"
-    return f"{seconds / (365.25 * 86400):.1f} years"
 
 
 def estimate_line(estimate: Estimate, workers: int, *, cluster: bool) -> str:

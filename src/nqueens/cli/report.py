@@ -14,6 +14,7 @@ from nqueens.core import theorems
 from nqueens.core.board import Board, BoardError
 from nqueens.core.pictures import MAX_SVG_N
 from nqueens.core.results import InputError, Stats
+from nqueens.core.wording import duration
 from nqueens.engines import registry
 from nqueens.engines.base import Request
 from nqueens.run import plan
@@ -129,14 +130,14 @@ def note_slow_engine(
     if slow is None:
         return
     output.message(
-        f"Note: the {engine} engine takes about {render.duration(slow.seconds)} over "
+        f"Note: the {engine} engine takes about {duration(slow.seconds)} over "
         f"{board.title}'s solutions; the {slow.faster} engine "
         f"{_about(slow.faster_seconds)} (--engine {slow.faster}, or no --engine)."
     )
 
 
 def _about(seconds: float) -> str:
-    return "under a second" if seconds < 1 else f"about {render.duration(seconds)}"
+    return "under a second" if seconds < 1 else f"about {duration(seconds)}"
 
 
 def seed_unused(stats: Stats) -> str | None:

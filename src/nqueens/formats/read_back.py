@@ -257,7 +257,7 @@ def _a_word(line: str) -> bool:
 
 def _json(value: object) -> str:
     """A value read from JSON, for a message, as JSON writes it (``null``, ``true``)."""
-    return shown(value) if _whole(value) else json.dumps(value)[:60]
+    return json.dumps(value) if value is None or isinstance(value, bool) else shown(value)
 
 
 def _row(value: int) -> str:

@@ -21,6 +21,7 @@ from nqueens.core.results import SearchInterrupted, Stats, Status
 from nqueens.core.strategies import MAX_UNBOUNDED_ENUMERATION_N
 from nqueens.engines import jit
 from nqueens.engines.base import Engine, Request, Subcount, Subproblem, SubproblemInterrupted
+from nqueens.run import plan
 from nqueens.run.estimate import Estimate, estimate
 from nqueens.run.executors import in_process, process_pool
 
@@ -47,6 +48,7 @@ def count_split(
     on_estimate: EstimateCallback | None = None,
     checkpoint: Path | None = None,
     cluster: Cluster | None = None,
+    bounded_by_estimate: bool = False,
 ) -> Stats:
     """Count every solution of ``request`` exactly, on ``workers`` processes (1: this one), or
     on a Dask ``cluster``. Workers that the user did not ask for (``workers_asked`` False: as
@@ -55,7 +57,9 @@ def count_split(
     With a ``checkpoint`` file, every finished subproblem is written to it as it arrives, and
     those already there are not counted again. A long count without a time limit first times a
     sample of its subproblems: the estimate goes to ``on_estimate``, and sizes the batches so
-    that none runs long. Ctrl-C raises SearchInterrupted with the partial count.
+    that none runs long; with ``bounded_by_estimate`` (a count with nothing else to stop it),
+    one estimated to take hours is refused then (InputError). Ctrl-C raises SearchInterrupted
+    with the partial count.
     """
     started = time.monotonic()
     if checkpoint is not None:
@@ -75,7 +79,7 @@ def count_split(
             from nqueens.run.checkpoint import Checkpoint, identity
 
             saved = Checkpoint(checkpoint, identity(engine.name, request, tasks))
-        counting = _Counting(engine, request, tasks, started, saved)
+        counting = _Counting(engine, request, tasks, started, saved, bounded_by_estimate)
         if on_progress is not None:  # the pieces are known: so is the total, while it loads
             on_progress(len(counting.found), len(tasks), counting.solutions())
         # A finished checkpoint answers without loading the solver; a time limit that ends
@@ -183,9 +187,11 @@ class _Counting:
         tasks: Sequence[Subproblem],
         started: float,
         saved: Checkpoint | None,
+        bounded_by_estimate: bool = False,
     ) -> None:
         self.engine = engine
         self.request = request
+        self.bounded_by_estimate = bounded_by_estimate
         self.tasks = tasks
         self.started = started
         self.saved = saved
@@ -258,12 +264,17 @@ class _Counting:
         """The seconds one subproblem left takes on average, timed on a sample of them before
         a long count (None for the others)."""
         if not is_long(self.request) or len(self.todo) < 2:
-            return None
-        if self.engine.resource is not None:
+            guess = None
+        elif self.engine.resource is not None:
             # counted on a device, whose pieces a CPU core's time says nothing of, and a probe
             # cut short at its deadline would leave its launch running on the device
             return None
-        guess = estimate(self.engine, [task for _, task in self.todo], ESTIMATE_SECONDS)
+        else:
+            guess = estimate(self.engine, [task for _, task in self.todo], ESTIMATE_SECONDS)
+        if self.bounded_by_estimate:  # nothing else stops this count: hours are refused
+            if guess is None:
+                raise plan.unbounded(self.request, None, workers)
+            plan.check_estimate(self.request, guess.seconds_on(workers), workers)
         if guess is None:
             return None
         if on_estimate is not None:

@@ -58,6 +58,15 @@ def fitted_workers(asked: int, what: str) -> int:
     return cores
 
 
+def planned_workers(asked: int | None, *, wanted: bool) -> int:
+    """The cores a count will keep busy: those ``asked`` for (0: every core), at most every
+    core; else every core where the engine ``wanted`` workers, or one."""
+    cores = default_workers()
+    if asked is None:
+        return cores if wanted else 1
+    return min(asked or cores, cores)
+
+
 def default_workers() -> int:
     """The cores this process may run on."""
     if hasattr(os, "sched_getaffinity"):

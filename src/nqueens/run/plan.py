@@ -43,6 +43,7 @@ from nqueens.core.board import Board
 from nqueens.core.known_counts import KNOWN_TOTALS, how_many
 from nqueens.core.results import InputError, Solution, Stats, Status
 from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, MAX_UNBOUNDED_ENUMERATION_N
+from nqueens.core.wording import duration
 from nqueens.engines import bitboard, cp, cpsat, local, reduced, registry
 from nqueens.engines.base import COUNT, FIRST, Engine, Request
 from nqueens.engines.streams import EngineStream
@@ -208,25 +209,64 @@ def slow_choice(request: Request, engine: str) -> SlowChoice | None:
     return SlowChoice(seconds, chosen.name, faster_seconds)
 
 
-def check_bounded(request: Request, *, resumable: bool, engine: Engine) -> None:
+LONGEST_WITHOUT_A_LIMIT = 3600.0
+"""A count estimated to take longer than this (an hour) needs a time limit, a checkpoint or a
+cluster; a shorter one runs, with its estimate and progress shown, and Ctrl-C gives a lower
+bound."""
+
+
+def check_bounded(request: Request, *, resumable: bool, engine: Engine, workers: int = 1) -> bool:
     """Refuse a count or a listing that would run for hours with nothing to stop it: no time
     limit, no solution limit, no checkpoint or cluster to resume or share it (``resumable``), more
     free columns than any board counted without a limit, and an ``engine`` that does not say it
     decides the board at once or counts it in minutes (another engine's speed does not bound its
-    search)."""
+    search).
+
+    A count on ``workers`` cores is refused by how long it would take: at once for a plain board
+    of known count, from the engine's speed; for other boards, once the count has timed a sample
+    of its pieces (:func:`check_estimate`), where the engine splits the board on this machine's
+    cores: True where that count must check its estimate so."""
     board = request.board
     free = board.free_columns
     stopped = request.limit is not None or request.time_limit is not None or resumable
     if request.command == FIRST or stopped or free <= MAX_UNBOUNDED_ENUMERATION_N:
-        return
+        return False
     if engine.decides_without_limit(request) or engine.counts_in_minutes(request):
-        return
+        return False
+    if request.command == COUNT:
+        total = KNOWN_TOTALS.get(board.n) if board.plain else None
+        rate = engine.solutions_per_second
+        if total is not None and rate is not None and engine.resource is None:
+            check_estimate(request, total / (rate * max(1, workers)), workers)
+            return False
+        if engine.splits and engine.resource is None:
+            return True  # the count times a sample of its pieces first
+    raise unbounded(request, None, workers)
+
+
+def check_estimate(request: Request, seconds: float, workers: int) -> None:
+    """Refuse a count without a limit that is estimated to take ``seconds`` on ``workers``
+    cores, where that is LONGEST_WITHOUT_A_LIMIT or more."""
+    if seconds >= LONGEST_WITHOUT_A_LIMIT:
+        raise unbounded(request, seconds, workers)
+
+
+def unbounded(request: Request, seconds: float | None, workers: int) -> InputError:
+    """The refusal of a count or listing too long to run without a limit (``seconds``: how long
+    the count was estimated to take on ``workers`` cores)."""
+    board = request.board
+    free = board.free_columns
     if board.queens:
         size = f"{free} columns have no given queen"
     elif board.rules:  # the classic count says nothing of a board with other rules
         size = f"{board.title} has {free} columns to fill"
     else:
         size = how_many(board.n)
+    if seconds is None:
+        size = f"{size}, too many to go through without a limit"
+    else:
+        cores = f"{workers:,} core{'s' if workers != 1 else ''}"
+        size = f"{size}: counting them takes about {duration(seconds)} on {cores} here"
     reason = theorems.unsolvable(board)
     known = (
         " Left to pick its own search (no {engine}, {strategy} or engine option), nqueens "
@@ -241,7 +281,7 @@ def check_bounded(request: Request, *, resumable: bool, engine: Engine) -> None:
         )
     else:
         advice = "Give a solution limit ({limit}) or a time limit ({time_limit}) to list the first."
-    raise InputError(
-        f"{size}, too many to go through without a limit. {advice}{known}",
+    return InputError(
+        f"{size}. {advice}{known}",
         names=("time_limit", "limit", "checkpoint", "cluster", "engine", "strategy"),
     )

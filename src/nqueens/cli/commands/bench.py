@@ -14,14 +14,13 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from nqueens.cli import render
 from nqueens.cli.options import QueensCommand, given
 from nqueens.cli.output import SEE_MAIN_HELP, Output, StreamConsole
 from nqueens.cli.params import BoardSizes, Names, Seconds, WholeNumber
 from nqueens.cli.report import said
 from nqueens.core import signals
 from nqueens.core.strategies import STRATEGIES
-from nqueens.core.wording import counted
+from nqueens.core.wording import counted, duration
 from nqueens.engines import registry
 from nqueens.engines.mip import BACKENDS
 from nqueens.engines.mip import NAME as MIP
@@ -144,7 +143,7 @@ def bench(
     if not quiet:
         longest = total * repeat * time_limit
         bound = (
-            f"each at most {time_limit:g} s per run: up to {render.duration(longest)}"
+            f"each at most {time_limit:g} s per run: up to {duration(longest)}"
             if longest < _LONGEST_NAMED
             else "each run as long as it takes, with no time limit to speak of"
         )

@@ -68,13 +68,13 @@ from nqueens.run.executors import MAX_WORKERS
     metavar="FILE",
     type=click.Path(dir_okay=False),
     help="Keep progress in FILE; the same command goes on where it stopped (Ctrl-C, a crash, "
-    "a full disk); N > 18 then needs no -t.",
+    "a full disk); a count of hours then needs no -t.",
 )
 @click.option(
     "--cluster",
     metavar="ADDRESS",
     help="Count on a Dask cluster (tcp://host:8786), or local:K, K processes here (the "
-    "cluster extra); N > 18 then needs no -t.",
+    "cluster extra); a count of hours then needs no -t.",
 )
 @click.option(
     "--connect-timeout",
