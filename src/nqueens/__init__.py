@@ -13,12 +13,13 @@ The names below load on first use, so that the command line can set up its signa
 before the API and its solvers are imported.
 """
 
-from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING, Any
-
+# Nothing is imported here at run time: the command line imports this package first, and sets
+# up its handling of Ctrl-C only then (a stop signal before that ends the interpreter with a
+# traceback).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from nqueens.api import count, first, solve
     from nqueens.core.board import MAX_N, Board, BoardError
     from nqueens.core.geometry import Diagonal
@@ -78,12 +79,14 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     """Load a public name from the module that defines it, once."""
     if name == "__version__":
         return _version()
     if name not in _HOMES:
         raise AttributeError(f"module 'nqueens' has no attribute {name!r}")
+    import importlib
+
     value = getattr(importlib.import_module(_HOMES[name]), name)
     globals()[name] = value
     return value

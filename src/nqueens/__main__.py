@@ -6,10 +6,25 @@ driver beside those imports (:mod:`nqueens.engines.gpu.early`).
 """
 
 import os
+import signal
 import sys
-from contextlib import suppress
 
-from nqueens.core import clock, signals
+
+def _stop_at_once(signum: int, frame: object) -> None:
+    """A stop signal before the command line's own handling is in place: nothing to keep."""
+    try:
+        os.write(2, b"Interrupted.\n")
+    finally:
+        os._exit(128 + signum)
+
+
+for _signum in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+    if _signum is not None and signal.getsignal(_signum) != signal.SIG_IGN:
+        signal.signal(_signum, _stop_at_once)
+
+from contextlib import suppress  # noqa: E402  (after the handlers: a stop ends cleanly)
+
+from nqueens.core import clock, signals  # noqa: E402
 
 
 def main() -> None:

@@ -552,3 +552,24 @@ def test_the_clock_starts_when_nqueens_starts_not_when_its_process_did() -> None
     assert '"status": "complete"' in ran.stdout, ran.stdout
     took = float(ran.stderr.rsplit("Found in ", 1)[1].split(" s")[0])
     assert took < waited, ran.stderr
+
+
+def test_stop_signals_are_handled_before_the_package_loads_anything() -> None:
+    """A Ctrl-C 10 to 30 ms into start-up gave a KeyboardInterrupt traceback: the package's
+    own import, and the entry point's, ran before any handler was in place."""
+    probe = (
+        "import signal, sys\n"
+        "before = set(sys.modules)\n"
+        "import nqueens\n"
+        "print(sorted(set(sys.modules) - before - {'nqueens'}))\n"
+        "class Watch:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'nqueens.core':\n"
+        "            print(signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL)\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, Watch())\n"
+        "import nqueens.__main__\n"
+    )
+    done = run_python(probe)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["[]", "True"], done.stdout
