@@ -32,10 +32,11 @@ def main() -> None:
     GPU), then run the command line."""
     clock.start()
     _fill_closed_standard_streams()
-    # numpy's OpenBLAS starts a thread per core on import, which no search uses; where threads
-    # are limited (ulimit -u) it fails and raises SIGINT in its own process, an "Interrupted."
-    # nobody sent. One thread, unless the user chose otherwise.
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # numpy's OpenBLAS starts the threads OPENBLAS_NUM_THREADS says (one a core by default) on
+    # import, which no search uses; where threads are limited (ulimit -u) it fails, says so on
+    # stderr and raises SIGINT in its own process, an "Interrupted." nobody sent. One thread,
+    # whatever the environment asks for other programs.
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
     try:
         signals.install()
         from nqueens.engines.gpu import early
