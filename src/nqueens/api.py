@@ -21,7 +21,7 @@ from nqueens.engines import registry
 from nqueens.engines.base import COUNT, FIRST, MAX_SEED, SOLVE, Engine, Request
 from nqueens.engines.streams import EngineStream, count_all, first_of
 from nqueens.run.compiled import ready
-from nqueens.run.plan import answered_at_once, check_bounded, first_plan
+from nqueens.run.plan import answered_at_once, check_bounded, first_plan, fitting
 
 if TYPE_CHECKING:
     from nqueens.run.counting import EstimateCallback, ProgressCallback
@@ -366,7 +366,7 @@ def first(
         return _found_on(request.board, found.solution, found.stats)
     time_limit = request.time_limit  # validated: None for no limit, inf and 1e308 included
     started = time.monotonic()
-    plan = first_plan(request.board, seeded=request.seed is not None)
+    plan = fitting(first_plan(request.board, seeded=request.seed is not None), request)
     for attempt in plan:
         budget = None if time_limit is None else time_limit - (time.monotonic() - started)
         if budget is not None and budget <= 0 and attempt is not plan[0]:

@@ -574,3 +574,17 @@ def test_stop_signals_are_handled_before_the_package_loads_anything() -> None:
     done = run_python(probe)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == ["[]", "True"], done.stdout
+
+
+def test_auto_runs_an_engine_that_fits_the_memory_the_process_may_take() -> None:
+    """Under ulimit -v 450000, auto's choice for first 1000 refused for want of memory, and
+    named local search, which takes the board: auto runs it."""
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (450_000 * 1024, resource.RLIM_INFINITY))
+
+    done = run_nqueens("first", "1000", "--format", "json", preexec_fn=limited)
+    assert done.returncode == 0, done.stderr
+    found, status = (json.loads(line) for line in done.stdout.splitlines())
+    assert status["engine"] == "local" and status["status"] == "complete"
+    assert_valid_board(found["rows"], 1000)

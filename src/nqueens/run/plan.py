@@ -36,7 +36,7 @@ on.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from nqueens.core import theorems
 from nqueens.core.board import Board
@@ -140,6 +140,24 @@ def first_plan(board: Board, *, seeded: bool = False) -> list[Attempt]:
         if seeding and seeding[-1] == plan[-1]:  # the last, deciding search takes the seed
             return seeding
     return plan
+
+
+def fitting(plan: list[Attempt], request: Request) -> list[Attempt]:
+    """The attempts of ``plan`` whose engines take ``request`` here and now (the memory this
+    process may take above all: ``ulimit -v``); where none does, the first engine that can,
+    on its own (a plan that nothing here can run is left to refuse itself)."""
+    kept = [
+        attempt
+        for attempt in plan
+        if registry.refusal(
+            registry.engine_named(attempt.engine), replace(request, strategy=attempt.strategy)
+        )
+        is None
+    ]
+    if kept:
+        return kept
+    able = registry.able(replace(request, strategy=None))
+    return [Attempt(able[0], None)] if able else plan
 
 
 def _fastest_first(board: Board) -> list[Attempt]:
