@@ -296,6 +296,13 @@ def test_the_cp_sat_header_runs_as_it_says(tmp_path: Path) -> None:
     found = [int(row) for row in rows.strip(" []\n").split(", ")]
     assert found[0] == 0
     assert_valid_board(found, 8)
+    # a board with no solution (a torus of 12, as 12 is even) says so, and shows no rows
+    assert invoke("export", "12", "--torus", "-o", str(path)).exit_code == 0
+    code = "\n".join(line[4:] for line in path.read_text().splitlines() if line.startswith("#   "))
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    assert done.stdout == "INFEASIBLE\n"
 
 
 def test_an_export_writes_through_a_symbolic_link(tmp_path: Path) -> None:
@@ -336,3 +343,27 @@ def test_a_folder_that_takes_no_new_file_is_named() -> None:
     result = invoke("export", "4", "--to", "minizinc", "-o", "/proc/self/status")
     assert result.exit_code == 74
     assert result.stderr.startswith("Error: cannot write /proc/self/status: no new file can be")
+
+
+def _glpk_report(n: int, queens: set[tuple[int, int]], status: str = "INTEGER OPTIMAL") -> str:
+    """A report as glpsol -o writes it, of the 0-1 program's N x N variables."""
+    head = f"Problem:    \nRows:       {2 * n}\nColumns:    {n * n}\nStatus:     {status}\n\n"
+    table = "   No. Column name       Activity     Lower bound   Upper bound\n"
+    for k in range(n * n):
+        table += f"{k + 1:6} V{k:<12} *  {int(divmod(k, n) in queens):12}  0  1\n"
+    return head + table
+
+
+@pytest.mark.parametrize(
+    ("report", "exit_code", "said"),
+    [
+        (_glpk_report(4, {(0, 1), (1, 3), (2, 0), (3, 2)}), 0, "1 board checked: all valid."),
+        (_glpk_report(4, {(0, 1), (1, 3), (2, 0), (3, 3)}), 1, "1 not valid"),
+        (_glpk_report(4, set(), "UNDEFINED"), 2, "GLPK's status is UNDEFINED: it found no"),
+        (_glpk_report(4, set()).replace("V15", "V16"), 2, "holds 16 squares (V0, V1, ...)"),
+    ],
+)
+def test_verify_reads_glpks_report_of_a_solution(report: str, exit_code: int, said: str) -> None:
+    checked = invoke("verify", stdin=report)
+    assert checked.exit_code == exit_code, checked.stderr
+    assert said in checked.stderr, checked.stderr

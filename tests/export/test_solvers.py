@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from helpers import attacks, count_completions, solutions
+from helpers import attacks, count_completions, invoke, solutions
 
 import nqueens
 from nqueens.core.board import Board
@@ -250,6 +250,26 @@ def test_glpsol_solves_random_puzzles(form: str, seed: int, tmp_path: Path) -> N
     if found is not None:
         assert_solutions([found], board.n, ())
         assert board.allows(found)
+
+
+@needs_glpsol
+@pytest.mark.parametrize("form", ["lp", "mps"])
+def test_verify_reads_glpsols_report_back(form: str, tmp_path: Path) -> None:
+    """GLPK's report of a solution (glpsol -o) read back as the board it holds: a board, or
+    no board where GLPK found none. verify said its first line was not part of a board."""
+    report = tmp_path / "report.txt"
+    for board, exit_code, said in [
+        (Board(8, queens=((0, 0),)), 0, "1 board checked: all valid."),
+        (Board(6, queens=((0, 0), (1, 2))), 2, "GLPK's status is INTEGER EMPTY"),
+    ]:
+        model = written(board, form, tmp_path, f".{form}")
+        reading = "--lp" if form == "lp" else "--freemps"
+        subprocess.run(
+            ["glpsol", reading, str(model), "-o", str(report)], capture_output=True, check=True
+        )
+        checked = invoke("verify", str(report))
+        assert checked.exit_code == exit_code, checked.stderr
+        assert said in checked.stderr, checked.stderr
 
 
 # CP-SAT

@@ -17,8 +17,11 @@ model = cp_model.CpModel()
 model.proto.parse_text_format(open("{file}").read())
 solver = cp_model.CpSolver()
 status = solver.solve(model)
-rows = [solver.value(model.get_int_var_from_proto_index(c)) for c in range({n})]
-print(solver.status_name(status), rows)"""
+if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    rows = [solver.value(model.get_int_var_from_proto_index(c)) for c in range({n})]
+    print(solver.status_name(status), rows)
+else:  # INFEASIBLE: no board completes these squares
+    print(solver.status_name(status))"""
 
 
 def write(board: Board, target: Target) -> None:

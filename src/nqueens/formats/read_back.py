@@ -3,7 +3,8 @@
 Accepted, mixed freely: plain boards (``Q``/``_`` per square, one line per row), boards drawn for
 a terminal (row and column labels, a queen glyph), compact lines (the 1-based row of each
 column's queen), JSON lines with ``rows``, and MiniZinc's output of the model ``nqueens export``
-writes (``q = [1, 5, 8, ...];`` and its ``----------`` lines). ``Solution k`` headers and blank
+writes (``q = [1, 5, 8, ...];`` and its ``----------`` lines), and GLPK's report of a solution
+of the 0-1 program it writes (``glpsol --lp FILE -o REPORT``). ``Solution k`` headers and blank
 lines separate boards. Anything that is not a board it can check (a row off the board, an empty
 board, a size that is not a whole number, a plain board's row too many) is an InputError, never
 "valid".
@@ -21,6 +22,7 @@ from nqueens.core.geometry import RULES
 from nqueens.core.results import InputError, Square
 from nqueens.core.validation import read_whole, shown
 from nqueens.core.wording import counted
+from nqueens.formats import glpk
 from nqueens.formats.boards import BLOCKED_CELLS, DRAWING_CELLS, QUEEN_CELLS, drawing_cells
 from nqueens.formats.verify import BoardCheck, check, check_rows
 
@@ -68,6 +70,10 @@ def read_boards(
         if line is None:
             break
         stripped = line.strip()
+        if reader.number == 1 and glpk.is_report(stripped):  # a whole file of its own
+            count += 1
+            yield _checked(count, glpk.read_report(reader.next, 1), rules)
+            continue
         cells = drawing_cells(stripped) if _DRAWN_ROW.fullmatch(stripped) else []
         if cells and all(cell in DRAWING_CELLS for cell in cells) and not _a_word(stripped):
             if any(cell in BLOCKED_CELLS for cell in cells):

@@ -64,7 +64,8 @@ def verify(
     board or something that is not a board (a queen off it, a line that does not parse).
     Boards are checked as they arrive, so a stream of any length can be piped in; a line
     that is not a board stops the check there, after reporting the boards before it.
-    MiniZinc's output of a model from nqueens export is read as it is.
+    MiniZinc's output and GLPK's report (glpsol -o) of a model from nqueens export are read
+    as they are.
 
     \b
     Examples:
