@@ -14,7 +14,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, replace
 from multiprocessing import resource_tracker
@@ -126,7 +126,7 @@ def connected(cluster: Cluster, deadline: float | None) -> Iterator[Any]:
                 # thread that does, which would let a Ctrl-C reach the local cluster's workers.
                 # It ignores SIGINT and SIGTERM, not SIGHUP: started with SIGHUP blocked, it
                 # outlives a hang-up sent to the group, and so knows what the workers unregister.
-                with signals.blocked(signals.HANG_UP):
+                with signals.blocked(signals.HANG_UP), local_cluster.tracker_quiet():
                     resource_tracker.ensure_running()
             with signals.blocked(signals.GROUP_SIGNALS):  # the local workers leave it to us
                 try:
@@ -289,5 +289,18 @@ def _connect(distributed: Any, cluster: Cluster, stack: ExitStack) -> Any:
         client = distributed.Client(address, timeout=cluster.connect_seconds, set_as_default=False)
     except (OSError, TimeoutError) as error:
         raise ClusterUnreachable(str(error) or type(error).__name__) from None
-    stack.callback(client.close)
+    stack.push(_closing(client))
     return client
+
+
+def _closing(client: Any) -> Callable[..., bool]:
+    """How a client ends: closed, or after a stop signal closed without waiting for it."""
+
+    def close(kind: type[BaseException] | None, *_: object) -> bool:
+        if kind is not None and issubclass(kind, KeyboardInterrupt):
+            local_cluster.in_background(client.close)
+        else:
+            client.close()
+        return False
+
+    return close

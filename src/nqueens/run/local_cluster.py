@@ -6,8 +6,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable
-from contextlib import suppress
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from nqueens.core.results import InputError
@@ -114,8 +116,12 @@ def closing(local: Any) -> Callable[..., bool]:
             for child in multiprocessing.active_children():  # reaped: none left a zombie
                 if child.pid in killed:
                     child.join(_KILLED_SECONDS)
-            with suppress(Exception):
-                local.close(timeout=_KILLED_SECONDS)
+            # Dask closes every cluster still open as the interpreter exits, waiting up to ten
+            # seconds on the scheduler: this one is closing already.
+            instances = getattr(type(local), "_instances", None)
+            if instances is not None:
+                instances.discard(local)
+            in_background(local.close)
             return False
         local.close()
         return False
@@ -123,4 +129,29 @@ def closing(local: Any) -> Callable[..., bool]:
     return close
 
 
-_KILLED_SECONDS = 1.0  # for a killed worker process to be reaped, and the cluster to let go
+@contextmanager
+def tracker_quiet() -> Iterator[None]:
+    """Start Python's resource tracker, in this block, with its warnings off: after a stop
+    signal the local workers are killed, and the semaphores they held are freed by the tracker,
+    which then warns of each ("leaked semaphore objects") on the terminal."""
+    quiet = "ignore::UserWarning:multiprocessing.resource_tracker"
+    sys.warnoptions.append(quiet)  # read as the tracker's interpreter is started
+    try:
+        yield
+    finally:
+        sys.warnoptions.remove(quiet)
+
+
+def in_background(close: Callable[[], object]) -> None:
+    """Close a Dask client or cluster after a stop signal without waiting for it: a close waits
+    on the scheduler, up to a second under load (and a client's up to its ten-second timeout),
+    while the command ends at once and a program that goes on sees it finish."""
+
+    def quietly() -> None:
+        with suppress(Exception):
+            close()
+
+    threading.Thread(target=quietly, name="nqueens-close", daemon=True).start()
+
+
+_KILLED_SECONDS = 1.0  # for a killed worker process to be reaped
