@@ -9,6 +9,7 @@ without it the tests skip and say so.
 from __future__ import annotations
 
 import functools
+import re
 import subprocess
 import sys
 import threading
@@ -130,3 +131,51 @@ def test_the_api_reference_renders_from_the_docstrings(served: tuple[Browser, _S
     shown = _visit(browser, server, "/reference/api/")
     assert "count" in shown["text"] and "InputError" in shown["text"]
     assert browser.evaluate("!!document.getElementById('nqueens.api.count')")
+
+
+@needs_chromium
+def test_the_api_reference_shows_no_markup_of_another_tool(served: tuple[Browser, _Server]) -> None:
+    """Sphinx's roles (``:class:`Diagonal```) showed as they were written; long signatures
+    ran off the side, on one line."""
+    browser, server = served
+    shown = _visit(browser, server, "/reference/api/")
+    assert not re.search(r":(class|data|meth|func|mod|attr|exc):`", shown["text"])
+    widest = browser.evaluate(
+        "Math.max(...[...document.querySelectorAll('article .doc-signature')]"
+        ".map(code => code.scrollWidth - code.clientWidth))"
+    )
+    assert widest <= 1, "a signature is wider than the page"
+
+
+@needs_chromium
+def test_every_table_fits_a_1280_pixel_window(served: tuple[Browser, _Server]) -> None:
+    browser, server = served
+    browser.call(
+        "Emulation.setDeviceMetricsOverride",
+        width=1280,
+        height=900,
+        deviceScaleFactor=1,
+        mobile=False,
+    )
+    try:
+        for page in ("/explanation/performance/", "/reference/limits/"):
+            _visit(browser, server, page)
+            cut = browser.evaluate(
+                "[...document.querySelectorAll('article table')].filter(table => "
+                "table.getBoundingClientRect().right > "
+                "table.closest('.md-typeset__scrollwrap').getBoundingClientRect().right + 1)"
+                ".length"
+            )
+            assert cut == 0, f"{cut} tables of {page} are cut off at 1280 pixels"
+    finally:
+        browser.call("Emulation.clearDeviceMetricsOverride")
+
+
+@needs_chromium
+def test_every_page_names_the_version_it_documents(served: tuple[Browser, _Server]) -> None:
+    from importlib.metadata import version
+
+    browser, server = served
+    _visit(browser, server, "/")
+    footer = browser.evaluate("document.querySelector('.md-copyright').innerText")
+    assert f"nqueens {version('nqueens')}" in footer

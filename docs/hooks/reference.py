@@ -16,6 +16,18 @@ WIDTH = 80
 """The columns the help is laid out in: a common terminal's, and what a page's code shows."""
 
 
+def on_config(config: Any, **_: Any) -> Any:
+    """Every page's footer names the version of nqueens it documents."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        documented = version("nqueens")
+    except PackageNotFoundError:  # a source tree that was never installed
+        documented = "from source"
+    config["copyright"] = f"nqueens {documented}, MIT licence"
+    return config
+
+
 def on_page_markdown(markdown: str, **_: Any) -> str:
     """The page with its marker replaced by the help of the group and of every command."""
     return markdown.replace(MARKER, reference()) if MARKER in markdown else markdown

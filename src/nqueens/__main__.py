@@ -2,7 +2,7 @@
 
 Signal handling is set up before the command line, the API and the solvers are imported, so a
 Ctrl-C, SIGTERM or SIGHUP during start-up ends cleanly too; and a count on the GPU starts CUDA's
-driver beside those imports (:mod:`nqueens.engines.gpu.early`).
+driver beside those imports (``nqueens.engines.gpu.early``).
 """
 
 import os

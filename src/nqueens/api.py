@@ -1,6 +1,6 @@
 """The public Python API: ``solve``, ``count`` and ``first``. The CLI is built on these.
 
-They check their arguments, pick the engine from the registry (:mod:`nqueens.engines.registry`), and
+They check their arguments, pick the engine from the registry (``nqueens.engines.registry``), and
 hand it the search; solvers are imported only when a search actually runs, so importing ``nqueens``
 (and ``nqueens --help``) stays fast.
 """
@@ -335,7 +335,7 @@ def first(
     race, so its runs may still differ.
 
     ``engine="auto"`` runs the engines and strategies measured fastest to a first solution
-    (see :mod:`nqueens.run.plan`); ``stats.engine`` and ``stats.strategy`` say which one
+    (see ``nqueens.run.plan``); ``stats.engine`` and ``stats.strategy`` say which one
     decided, and ``stats.wall_time`` covers every attempt. A theorem answers without a search
     where one does (``stats.engine`` is ``"theorem"``): none exists on a torus whose N is
     divisible by 2 or 3, nor where given squares close a whole row or column (on a torus, a

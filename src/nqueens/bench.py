@@ -121,7 +121,7 @@ def passed_over(engines: Iterable[str], strategies: Iterable[str]) -> list[Passe
     """The engines, and engine and strategy pairs, asked for that a table has no column for
     (each reason once, with the tables it applies to): an engine that does not run a table's
     command, or not with that strategy. Engines that cannot run here at all are
-    :func:`left_out`."""
+    ``left_out``."""
     chosen_strategies = list(strategies)
     found: dict[str, PassedOver] = {}
     for table in (ALL, FIRST):

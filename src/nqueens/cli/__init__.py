@@ -1,8 +1,8 @@
 """The ``nqueens`` command line: parses arguments, calls the API, prints what comes back.
 
 Data for programs goes to stdout; summaries, statistics and messages go to stderr. Each command
-is a module of :mod:`nqueens.cli.commands`; the group, its exit codes and ``main`` are in
-:mod:`nqueens.cli.group`.
+is a module of ``nqueens.cli.commands``; the group, its exit codes and ``main`` are in
+``nqueens.cli.group``.
 """
 
 from nqueens.cli.commands.bench import bench

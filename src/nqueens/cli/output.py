@@ -62,7 +62,7 @@ line of megabytes, is written as it is."""
 
 class _Records:
     """Where the records written to stdout start and how each ends, while stdout is a file: a
-    write cut short by a full disk leaves part of a record, which :func:`keep_whole_records`
+    write cut short by a full disk leaves part of a record, which ``keep_whole_records``
     cuts off."""
 
     start: int | None = None  # the file's offset before the first record
@@ -240,7 +240,7 @@ class Output:
 
     def solutions(self, packed: bytes, n: int, first: int) -> None:
         """Write a block of solutions (their rows one after another, a byte a column),
-        numbered from ``first``, as :meth:`solution` writes each: whole, a stop signal waiting
+        numbered from ``first``, as ``solution`` writes each: whole, a stop signal waiting
         until it is written."""
         if self.format == "json":
             prefix = blocks.record_head(n, self.rules).encode()

@@ -213,7 +213,7 @@ class TextLines(_Source):
         return Utf8Lines(stream, name, self.max_line_bytes)
 
     def _marked_lines(self, stream: io.BufferedReader, name: str, encoding: str) -> Iterator[str]:
-        """:meth:`_lines` of UTF-16 or UTF-32 text, decoded as it is read and then split into
+        """``_lines`` of UTF-16 or UTF-32 text, decoded as it is read and then split into
         lines: the bytes of its line ends are not one byte there."""
         decoder = codecs.getincrementaldecoder(encoding)()
         pending = ""

@@ -54,7 +54,7 @@ def compact_pieces(solution: Solution) -> Iterator[str]:
 
 
 def rich_board_width(n: int) -> int:
-    """How many terminal cells wide :func:`rich_board` draws an n x n board."""
+    """How many terminal cells wide ``rich_board`` draws an n x n board."""
     return len(str(n)) + 1 + _SQUARE_WIDTH * n
 
 
@@ -66,7 +66,7 @@ def rich_board(
     colour: bool = True,
 ) -> Text:
     """A checkered board with a queen glyph and 1-based row and column labels; a ``puzzle``'s
-    given queens, blocked squares and excluded diagonals are marked (see :func:`legend`)."""
+    given queens, blocked squares and excluded diagonals are marked (see ``legend``)."""
     return rich_grid(
         solution.n,
         set(solution.squares()),
@@ -209,7 +209,7 @@ def solution_record_pieces(
 
 def stats_record(stats: Stats) -> dict[str, object]:
     """The statistics as JSON-ready values, named as the engine names them; the solution rate
-    only where it is a rate (:func:`has_rate`)."""
+    only where it is a rate (``has_rate``)."""
     record: dict[str, object] = {**stats.figures, "wall_time": round(stats.wall_time, 6)}
     if has_rate(stats):
         record["solutions_per_second"] = round(stats.solutions_per_second, 1)
@@ -277,7 +277,7 @@ def stats_table(stats: Stats, board: Board) -> Table:
     """The solver's statistics as a two-column table, as OR-Tools' N-queens example lists
     them, with the board's size and rules.
 
-    The solution rate is a row where it is a rate (:func:`has_rate`).
+    The solution rate is a row where it is a rate (``has_rate``).
     """
     table = Table(title="Statistics", show_header=False, title_justify="left")
     table.add_column("statistic", style="bold")

@@ -41,13 +41,13 @@ def decoded(
 
 
 BULK_BYTES = 1 << 20
-"""What :meth:`Utf8Lines.read_in_bulk` reads at a time: a megabyte, thousands of lines."""
+"""What ``Utf8Lines.read_in_bulk`` reads at a time: a megabyte, thousands of lines."""
 
 
 class Utf8Lines(Iterator[str]):
     """The lines of a UTF-8 stream, checked as they are read: a line that is not UTF-8, holds a
     NUL byte or is longer than ``max_line_bytes`` is an InputError naming it. Many lines at a
-    time, too (:meth:`read_in_bulk`), where a reader of its own takes them as bytes."""
+    time, too (``read_in_bulk``), where a reader of its own takes them as bytes."""
 
     def __init__(self, stream: BinaryIO, name: str, max_line_bytes: int) -> None:
         self._stream = stream

@@ -24,7 +24,7 @@ def show(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
 
 
 def installation_lines(found: dict[str, object]) -> str:
-    """What ``nqueens --version`` says, a line a part (:func:`nqueens.run.installation`)."""
+    """What ``nqueens --version`` says, a line a part (``nqueens.run.installation``)."""
     modules = found["c_modules"]
     assert isinstance(modules, dict)
     built = [name for name, present in modules.items() if present]

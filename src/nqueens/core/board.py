@@ -6,7 +6,7 @@ Squares inside the code are 0-based ``(row, col)``; people read and type them 1-
 ``ROW,COL`` (row 1 at the top, column 1 at the left), and every message here names them that way.
 A diagonal is named by the square where it enters the board from the top or the left and the
 way it runs: ``1,4/`` rises to the right, ``1,4\\`` falls. Given queens are checked here, line by
-line; board files are read and written in :mod:`nqueens.formats.boards`.
+line; board files are read and written in ``nqueens.formats.boards``.
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ def problems(
 
 class BoardError(InputError):
     """What makes given squares not a puzzle. The message names squares as code writes them
-    (0-based ``(row, col)``); :meth:`for_people` names them as people read them (``3,4``)."""
+    (0-based ``(row, col)``); ``for_people`` names them as people read them (``3,4``)."""
 
     def __init__(self, board: Board, found: list[str]) -> None:
         self._board = board
@@ -153,9 +153,9 @@ class Board:
     the whole diagonals that no queen may take: everything a search is asked to respect. It is
     checked once, when made, and flows unchanged to the engine that searches it.
 
-    Squares are 0-based ``(row, col)`` pairs; diagonals are :class:`Diagonal` values or
+    Squares are 0-based ``(row, col)`` pairs; diagonals are ``Diagonal`` values or
     ``("sum", row + col)`` and ``("difference", row - col)`` pairs; ``rules`` are names from
-    :data:`RULES` (``"torus"``, ``"superqueens"``) that change how queens attack.
+    ``RULES`` (``"torus"``, ``"superqueens"``) that change how queens attack.
     """
 
     n: int

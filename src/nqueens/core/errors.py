@@ -15,7 +15,7 @@ class InputError(ValueError):
     ``argument`` names the API argument at fault, where there is one, so that a caller with other
     names for its arguments (the command line's options) can name its own. A message that
     mentions arguments writes each of ``names`` as ``{name}``: ``str()`` spells it as the API does
-    (``time_limit=``), :meth:`worded` as the caller's ``spell`` does.
+    (``time_limit=``), ``worded`` as the caller's ``spell`` does.
     """
 
     def __init__(

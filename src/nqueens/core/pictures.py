@@ -40,7 +40,7 @@ larger ones are written in a line."""
 
 
 class Puzzle(Protocol):
-    """What a picture shows of a board beyond its queens: a :class:`~nqueens.Board` is one."""
+    """What a picture shows of a board beyond its queens: a ``Board`` is one."""
 
     @property
     def n(self) -> int: ...

@@ -7,9 +7,9 @@ collector's callback, cannot raise there: a KeyboardInterrupt raised inside a co
 extension's initialisation comes out as an ImportError, and one raised in a callback from LLVM
 or from the collector is lost (numba-cuda's simulator is plain Python, and can). If the
 process holds nothing that would be lost (no worker process, nothing unwritten on stdout, no
-partial count: see :func:`keeping`), it ends at once, as it does in most of start-up; otherwise
+partial count: see ``keeping``), it ends at once, as it does in most of start-up; otherwise
 the signal waits until that is over. A program that calls the API keeps Python's own handling of
-Ctrl-C, but for the same wait while an API call runs (:class:`Guard`). Only the standard library
+Ctrl-C, but for the same wait while an API call runs (``Guard``). Only the standard library
 is imported here, so this can be set up before anything heavy loads.
 """
 

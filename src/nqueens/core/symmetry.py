@@ -3,7 +3,7 @@
 A solution ``rows`` maps to another solution under each symmetry. Those that use the transpose
 are written with the inverse permutation ``cols`` (``cols[r]`` is the column of the queen in row
 ``r``). A class of solutions is represented by its lexicographically smallest member, which is
-what the symmetry-breaking model in :mod:`nqueens.engines.cpsat.model` keeps.
+what the symmetry-breaking model in ``nqueens.engines.cpsat.model`` keeps.
 """
 
 from __future__ import annotations

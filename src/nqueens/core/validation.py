@@ -26,7 +26,7 @@ and nothing nqueens takes is that large."""
 
 def read_whole(text: str) -> int:
     """A whole number from ASCII digits; one of more than MAX_DIGITS digits is a
-    :class:`HugeNumber`, past every bound, said by its length, and read in time in proportion
+    ``HugeNumber``, past every bound, said by its length, and read in time in proportion
     to its digits (Python's own reading and printing of such a number take quadratic time, and
     refuse beyond 4,300 digits)."""
     if len(text) <= MAX_DIGITS:  # no more digits than that: nothing to shorten

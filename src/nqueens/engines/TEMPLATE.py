@@ -1,5 +1,5 @@
 """A template for a new engine: copy this file to ``engines/<name>/__init__.py``, rename, and
-replace the search; then add ``ENGINE`` to ``_ENGINES`` in :mod:`nqueens.engines.registry`.
+replace the search; then add ``ENGINE`` to ``_ENGINES`` in ``nqueens.engines.registry``.
 
 It is a complete engine on purpose, the plainest there is (backtracking in Python, one column at
 a time), so that the tests can register it and hold it to everything the registry promises:

@@ -1,12 +1,12 @@
 """What every engine declares and does: the contract the registry, the API and the CLI rely on.
 
-An engine is one module with one :class:`Engine` subclass: its name, what it can do (commands,
+An engine is one module with one ``Engine`` subclass: its name, what it can do (commands,
 unique solutions, puzzles, strategies), its size limit and the names of its two statistics, and
 how it runs a request. Importing an engine module must not import its solver: the solver is
 imported when a search runs, so ``nqueens --help`` stays fast. Engines that count by cutting the
-board into independent subproblems also say how they cut it (:meth:`Engine.subproblems`) and how
-they count one piece (:meth:`Engine.count_subproblem`); where the pieces run is an executor's
-business (:mod:`nqueens.run.executors`).
+board into independent subproblems also say how they cut it (``Engine.subproblems``) and how
+they count one piece (``Engine.count_subproblem``); where the pieces run is an executor's
+business (``nqueens.run.executors``).
 """
 
 from __future__ import annotations
@@ -213,7 +213,7 @@ class Engine:
         raise NotImplementedError
 
     def count_in_order(self, tasks: Sequence[Subproblem]) -> Iterator[Subcount]:
-        """Count pieces one after another in this process, as :meth:`count_subproblem` counts
+        """Count pieces one after another in this process, as ``count_subproblem`` counts
         each: an engine may begin the next while it finishes one (the gpu engine's device)."""
         for task in tasks:
             yield self.count_subproblem(task)

@@ -194,7 +194,7 @@ def compile_search(search: F, first_call: Callable[[F], object], helpers: Sequen
 def _compiled_or_uncached(
     search: F, first_call: Callable[[F], object], helpers: Sequence[str]
 ) -> F:
-    """:func:`compile_search`'s tries: with numba's cache, else without it."""
+    """``compile_search``'s tries: with numba's cache, else without it."""
     namespace = cast(FunctionType, search).__globals__
     # A kernel compiled before for other argument types left its helpers compiled there.
     plain = {name: getattr(namespace[name], "py_func", namespace[name]) for name in helpers}
@@ -226,7 +226,7 @@ def _say_uncached(error: RuntimeError) -> None:
 def _compiled(
     search: F, first_call: Callable[[F], object], plain: dict[str, Any], *, cache: bool
 ) -> F:
-    """One try of :func:`compile_search`; on failure the plain helpers are back in place."""
+    """One try of ``compile_search``; on failure the plain helpers are back in place."""
     import numba
 
     watch_compiles()

@@ -12,7 +12,7 @@ from nqueens.core.board import Board
 from nqueens.core.results import FirstResult, SearchInterrupted, Solution, Stats, Status
 
 BLOCK_SOLUTIONS = 4096
-"""How many solutions :meth:`EngineStream.blocks` gathers into one array, where the engine
+"""How many solutions ``EngineStream.blocks`` gathers into one array, where the engine
 finds them one at a time."""
 
 
@@ -20,7 +20,7 @@ class EngineStream(Iterator[Solution]):
     """A stream of solutions with ``stats`` once it has ended, stoppable with ``close()``.
 
     Subclasses find solutions in ``_next_solution`` and call ``_end(status)`` when they stop;
-    this class stops at the solve's limit (:meth:`stopping_after`, which the API calls on every
+    this class stops at the solve's limit (``stopping_after``, which the API calls on every
     stream) and ends the search as interrupted on Ctrl-C.
     """
 

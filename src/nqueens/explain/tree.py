@@ -146,7 +146,7 @@ def layout(
     as close to its left neighbour as their contours allow, row by row, with ``gap`` pixels
     between what two nodes take of a row (their ``extent``: shape, count and label): a tidy tree
     whose labels never overlap, as narrow as that allows. Failed subtrees of COLLAPSE_FROM nodes
-    or more become one triangle (``collapse``). ``sizes``, from :func:`subtree_sizes`, saves
+    or more become one triangle (``collapse``). ``sizes``, from ``subtree_sizes``, saves
     counting the tree again for each subtree."""
     subtree, all_failed = sizes or subtree_sizes(tree)
 

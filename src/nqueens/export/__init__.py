@@ -1,7 +1,7 @@
 """The N-queens model written for other solvers: MiniZinc, DIMACS CNF, LP and MPS, CP-SAT.
 
 Each format is a module of this package that declares itself as a
-:class:`~nqueens.export.base.Format`: its name, the file suffixes that name it, the largest board
+``Format``: its name, the file suffixes that name it, the largest board
 it writes and the function that writes it. Every file begins with a comment that says what it
 is, which board it holds and how to run it (a binary CP-SAT model, which has no room for one,
 aside).

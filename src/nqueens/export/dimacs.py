@@ -103,7 +103,7 @@ def _grid(k: int) -> tuple[int, int]:
 
 def _clauses(board: Board, first_free: int) -> Iterator[np.ndarray]:
     """The clauses of every constraint, as arrays of literals each clause ended by 0; auxiliary
-    variables are numbered from ``first_free`` in the order :func:`write` counted them."""
+    variables are numbered from ``first_free`` in the order ``write`` counted them."""
     import numpy as np
 
     next_free = first_free

@@ -1,5 +1,5 @@
 """Solutions written as text a block at a time, by the package's C module
-(:mod:`nqueens.formats._text`): what ``solve`` writes off a terminal, byte for byte as the
+(``nqueens.formats._text``): what ``solve`` writes off a terminal, byte for byte as the
 writers of one solution write it, at the speed of the output."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def record_head(n: int, rules: frozenset[str]) -> str:
 def solutions(packed: bytes, n: int, form: str, first: int, prefix: bytes = b"") -> bytes:
     """The solutions of ``packed`` (their rows one after another, a byte a column) numbered
     from ``first``: compact rows or plain boards under their headings, or JSON records after
-    ``prefix`` (:func:`record_head`, encoded)."""
+    ``prefix`` (``record_head``, encoded)."""
     module = c_module()
     assert module is not None
     count = len(packed) // n

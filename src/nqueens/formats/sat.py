@@ -4,7 +4,7 @@ The CNF's header names the board (``c Board: N = 8 (torus)``); variables 1 to NÂ
 squares, row by row. The answer is MiniSat's result file (``SAT`` and a line of literals) or the
 SAT competitions' output (``s SATISFIABLE`` and ``v`` lines), as most solvers print it. The
 model is checked against every clause of the CNF, and its queens as a board by the checker of
-:mod:`nqueens.formats.verify`.
+``nqueens.formats.verify``.
 """
 
 from __future__ import annotations

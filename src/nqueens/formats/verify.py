@@ -3,7 +3,7 @@
 The check counts the queens on every row, column and diagonal (and, under the board's rules,
 wrapped diagonals and knight's moves), counts the attacking pairs of each kind, and names only the
 first few, so that a board of thousands of clashing queens still gets a short report.
-:mod:`nqueens.formats.read_back` reads the boards that ``nqueens verify`` checks.
+``nqueens.formats.read_back`` reads the boards that ``nqueens verify`` checks.
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ def _lines(queens: list[Square], wrap: Callable[[int], int]) -> Iterator[list[in
 
 
 def _lines_of_rows(rows: list[int]) -> Iterator[list[int]]:
-    """:func:`_lines` of a board given as each column's row, its columns left out (one queen
+    """``_lines`` of a board given as each column's row, its columns left out (one queen
     each)."""
     yield rows
     yield list(map(operator.sub, rows, range(len(rows))))
@@ -154,12 +154,12 @@ def _tallied(on: list[int]) -> tuple[list[int], dict[int, int]]:
 
 
 def _pairs(crowded: dict[int, int]) -> int:
-    """Attacking pairs among queens on ``crowded`` lines (:func:`_tallied`)."""
+    """Attacking pairs among queens on ``crowded`` lines (``_tallied``)."""
     return sum(queens * (queens - 1) // 2 for queens in crowded.values())
 
 
 def _crowded_at(tallies: list[tuple[list[int], dict[int, int]]]) -> set[int]:
-    """Where, in the lists of :func:`_tallied`, a queen shares a line with another: the only
+    """Where, in the lists of ``_tallied``, a queen shares a line with another: the only
     queens a pair can name. Following every line of every queen of a board of millions took
     gigabytes."""
     found: set[int] = set()

@@ -26,7 +26,7 @@ does can decide the board: local search on boards it answers without a limit (pl
 CP-SAT instead of first-fail on puzzles and tori. The seed is asked for so that another seed gives
 another solution, which first-fail never would.
 
-Before any of these, a theorem may answer (:mod:`nqueens.core.theorems`): a torus whose N is
+Before any of these, a theorem may answer (``nqueens.core.theorems``): a torus whose N is
 divisible by 2 or 3 has no solution, which a search proves only by going through the whole board,
 nor do given squares that close a whole row, column or (on a torus) wrapped diagonal; and a torus
 that has solutions has one on a line, where the searches above get lost from a few dozen columns
@@ -118,7 +118,7 @@ def names_its_search(engine: str, strategy: str | None, options: object) -> bool
 
 def answered_at_once(request: Request, engine: str) -> Answered | None:
     """What a theorem answers of ``request`` without a search, where nqueens picks the search
-    (see :func:`names_its_search`): no solution at all, or, for ``first``, a line of queens. None
+    (see ``names_its_search``): no solution at all, or, for ``first``, a line of queens. None
     where no theorem answers."""
     if names_its_search(engine, request.strategy, request.options):
         return None
@@ -242,7 +242,7 @@ def check_bounded(request: Request, *, resumable: bool, engine: Engine, workers:
 
     A count on ``workers`` cores is refused by how long it would take: at once for a plain board
     of known count, from the engine's speed; for other boards, once the count has timed a sample
-    of its pieces (:func:`check_estimate`), where the engine splits the board on this machine's
+    of its pieces (``check_estimate``), where the engine splits the board on this machine's
     cores: True where that count must check its estimate so."""
     board = request.board
     free = board.free_columns

@@ -1,1 +1,1 @@
-"""One module per command; :mod:`nqueens.cli` adds them to the group."""
+"""One module per command; ``nqueens.cli`` adds them to the group."""

@@ -188,7 +188,7 @@ def _draw_steps(
     *,
     interactive: bool,
 ) -> int:
-    """:func:`_narrate`'s steps, each drawn and saved; returns how many were shown."""
+    """``_narrate``'s steps, each drawn and saved; returns how many were shown."""
     n = explanation.n
     for event in explanation.events:
         caption = f"Step {event.step:,}: {event.text}"

@@ -1,6 +1,6 @@
 """The bitboard engine: bitmask backtracking, compiled with numba, using all 8 symmetries to count.
 
-The search itself is :mod:`nqueens.engines.bitboard.kernel`; here the board is set up for it and cut
+The search itself is ``nqueens.engines.bitboard.kernel``; here the board is set up for it and cut
 into subproblems. To count, the board's symmetry is used as in Takaken's counter: a solution with a
 queen in a corner is counted through the one member of its class (always 8 solutions: no rotation
 keeps a corner queen) whose corner queen is on line 0, row 0 and whose line-1 queen is on a lower
@@ -10,7 +10,7 @@ solution: the smallest member counts, as 2, 4 or 8 solutions as a quarter turn, 
 neither keeps it. Each of those starts is cut further by the placements of the next free lines.
 
 A plain board (no puzzle, no rule) is counted faster, where the package was built with its C
-module (:mod:`nqueens.engines.bitboard._edges`): by the queens of its four edges first, one
+module (``nqueens.engines.bitboard._edges``): by the queens of its four edges first, one
 search per class of those under the symmetries, each a subproblem (EDGES). Without the module
 it is counted as above, saying so once.
 
@@ -129,7 +129,7 @@ class BitboardEngine(Engine):
         self, request: Request, deadline: float | None, lines: int | None = None
     ) -> list[BitSubproblem]:
         """The starts of the search, each cut by its next ``lines`` free lines (default: as
-        :func:`_split_lines` says)."""
+        ``_split_lines`` says)."""
         n = request.n
         if edges.counts(request):
             base = BitSubproblem(NAME, deadline, n, EDGES)

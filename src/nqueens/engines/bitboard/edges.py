@@ -1,6 +1,6 @@
 """The bitboard engine's count of plain boards by their edge queens, in its C module.
 
-:mod:`nqueens.engines.bitboard._edges` lists the canonical constellations of a board (the queens
+``nqueens.engines.bitboard._edges`` lists the canonical constellations of a board (the queens
 on its four edges, one per class of the square's symmetries) and counts them with their images;
 here a count is cut into spans of them, and a span counted a slice at a time. Where the package
 was built without a C compiler the module is missing, and the engine counts as it does puzzles.

@@ -1,6 +1,6 @@
 """The bitboard engine's search loop, compiled with numba where it can be, plain Python otherwise.
 
-One source serves both: :func:`search` only uses operations that mean the same on Python ints and
+One source serves both: ``search`` only uses operations that mean the same on Python ints and
 lists as on numba's ``uint64`` scalars and arrays, with the constants ``full`` and ``one`` passed
 in so that numba types every operation as unsigned 64-bit. Compiled code is cached on disk (numba
 falls back to a user-wide cache directory when site-packages is read-only), so only the first run

@@ -1,5 +1,5 @@
 """The bitboard engine's listing: every solution in lexicographic order of its rows, a block of
-them at a time, from its C module (:mod:`nqueens.engines.bitboard._listing`).
+them at a time, from its C module (``nqueens.engines.bitboard._listing``).
 
 A block is the ``rows`` of many solutions, a byte a column, filled by one call into C, so a
 listing of millions costs Python a few calls a second; programs take it as a numpy array.
@@ -137,7 +137,7 @@ class Blocks:
 
 class ListingStream(EngineStream):
     """The solutions of a listing, one at a time as every stream gives them, or a block at a
-    time (:meth:`blocks`)."""
+    time (``blocks``)."""
 
     lists_in_blocks = True
 

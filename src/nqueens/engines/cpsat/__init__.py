@@ -6,7 +6,7 @@ short, interruptible steps; Ctrl-C, a closed consumer or a time limit then stop 
 through ``CpSolver.stop_search``, and what was found so far is still reported.
 
 To count, symmetry breaking keeps one solution per class under the 8 symmetries of the square
-(lex-leader constraints, see :mod:`nqueens.engines.cpsat.model`) and weights it by its class size,
+(lex-leader constraints, see ``nqueens.engines.cpsat.model``) and weights it by its class size,
 and the search is split by the rows of the queens of the first columns (one to four, more as the
 board grows) into independent subproblems. The OR-Tools maintainers recommend such splitting over
 several CP-SAT workers on one model, which can report a solution twice or miss one while
@@ -143,7 +143,7 @@ class CpSatSolutionStream(EngineStream):
     many solutions there are. ``stats`` tells how the search ended once the stream is exhausted or
     closed. Use it as a context manager, or call ``close()``, to stop a search early. With
     ``unique``, only the lexicographically smallest solution of each symmetry class is yielded.
-    ``strategy`` is the search strategy (see :func:`enumeration_solver`).
+    ``strategy`` is the search strategy (see ``enumeration_solver``).
     """
 
     def __init__(

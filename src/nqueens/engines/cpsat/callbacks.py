@@ -43,7 +43,7 @@ class ClassCountingCallback(cp_model.CpSolverSolutionCallback):
 
 
 class StreamingCallback(cp_model.CpSolverSolutionCallback):
-    """Turns each solution into a :class:`Solution` and passes it to ``deliver``.
+    """Turns each solution into a ``Solution`` and passes it to ``deliver``.
 
     ``deliver`` returns False when the consumer wants no more solutions; the search also stops once
     ``limit`` solutions have been delivered.

@@ -40,7 +40,7 @@ def build_model(
 
     ``strategy`` adds the matching decision strategy (none for ``auto``). ``break_symmetry``
     keeps only the lexicographically smallest solution of each class under the 8 symmetries of
-    the square (see :func:`add_lex_leader`). ``leading_rows`` fixes the queens of the first
+    the square (see ``add_lex_leader``). ``leading_rows`` fixes the queens of the first
     columns to these rows, which splits a search into independent subproblems. The board's given
     queens are kept, its blocked squares and excluded diagonals left empty.
     """
@@ -85,7 +85,7 @@ def add_lex_leader(model: cp_model.CpModel, queens: Sequence[cp_model.IntVar]) -
     Exactly one member of each symmetry class passes, so the solutions left are the unique
     solutions (OEIS A002562). Images that transpose the board use the inverse permutation,
     ``cols``, tied to ``queens`` by an inverse constraint; the images mirror
-    :func:`nqueens.core.symmetry.images`.
+    ``nqueens.core.symmetry.images``.
     """
     n = len(queens)
     last = n - 1

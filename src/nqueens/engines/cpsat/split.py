@@ -61,7 +61,7 @@ def subproblems(
 ) -> list[CpSatSubproblem]:
     """One subproblem per placement of the queens of the first columns, largest first.
 
-    ``columns`` says how many columns to fix (default: :func:`leading_columns`). Only placements
+    ``columns`` says how many columns to fix (default: ``leading_columns``). Only placements
     where no two of these queens attack each other are kept. With symmetry breaking the
     lexicographic leader has its first queen in the upper half (rows 0 .. (n-1)/2). First rows 1
     and 2 hold most of the work and the last rows the least; starting with the big ones keeps the

@@ -1,11 +1,11 @@
 """The gpu engine: boards counted on a CUDA device, with numba-cuda.
 
 A plain board is counted as the C counter of plain boards counts it
-(:mod:`nqueens.engines.bitboard._edges`): the four edge queens of every solution first, one
+(``nqueens.engines.bitboard._edges``): the four edge queens of every solution first, one
 search per class of those under the square's symmetries, weighted by the number of its images,
 so that ``--unique`` is exact too. Here each constellation is cut by the rows of its first three
 free lines, and the device's threads take these pieces in turn and finish them
-(:mod:`nqueens.engines.gpu.kernel`). The rare constellations that a half turn keeps need, for
+(``nqueens.engines.gpu.kernel``). The rare constellations that a half turn keeps need, for
 their classes, their solutions that the turn keeps too: the C module counts those on the CPU
 by a search of half the lines, a few microseconds each.
 

@@ -9,7 +9,7 @@ its sizes, the versions of numba and numba-cuda and the device's compute capabil
 then loads it and launches it through the driver alone. The kernel's arguments are passed as
 numba passes them: each array as the fields of its struct (meminfo, parent, items, item size,
 data, shape, strides), each a 64-bit word; a cubin is kept only once a count through it agreed
-with numba's own launch (:func:`nqueens.engines.gpu.kernel.launcher`).
+with numba's own launch (``nqueens.engines.gpu.kernel.launcher``).
 """
 
 from __future__ import annotations
@@ -185,7 +185,7 @@ class Device:
         return int(pointer)
 
     def copied_out(self, launched: Launched, pointer: int, array: Any) -> None:
-        """Copy the device's words at ``pointer``, of a launch :meth:`finished`, into a numpy
+        """Copy the device's words at ``pointer``, of a launch ``finished``, into a numpy
         array, in its stream's order (to pageable memory: done when the call returns)."""
         self.made_current()
         if array.nbytes:
@@ -269,7 +269,7 @@ def waited(ready: Callable[[float], bool], deadline: float | None, poll_seconds:
 
 
 def polled(query: Callable[[], bool]) -> Callable[[float], bool]:
-    """``query()``, whether a launch has ended, as :func:`waited` asks it: where it has not, a
+    """``query()``, whether a launch has ended, as ``waited`` asks it: where it has not, a
     sleep of the seconds asked (the device says nothing as a launch ends)."""
 
     def ready(wait_seconds: float) -> bool:

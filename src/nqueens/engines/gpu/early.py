@@ -43,7 +43,7 @@ def wanted(arguments: Sequence[str]) -> bool:
 
 def start(arguments: Sequence[str]) -> None:
     """Start CUDA's driver and the device's context on a thread of its own if ``arguments``
-    count on the GPU (:func:`wanted`); what fails is left for the count to meet and say."""
+    count on the GPU (``wanted``); what fails is left for the count to meet and say."""
     if wanted(arguments):
         threading.Thread(target=_started, name="CUDA's driver", daemon=True).start()
 

@@ -2,7 +2,7 @@
 
 A piece is a constellation (its edge queens' rows and diagonals on each line searched, as the C
 counter works them out) with a row on each of its first few free lines; the kernel whose threads
-take the pieces of a launch in turn and finish them is :mod:`nqueens.engines.gpu.device`.
+take the pieces of a launch in turn and finish them is ``nqueens.engines.gpu.device``.
 numba-cuda is imported when a count first runs (the ``gpu`` extra); with NUMBA_ENABLE_CUDASIM=1
 the same kernel runs on the CPU, as its simulator does, slowly.
 """
@@ -90,7 +90,7 @@ and returns what it counted; None if the deadline passed first (the launch runs 
 
 
 class Launcher(NamedTuple):
-    """How a process launches the kernel: :func:`begin`'s work, how, in a few words, and
+    """How a process launches the kernel: ``begin``'s work, how, in a few words, and
     whether a launch begun runs beside the one before it (rather than after it, its copies
     waiting for that one to end, unheard)."""
 
@@ -117,7 +117,7 @@ def device_name() -> str:
 @functools.cache
 def current_device() -> driver.Device:
     """The machine's first CUDA device, through CUDA's driver (cuda-bindings): started while
-    this thread gets what a count on it needs next (:func:`needed_next`)."""
+    this thread gets what a count on it needs next (``needed_next``)."""
     return driver.started_beside(needed_next)
 
 
@@ -146,7 +146,7 @@ def kept_path() -> Path | None:
 @functools.cache
 def compiled() -> Any:
     """The kernel ``count_pieces[blocks, threads](n, preset, blocked, gaps, lines, totals,
-    counters)`` (:mod:`nqueens.engines.gpu.device`), compiled by numba when first launched."""
+    counters)`` (``nqueens.engines.gpu.device``), compiled by numba when first launched."""
     from nqueens.engines.gpu import device
 
     return device.count_pieces
@@ -156,7 +156,7 @@ def compiled() -> Any:
 def launcher() -> Launcher:
     """How this process launches the kernel: through CUDA's driver, with its machine code kept
     on disk (made and kept first where it is not, or where the driver does not load what is
-    kept: see :mod:`nqueens.engines.gpu.driver`), so that a count need not import numba; by
+    kept: see ``nqueens.engines.gpu.driver``), so that a count need not import numba; by
     numba on the simulator, or where machine code could not be made or did not count as numba's
     launch does (numba compiles the kernel then, or loads it from its own cache)."""
     if simulated():
@@ -240,7 +240,7 @@ def count(
     n: int, blocked: Any, gaps: Any, lines: Any, deadline: float | None = None
 ) -> Launch | None:
     """Count the constellations given as numpy arrays of 32-bit words, one row each; None if
-    ``deadline`` (a time.time()) passed first: :func:`begin`, waited for."""
+    ``deadline`` (a time.time()) passed first: ``begin``, waited for."""
     return begin(n, blocked, gaps, lines)(deadline)
 
 
@@ -256,7 +256,7 @@ def begin(n: int, blocked: Any, gaps: Any, lines: Any) -> Finish:
 
 
 def by_driver(machine: driver.Machine, n: int, blocked: Any, gaps: Any, lines: Any) -> Finish:
-    """:func:`begin`, launched through CUDA's driver with ``machine``, loaded, on a stream of
+    """``begin``, launched through CUDA's driver with ``machine``, loaded, on a stream of
     its own, so that it may run beside the launch before it."""
     import numpy
 
@@ -290,9 +290,9 @@ def by_driver(machine: driver.Machine, n: int, blocked: Any, gaps: Any, lines: A
 
 
 def by_numba(n: int, blocked: Any, gaps: Any, lines: Any) -> Finish:
-    """:func:`begin`, launched by numba (which compiles the kernel, or loads it from its
+    """``begin``, launched by numba (which compiles the kernel, or loads it from its
     cache), on a device, in numba's default stream (after the launch before it), or on
-    numba-cuda's simulator, on a thread (:func:`on_a_thread`)."""
+    numba-cuda's simulator, on a thread (``on_a_thread``)."""
     import numpy
 
     from nqueens.engines.gpu import device

@@ -3,7 +3,7 @@
 Local search finds a solution of a board of millions in seconds, where every complete search
 stalls, but it cannot prove that none exists: it only answers ``first``, leaves boards under 4 to
 the complete engines, and on a puzzle (given queens fixed, blocked squares avoided) is a fast
-first try before them. The search is :mod:`nqueens.engines.local.kernel`; here it is restarted
+first try before them. The search is ``nqueens.engines.local.kernel``; here it is restarted
 with new seeds until it succeeds, the time is up or the user stops it.
 """
 

@@ -4,7 +4,7 @@ Every given queen takes its row, its column and its two diagonals out of the pro
 left is an Excluded Diagonals problem on the free rows and columns: small for CSPLib problem 79's
 published instances (N about 5,500, all but about 20 queens given), however large the board, and
 the problem itself for the paper's Excluded Diagonals files. It is searched with one machine word
-per column (:mod:`nqueens.engines.reduced.kernel`), the column with the fewest candidate rows left
+per column (``nqueens.engines.reduced.kernel``), the column with the fewest candidate rows left
 first, and every answer is mapped back to the full board. A count is cut into pieces by the
 search's own first choices, and the pieces are shared among processes.
 """
@@ -38,7 +38,7 @@ MAX_FREE = 64
 UNBOUNDED_POSITIONS = 3 * 10**10
 """The most positions a count or listing without a limit may have the search visit: about what
 the empty 18 x 18 board costs it, the largest board any engine goes through without a limit
-(:data:`~nqueens.core.strategies.MAX_UNBOUNDED_ENUMERATION_N`)."""
+(``MAX_UNBOUNDED_ENUMERATION_N``)."""
 
 _SIZE_DESCENTS = 200  # random descents in an estimate of the search's size
 _SLICE = 1 << 18  # placements per call of the search, between looks at the clock
@@ -147,7 +147,7 @@ def cut(reduction: Reduction, pieces: int = _PIECES, levels: int = 3) -> list[Re
 
 def place(attack: Any, allowed: tuple[int, ...], column: int, row: int) -> tuple[int, ...] | None:
     """``allowed`` with free ``row`` given to free ``column``, and the other columns narrowed to
-    the rows it leaves them (``attack`` as :func:`attacks` makes it); None if that leaves one
+    the rows it leaves them (``attack`` as ``attacks`` makes it); None if that leaves one
     of them empty, a piece that holds nothing."""
     narrowed = tuple(
         1 << row if k == column else allowed[k] & ~(1 << row) & ~int(attack[column, row, k])
