@@ -75,13 +75,13 @@ def main() -> None:
             solve = f"{nqueens} solve {n} --quiet"
             works = [  # what runs, its command line, the count it must hold, how to count it
                 ("printer.c", f"{printer} {n}", total, b"\n"),
-                ("solve --style compact", f"{solve} --style compact", total, b"Solution"),
+                ("solve --style compact", f"{solve} --style compact", total, b"\n"),
                 ("solve --format json", f"{solve} --format json", total, b'"rows"'),
                 (
                     "solve --unique --style compact",
                     f"{solve} --unique --style compact",
                     unique,
-                    b"Solution",
+                    b"\n",
                 ),
                 (
                     "solve --style compact \\| verify",

@@ -3,22 +3,26 @@
 Every engine, on every command it declares, on the largest board it takes under a time limit
 (as the conformance suite walks them): ``--time-limit LIMIT`` timed from the process's start to
 its end, and SIGINT sent once the process handles it (``--delay`` seconds later) timed to its
-end. Medians over --repeat runs; the documentation quotes them, and the tests hold a looser
-bound that a busy machine keeps.
+end; and a count on a local Dask cluster of two workers stopped the same way. Medians over
+--repeat runs; the documentation quotes them, and the tests hold a bound four times looser.
+``--busy K`` runs K processes that keep a core busy meanwhile, as other jobs would.
 
-    python benchmarks/time_limits.py                 # the table of docs/reference/limits.md
+    python benchmarks/time_limits.py                 # the tables of docs/reference/limits.md
+    python benchmarks/time_limits.py --busy 2
     python benchmarks/time_limits.py --limit 0.5 --repeat 1
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from ortools_program import machine
@@ -55,6 +59,20 @@ def limited(arguments: list[str], limit: float) -> float:
     if done.returncode not in (0, 1, 3):
         raise SystemExit(f"{' '.join(arguments)}: exit {done.returncode}: {done.stderr}")
     return took
+
+
+@contextlib.contextmanager
+def busy(processes: int) -> Iterator[None]:
+    """``processes`` processes that each keep a core busy, ended with the block."""
+    spinning = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(processes)
+    ]
+    try:
+        yield
+    finally:
+        for process in spinning:
+            process.kill()
+            process.wait()
 
 
 def stopped(arguments: list[str], delay: float) -> float:
@@ -117,8 +135,19 @@ def main() -> None:
     parser.add_argument("--limit", type=float, default=1.0, help="the time limit (s)")
     parser.add_argument("--delay", type=float, default=0.4, help="SIGINT after this (s)")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--busy", type=int, default=0, help="busy processes beside (default 0)")
     options = parser.parse_args()
-    print(f"Machine: {machine()}; --time-limit {options.limit:g}, medians of {options.repeat}\n")
+    beside = f"; {options.busy} busy processes beside" if options.busy else ""
+    print(
+        f"Machine: {machine()}; --time-limit {options.limit:g}, medians of {options.repeat}"
+        f"{beside}\n"
+    )
+    with busy(options.busy):
+        measure(options)
+
+
+def measure(options: argparse.Namespace) -> None:
+    """The tables, on the machine as it is."""
     window = statistics.median(handlers_set_after() for _ in range(max(options.repeat, 5)))
     print(f"Stop signals are handled {window * 1000:.0f} ms after the process starts.\n")
     print("| command | engine | N | ends after (s) | over the limit (s) | Ctrl-C at start (s) "
@@ -144,6 +173,9 @@ def main() -> None:
                 f"| {at_start:.2f} | {later:.2f} |",
                 flush=True,
             )
+    cluster = ["count", "16", "--cluster", "local:2"]
+    cluster_stop = statistics.median(stopped(cluster, 3.0) for _ in range(options.repeat))
+    print(f"\nA count on a local cluster of two workers, Ctrl-C 3 s in: {cluster_stop:.2f} s.")
     if cannot:
         print(f"\nNot on this machine (it takes no board here): {', '.join(cannot)}.")
 

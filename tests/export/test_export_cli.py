@@ -148,6 +148,14 @@ def test_a_device_is_written_as_it_is() -> None:
     assert Path("/dev/null").is_char_device()
 
 
+def _wait_for_a_part_file(folder: Path, process: subprocess.Popen[str]) -> None:
+    """Wait until the export writes its part file in ``folder``."""
+    deadline = time.monotonic() + 30
+    while not any(p.name.endswith(".part") for p in folder.iterdir()):
+        assert time.monotonic() < deadline and process.poll() is None
+        time.sleep(0.01)
+
+
 def test_a_stopped_export_leaves_no_file(tmp_path: Path) -> None:
     """A file cut short would read as a model of fewer clauses: none is left, and the file that
     was there before is kept."""
@@ -155,10 +163,7 @@ def test_a_stopped_export_leaves_no_file(tmp_path: Path) -> None:
     path.write_text("the old model\n")
     process = start_nqueens("export", "3000", "-o", str(path))
     try:
-        deadline = time.monotonic() + 30
-        while not any(p.name.endswith(".part") for p in tmp_path.iterdir()):
-            assert time.monotonic() < deadline and process.poll() is None
-            time.sleep(0.01)
+        _wait_for_a_part_file(tmp_path, process)
         process.send_signal(signal.SIGINT)
         _, stderr = process.communicate(timeout=30)
     finally:
@@ -324,10 +329,7 @@ def test_a_part_file_of_a_killed_export_is_removed_by_the_next(tmp_path: Path) -
     path = tmp_path / "big.cnf"
     process = start_nqueens("export", "3000", "-o", str(path))
     try:
-        deadline = time.monotonic() + 30
-        while not any(p.name.endswith(".part") for p in tmp_path.iterdir()):
-            assert time.monotonic() < deadline and process.poll() is None
-            time.sleep(0.01)
+        _wait_for_a_part_file(tmp_path, process)
         process.kill()
         process.communicate()
         living = tmp_path / f".big.cnf.{os.getpid()}.abcd.part"
