@@ -14,8 +14,9 @@ from helpers import NQUEENS, assert_valid_board, invoke, json_stream, process_en
 
 import nqueens
 from nqueens import InputError, Status
+from nqueens.engines.base import Request
 from nqueens.formats.boards import random_puzzle
-from nqueens.run.plan import first_plan
+from nqueens.run.plan import first_plan, fitting
 
 
 def _assert_solution(rows: list[int] | tuple[int, ...]) -> None:
@@ -81,7 +82,8 @@ def test_auto_takes_local_search_for_large_boards_and_puzzles() -> None:
     board = random_puzzle(10_000, 100, seed=0)
     # Local search first, for a few seconds: on a machine four times slower they may run out,
     # and the complete search after it answers instead.
-    assert [attempt.engine for attempt in first_plan(board)] == ["local", "cp"]
+    plan = fitting(first_plan(board), Request("first", board))
+    assert [attempt.engine for attempt in plan] == ["local", "cp"]
     result = nqueens.first(10_000, queens=board.queens)
     assert result.solution is not None and result.stats.engine in ("local", "cp")
     assert set(board.queens) <= set(result.solution.squares())
