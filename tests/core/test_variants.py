@@ -348,18 +348,31 @@ def test_a_lone_queen_on_a_torus_attacks_nothing() -> None:
     assert "1 board checked: all valid" in result.stderr
 
 
-def test_a_long_count_under_a_rule_is_refused_in_its_own_words() -> None:
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        (["25", "--torus"], "N = 25 (torus) has 25 columns to fill: counting them takes about"),
+        pytest.param(
+            ["24", "--superqueens"],
+            "N = 24 (superqueens) has 24 columns to fill: counting them takes about",
+            marks=pytest.mark.slow,  # a second's sample each: one runs by default
+        ),
+        pytest.param(
+            ["23", "--block", "1,1"],
+            "N = 23 has 24,233,937,684,440 solutions: counting them takes about",
+            marks=pytest.mark.slow,
+        ),
+    ],
+)
+def test_a_long_count_under_a_rule_is_refused_in_its_own_words(
+    arguments: list[str], said: str
+) -> None:
     """Without a limit, a count of hours is too long under a rule as well; the message spoke of
     given queens where none were given, and a board with only blocked squares lost the classic
-    count it had quoted. Each says how long the count would take, timed on a sample."""
-    superqueens = invoke("count", "24", "--superqueens")
-    assert superqueens.exit_code == 2
-    assert "N = 24 (superqueens) has 24 columns to fill: counting them" in superqueens.stderr
-    torus = invoke("count", "25", "--torus")  # 20 to 22 have no solution, by the theorem
-    assert torus.exit_code == 2 and "N = 25 (torus) has 25 columns to fill" in torus.stderr
-    blocked = invoke("count", "23", "--block", "1,1")
-    assert blocked.exit_code == 2
-    assert "N = 23 has 24,233,937,684,440 solutions: counting them takes about" in blocked.stderr
+    count it had quoted. Each says how long the count would take, timed on a sample (N = 20 to
+    22 have no solution on a torus, by the theorem)."""
+    refused = invoke("count", *arguments)
+    assert refused.exit_code == 2 and said in refused.stderr, refused.stderr
 
 
 @pytest.mark.parametrize("rule_set", RULE_SETS)
