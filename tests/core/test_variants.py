@@ -20,7 +20,7 @@ from nqueens.core.board import Board
 from nqueens.core.results import InputError
 from nqueens.engines import registry
 from nqueens.engines.base import Request
-from nqueens.run.plan import check_bounded
+from nqueens.run.plan import check_bounded, check_estimate
 
 TORUS_COUNTS = {1: 1, 2: 0, 3: 0, 4: 0, 5: 10, 6: 0, 7: 28, 8: 0, 9: 0, 10: 0, 11: 88, 13: 4524}
 SUPERQUEENS_COUNTS = {1: 1, 4: 0, 8: 0, 9: 0, 10: 4, 11: 44, 12: 156}
@@ -351,11 +351,15 @@ def test_a_lone_queen_on_a_torus_attacks_nothing() -> None:
 @pytest.mark.parametrize(
     ("arguments", "said"),
     [
-        (["25", "--torus"], "N = 25 (torus) has 25 columns to fill: counting them takes about"),
+        pytest.param(
+            ["25", "--torus"],
+            "N = 25 (torus) has 25 columns to fill: counting them takes about",
+            marks=pytest.mark.slow,  # a second's sample each: the estimate is tested below
+        ),
         pytest.param(
             ["24", "--superqueens"],
             "N = 24 (superqueens) has 24 columns to fill: counting them takes about",
-            marks=pytest.mark.slow,  # a second's sample each: one runs by default
+            marks=pytest.mark.slow,
         ),
         pytest.param(
             ["23", "--block", "1,1"],
@@ -373,6 +377,16 @@ def test_a_long_count_under_a_rule_is_refused_in_its_own_words(
     22 have no solution on a torus, by the theorem)."""
     refused = invoke("count", *arguments)
     assert refused.exit_code == 2 and said in refused.stderr, refused.stderr
+
+
+def test_a_count_estimated_at_hours_is_refused_with_its_estimate() -> None:
+    """What a count's timed sample says, said in the refusal: on how many cores, how long."""
+    torus = Request("count", Board(25, rules=("torus",)))
+    with pytest.raises(InputError, match=r"counting them takes about 2\.0 h on 2 cores here"):
+        check_estimate(torus, 7200.0, 2)
+    check_estimate(torus, 3500.0, 2)  # under an hour: it runs
+    with pytest.raises(InputError, match=r"counting them takes more than .* years on 2 cores"):
+        nqueens.count(64, workers=2)  # beyond every count known: more than N = 27's
 
 
 @pytest.mark.parametrize("rule_set", RULE_SETS)

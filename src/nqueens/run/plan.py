@@ -255,7 +255,9 @@ def check_bounded(request: Request, *, resumable: bool, engine: Engine, workers:
     if engine.decides_without_limit(request) or engine.counts_in_minutes(request):
         return False
     if request.command == COUNT:
-        total = KNOWN_TOTALS.get(board.n) if board.plain else None
+        largest = max(KNOWN_TOTALS)
+        # Beyond the counts known, a plain board has more solutions than the largest of them.
+        total = KNOWN_TOTALS.get(min(board.n, largest)) if board.plain else None
         rate = engine.solutions_per_second
         if total is not None and rate is not None and engine.resource is None:
             check_estimate(request, total / (rate * max(1, workers)), workers)
@@ -287,7 +289,8 @@ def unbounded(request: Request, seconds: float | None, workers: int) -> InputErr
         size = f"{size}, too many to go through without a limit"
     else:
         cores = f"{workers:,} core{'s' if workers != 1 else ''}"
-        size = f"{size}: counting them takes about {duration(seconds)} on {cores} here"
+        about = "more than" if board.plain and board.n > max(KNOWN_TOTALS) else "about"
+        size = f"{size}: counting them takes {about} {duration(seconds)} on {cores} here"
     reason = theorems.unsolvable(board)
     known = (
         " Left to pick its own search (no {engine}, {strategy} or engine option), nqueens "
