@@ -3,6 +3,7 @@ its user (keys, forced queens, captions, contrast, puzzles)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import pty
@@ -283,3 +284,27 @@ def test_step_lets_its_user_out(key: bytes, code: int, blocking: bool) -> None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
         os.close(controller)
+
+
+@pytest.mark.parametrize("strategy", ["first-min", "first-fail-mid"])
+def test_two_labels_on_one_lane_stand_apart(strategy: str, tmp_path: Path) -> None:
+    """The tree of N = 8 set "not 6,4" against "queen 7,3", two labels of two edges that read
+    as one phrase: labels side by side on one lane stand at least a character's width apart
+    (the widths as drawn are estimated here as the layout does, erring wide)."""
+    from nqueens.explain.labels import LABEL_SIZE, text_width
+
+    root = _tree_svg(tmp_path, "8", "--all", "--strategy", strategy)
+    tree = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "tree")
+    edges = next(g for g in tree if g.get("class") == "edges")  # the tree's own, not a subtree's
+    lanes: dict[str, list[tuple[float, float]]] = {}
+    for text in edges.iter(f"{SVG}text"):
+        if text.get("class") != "decision":
+            continue
+        x, width = float(text.get("x", 0)), text_width(text.text or "", LABEL_SIZE)
+        start = x - width if text.get("text-anchor") == "end" else x
+        lanes.setdefault(text.get("y", ""), []).append((start, start + width))
+    assert lanes
+    for spans in lanes.values():
+        spans.sort()
+        for (_, end), (start, _) in itertools.pairwise(spans):
+            assert start - end >= 0.6 * LABEL_SIZE, spans

@@ -29,6 +29,7 @@ LANES = (37, 48, 59)
 under a triangle's count, over the next row's shapes, a label's height apart."""
 LABEL_ASCENT, LABEL_DESCENT = 7.5, 2.0  # a label's box around its baseline, in pixels
 LABEL_AWAY = 3  # from its edge to a label's near end
+LABELS_APART = 8  # between two labels on one lane: read as two, never as one phrase
 
 _NARROW = frozenset(" ,.:;!|il'()[]")
 _WIDE = frozenset("mwMW")
@@ -117,7 +118,8 @@ def _labels(tree: SearchTree, placed: list[Placed]) -> tuple[list[Label], list[i
                     bottom,
                 )
             )
-            if any(_overlap(box, other) for other in taken.get(y1, [])):
+            apart = (box[0] - LABELS_APART, box[1], box[2] + LABELS_APART, box[3])
+            if any(_overlap(apart, other) for other in taken.get(y1, [])):
                 continue
             if any(_crosses(box, other) for other in band):
                 continue
