@@ -34,8 +34,8 @@ from nqueens.cli.output import (
     EXIT_IO_ERROR,
     EXIT_OK,
     discard_stdout,
-    keep_whole_records,
 )
+from nqueens.cli.records import keep_whole_records
 from nqueens.core import signals
 
 

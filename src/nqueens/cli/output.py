@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import errno
 import os
-import stat
 import sys
 from collections.abc import Iterator
 from contextlib import suppress
@@ -16,6 +15,7 @@ import click
 from rich.console import Console
 
 from nqueens.cli import render
+from nqueens.cli.records import note_records
 from nqueens.core import pictures, signals
 from nqueens.core.board import Board
 from nqueens.core.results import Solution, Stats, Status
@@ -58,53 +58,6 @@ SEE_MAIN_HELP = "Exit codes, and how rows and columns are numbered: nqueens --he
 WRAPPED_ROWS_MAX_N = 10_000
 """Up to this N, a compact board on a terminal is wrapped between its numbers; a larger one, a
 line of megabytes, is written as it is."""
-
-
-class _Records:
-    """Where the records written to stdout start and how each ends, while stdout is a file: a
-    write cut short by a full disk leaves part of a record, which ``keep_whole_records``
-    cuts off."""
-
-    start: int | None = None  # the file's offset before the first record
-    end: bytes = b"\n"  # what ends a record: a line, or the blank line under a board
-
-
-def note_records(end: bytes) -> None:
-    """Records ending in ``end`` are about to be written to stdout."""
-    if _Records.start is not None:
-        return
-    _Records.end = end
-    with suppress(AttributeError, OSError, ValueError):
-        sys.stdout.flush()
-        descriptor = sys.stdout.fileno()
-        if stat.S_ISREG(os.fstat(descriptor).st_mode):
-            _Records.start = os.lseek(descriptor, 0, os.SEEK_CUR)
-
-
-def keep_whole_records() -> None:
-    """Cut stdout's file back to the end of its last whole record, after a write that failed
-    part way (a full disk): a reader never finds half a record at its end."""
-    start = _Records.start
-    if start is None:
-        return
-    with suppress(AttributeError, OSError, ValueError):
-        descriptor = sys.stdout.fileno()
-        end = _Records.end
-        # stdout is open for writing alone: the same file, opened again to read its end
-        reader = os.open(f"/dev/fd/{descriptor}", os.O_RDONLY)
-        try:
-            at = os.fstat(reader).st_size
-            while at > start:  # back a chunk at a time to the last record's end
-                chunk_start = max(start, at - (1 << 20))
-                chunk = os.pread(reader, at - chunk_start + len(end) - 1, chunk_start)
-                found = chunk.rfind(end)
-                if found >= 0:
-                    os.ftruncate(descriptor, chunk_start + found + len(end))
-                    return
-                at = chunk_start
-            os.ftruncate(descriptor, start)
-        finally:
-            os.close(reader)
 
 
 def discard_stdout() -> None:
