@@ -93,47 +93,40 @@ def _statements(
     given twice, is refused with its line's number, as a misspelt line would otherwise be
     dropped and the file read as another board. Essence' comments (``$`` to the line's end)
     and its ``language`` line are let through."""
-    found: dict[str, _Statement] = {}
-    current: _Statement | None = None
-    depth = 0
+    keyword = "letting " if needs_letting else ""
+    starts: dict[str, int] = {}  # each name's line
+    pieces: dict[str, list[str]] = {}  # each name's value, a line at a time
+    name, depth = "", 0  # the statement read last, and its brackets left open
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("$", 1)[0].strip()
         if not line or (number == 1 and line.startswith("language ")):
             continue
-        if current is not None and depth > 0:
-            current = current._replace(value=f"{current.value}\n{line}")
-            found[current.name] = current
+        if depth > 0:  # the value of the statement before runs on
+            pieces[name].append(line)
             depth += line.count("[") - line.count("]")
             continue
         statement = _STATEMENT.fullmatch(line)
-        name = statement.group(2) if statement else None
+        name = statement.group(2) if statement else ""
         if statement is None or name not in names or (needs_letting and not statement.group(1)):
-            spelt = [f"'{_spelt(known, needs_letting)}'" for known in names]
+            spelt = [f"'{keyword}{known} = {_VALUES.get(known, '...')}'" for known in names]
             expected = f"{', '.join(spelt[:-1])} and {spelt[-1]}"
             raise InputError(
-                f"line {number}: {_clipped(raw.strip())!r} is not part of {what}, which "
-                f"takes {expected}, each once"
+                f"line {number}: {shown(raw.strip())} is not part of {what}, which takes "
+                f"{expected}, each once"
             )
-        if name in found:
+        if name in starts:
             raise InputError(
-                f"line {number}: a second '{_spelt(name, needs_letting).split(' =')[0]}' "
-                f"(the first is on line {found[name].line}): {what} gives each once"
+                f"line {number}: a second '{keyword}{name}' (the first is on line "
+                f"{starts[name]}): {what} gives each once"
             )
-        current = _Statement(number, name, statement.group(3).strip())
-        found[name] = current
-        depth = current.value.count("[") - current.value.count("]")
-    return found
+        value = statement.group(3).strip()
+        starts[name], pieces[name] = number, [value]
+        depth = value.count("[") - value.count("]")
+    return {name: _Statement(starts[name], name, "\n".join(pieces[name])) for name in starts}
 
 
-def _clipped(line: str) -> str:
-    """A line of a file, for a message: its first 40 characters."""
-    return line if len(line) <= 40 else line[:37] + "..."
-
-
-def _spelt(name: str, letting: bool) -> str:
-    """A statement as a file writes it, for a message: ``letting n = ...``."""
-    value = {"n": "...", "numdiags": "...", "init": "[[row, col], ...]"}.get(name, "[[k, t], ...]")
-    return f"{'letting ' if letting else ''}{name} = {value}"
+_VALUES = {"init": "[[row, col], ...]", "diags": "[[k, t], ...]"}
+"""What a list's statement holds, for a message (the others hold a number: ``...``)."""
 
 
 _CSPLIB_BASE = "CSPLib problem 79 files count rows and columns from 0"
@@ -157,7 +150,7 @@ def _read_csplib(text: str) -> Board:
     if not re.fullmatch(r"[0-9]+", size.value):
         raise InputError(
             f"line {size.line}: the CSPLib instance's n must be a positive whole number, not "
-            f"{_clipped(size.value)!r}"
+            f"{shown(size.value)}"
         )
     n = read_whole(size.value)
     queens: list[Square] = []
