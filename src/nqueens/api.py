@@ -21,7 +21,7 @@ from nqueens.engines import registry
 from nqueens.engines.base import COUNT, FIRST, MAX_SEED, SOLVE, Engine, Request
 from nqueens.engines.streams import EngineStream, count_all, first_of
 from nqueens.run.compiled import ready
-from nqueens.run.plan import answered_at_once, check_bounded, first_plan, fitting
+from nqueens.run.plan import answered_at_once, as_tried, check_bounded, first_plan, fitting
 
 if TYPE_CHECKING:
     from nqueens.run.counting import EstimateCallback, ProgressCallback
@@ -371,10 +371,7 @@ def first(
         budget = None if time_limit is None else time_limit - (time.monotonic() - started)
         if budget is not None and budget <= 0 and attempt is not plan[0]:
             break  # the time limit is spent: the previous attempt's result stands
-        if attempt.seconds is not None:
-            budget = attempt.seconds if budget is None else min(budget, attempt.seconds)
-        tried = replace(request, strategy=attempt.strategy, time_limit=budget, deadline=None)
-        chosen = registry.engine_named(attempt.engine)
+        chosen, tried = as_tried(attempt, replace(request, time_limit=budget, deadline=None))
         # The plan is checked like any engine choice (memory above all): the first attempt must
         # fit, a later one that cannot leaves the previous attempt's result standing.
         if attempt is plan[0]:

@@ -146,16 +146,17 @@ def fitting(plan: list[Attempt], request: Request) -> list[Attempt]:
     """The attempts of ``plan`` whose engines take ``request`` here and now (the memory this
     process may take above all: ``ulimit -v``); where none does, the first engine that can,
     on its own (a plan that nothing here can run is left to refuse itself)."""
-    kept = [attempt for attempt in plan if registry.refusal(*_as_tried(attempt, request)) is None]
+    kept = [attempt for attempt in plan if registry.refusal(*as_tried(attempt, request)) is None]
     if kept:
         return kept
     able = registry.able(replace(request, strategy=None))
     return [Attempt(able[0], None)] if able else plan
 
 
-def _as_tried(attempt: Attempt, request: Request) -> tuple[Engine, Request]:
+def as_tried(attempt: Attempt, request: Request) -> tuple[Engine, Request]:
     """The engine of ``attempt`` and the request it is given: its strategy, and its own share
-    of the time where it has one (local search takes a puzzle only under a limit)."""
+    of the time left (``request``'s) where it has one (local search takes a puzzle only under a
+    limit)."""
     limit = request.time_limit
     if attempt.seconds is not None:
         limit = attempt.seconds if limit is None else min(limit, attempt.seconds)
