@@ -13,7 +13,7 @@ import pytest
 
 def pytest_configure(config: pytest.Config) -> None:
     """Ctrl-C and hang-ups reach the tests and the processes they start, however the suite was
-    started; then the compiled searches are compiled once (below).
+    started; and the package's bytecode is written once (below).
 
     A shell starts a background job (``.ci/run &``, or under ``nohup``) with SIGINT or SIGHUP
     ignored, every process it starts inherits that, and nqueens rightly keeps a signal ignored
@@ -23,7 +23,6 @@ def pytest_configure(config: pytest.Config) -> None:
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_DFL)
     _keep_bytecode(config)
-    _compile_once(config)
 
 
 def _keep_bytecode(config: pytest.Config) -> None:
@@ -47,23 +46,3 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     from nqueens.run.executors import default_workers
 
     return default_workers() + 2
-
-
-def _compile_once(config: pytest.Config) -> None:
-    """Compile the compiled searches into numba's cache once, before the test processes start.
-
-    On a fresh clone, every test process and every nqueens it runs would otherwise compile them
-    at the same time, seconds each, and a time limit measured meanwhile would count the compile
-    (a fresh install compiles them on its first run, once). A warm cache is left as
-    it is: loading it here would only add a second before every run.
-    """
-    if hasattr(config, "workerinput"):  # a pytest-xdist worker: its controller did it
-        return
-    from nqueens.engines import jit
-    from nqueens.engines.bitboard import kernel as bitkernel
-    from nqueens.engines.local import kernel as localkernel
-    from nqueens.engines.reduced import kernel as reducedkernel
-
-    for kernel in (bitkernel, localkernel, reducedkernel):
-        if not jit.cache_written(Path(str(kernel.__file__))):
-            kernel.compiled()

@@ -380,13 +380,11 @@ def searched(blocked: Sequence[int], gaps: Sequence[int], lines: int, n: int) ->
 
 def every_constellation_searched(n: int) -> list[tuple[int, int]]:
     """:func:`searched` for each constellation of N, from the C module's masks, in its order."""
-    from nqueens.engines.bitboard import edges
+    from nqueens.engines.bitboard import _edges
 
-    module = edges.c_module()
-    assert module is not None
     found = []
-    for at in range(len(module.constellations(n))):
-        masks, gaps, _ = module.masks(n, at)
+    for at in range(len(_edges.constellations(n))):
+        masks, gaps, _ = _edges.masks(n, at)
         found.append(searched(masks, gaps, len(masks), n))
     return found
 

@@ -36,6 +36,11 @@ def _modules() -> dict[str, Path]:
     return found
 
 
+def _in_c(module: str) -> bool:
+    """Whether ``module`` is one of the package's C modules (its source beside the others)."""
+    return (PACKAGE.parent / module.replace(".", "/")).with_suffix(".c").exists()
+
+
 def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
     """The package's modules that ``path`` imports, anywhere in it."""
     names = set()
@@ -43,7 +48,10 @@ def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("nqueens"):
             for alias in node.names:
                 full = f"{node.module}.{alias.name}"
-                names.add(full if full in modules else node.module)
+                if full in modules:
+                    names.add(full)
+                elif not _in_c(full):  # a C module imports none of the package
+                    names.add(node.module)
         elif isinstance(node, ast.Import):
             names.update(a.name for a in node.names if a.name.startswith("nqueens"))
     return {name for name in names if name in modules}

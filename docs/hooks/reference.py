@@ -20,8 +20,10 @@ def on_config(config: Any, **_: Any) -> Any:
     """Every page's footer names the version of nqueens it documents."""
     from importlib.metadata import PackageNotFoundError, version
 
+    from nqueens import DISTRIBUTION
+
     try:
-        documented = version("nqueens")
+        documented = version(DISTRIBUTION)
     except PackageNotFoundError:  # a source tree that was never installed
         documented = "from source"
     config["copyright"] = f"nqueens {documented}, MIT licence"

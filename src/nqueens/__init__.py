@@ -33,15 +33,12 @@ if TYPE_CHECKING:
     )
     from nqueens.run.checkpoint import CheckpointUnwritable
     from nqueens.run.cluster import ClusterLost, ClusterUnreachable
-    from nqueens.run.compiled import Prepared, prepare
 
 _HOMES = {
     "MAX_N": "nqueens.core.board",
     "count": "nqueens.api",
     "first": "nqueens.api",
     "solve": "nqueens.api",
-    "prepare": "nqueens.run.compiled",
-    "Prepared": "nqueens.run.compiled",
     "Board": "nqueens.core.board",
     "BoardError": "nqueens.core.board",
     "Diagonal": "nqueens.core.geometry",
@@ -66,7 +63,6 @@ __all__ = [
     "Diagonal",
     "FirstResult",
     "InputError",
-    "Prepared",
     "SearchInterrupted",
     "Solution",
     "Stats",
@@ -74,7 +70,6 @@ __all__ = [
     "__version__",
     "count",
     "first",
-    "prepare",
     "solve",
 ]
 
@@ -97,10 +92,15 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
+DISTRIBUTION = "nqueens-cp"
+"""The name nqueens is installed under: PyPI's ``nqueens`` is another project. The command and
+the import are ``nqueens``."""
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
-        return version("nqueens")
+        return version(DISTRIBUTION)
     except PackageNotFoundError:  # running from a source tree that was never installed
         return "0+unknown"

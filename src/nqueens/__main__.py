@@ -26,6 +26,9 @@ from contextlib import suppress  # noqa: E402  (after the handlers: a stop ends 
 
 from nqueens.core import clock, signals  # noqa: E402
 
+BROKEN_INSTALL = 70
+"""The exit code of an installation missing one of its C modules (EX_SOFTWARE)."""
+
 
 def main() -> None:
     """Start the command's clock, set up signal handling (and CUDA's driver, for a count on the
@@ -49,6 +52,15 @@ def main() -> None:
         with suppress(OSError):  # stderr closed: the exit code still says it
             os.write(2, b"Interrupted.\n")
         os._exit(signals.exit_code())
+    except ImportError as error:  # the command line's own imports: a module of the package
+        from nqueens.run.installation import broken
+
+        message = broken(error)
+        if message is None:
+            raise
+        with suppress(OSError):
+            os.write(2, message.encode() + b"\n")
+        os._exit(BROKEN_INSTALL)
 
 
 def _fill_closed_standard_streams() -> None:

@@ -20,7 +20,6 @@ from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
 from nqueens.engines.base import COUNT, FIRST, MAX_SEED, SOLVE, Engine, Request
 from nqueens.engines.streams import EngineStream, count_all, first_of
-from nqueens.run.compiled import ready
 from nqueens.run.plan import answered_at_once, as_tried, check_bounded, first_plan, fitting
 
 if TYPE_CHECKING:
@@ -170,7 +169,7 @@ def solve(
         return answered.stopping_after(request.limit)
     chosen = _engine(engine, request)
     check_bounded(request, resumable=False, engine=chosen)
-    request, _ = ready(chosen, request)
+    chosen.prepare(request)
     stream = chosen.solve(replace(request, strategy=chosen.strategy_for(request)))
     return stream.stopping_after(request.limit).found_on(request.board)
 
@@ -355,7 +354,7 @@ def first(
     )
     if engine != registry.AUTO_ENGINE or request.options:  # an engine's options choose it
         chosen = _engine(engine, request)
-        request, _ = ready(chosen, request)
+        chosen.prepare(request)
         found = chosen.first(replace(request, strategy=chosen.strategy_for(request)))
         return _found_on(request.board, found.solution, found.stats)
     if strategy is not None:
@@ -378,8 +377,7 @@ def first(
             registry.check(chosen, tried)
         elif registry.refusal(chosen, tried) is not None:
             break
-        tried, compiling = ready(chosen, tried)
-        started += compiling  # the attempts after it keep their share of the limit too
+        chosen.prepare(tried)
         result = chosen.first(tried)
         decided = result.solution is not None or result.proven_infeasible
         if decided or attempt is plan[-1]:

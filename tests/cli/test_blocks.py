@@ -26,7 +26,8 @@ from helpers import (
     symmetry_images,
 )
 
-from nqueens.formats import blocks
+from nqueens.cli.output import Output
+from nqueens.formats import _text
 
 SOLVES = [
     ["8"],
@@ -49,7 +50,7 @@ def test_blocks_write_the_bytes_one_solution_at_a_time_writes(
     arguments: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     in_blocks = invoke("solve", *arguments)
-    monkeypatch.setattr(blocks, "available", lambda: False)
+    monkeypatch.setattr(Output, "in_blocks", lambda *arguments, **keywords: False)
     one_at_a_time = invoke("solve", *arguments)
     assert in_blocks.stdout == one_at_a_time.stdout
     assert in_blocks.exit_code == one_at_a_time.exit_code
@@ -179,10 +180,7 @@ def test_verify_reads_json_records_in_bulk_and_under_their_rules() -> None:
 def test_the_bulk_reader_reads_only_what_it_reads_as_the_reader_of_lines(
     text: bytes, read: tuple[int, int]
 ) -> None:
-    module = blocks.c_module()
-    if module is None:
-        pytest.skip("the package was built without its C module")
-    lines, boards, used = module.check(text)
+    lines, boards, used = _text.check(text)
     assert (lines, boards) == read
     assert used == sum(len(line) + 1 for line in text.split(b"\n")[:lines])
 
@@ -250,10 +248,8 @@ def test_a_listing_stopped_between_search_and_write_counts_what_it_wrote(
 ) -> None:
     """A stop signal after the search handed solutions over and before they were written: the
     status record and the summary count the records written, not the solutions found."""
-    from nqueens.cli.output import Output
-
     if not in_blocks:
-        monkeypatch.setattr(blocks, "available", lambda: False)
+        monkeypatch.setattr(Output, "in_blocks", lambda *arguments, **keywords: False)
     method = "solutions" if in_blocks else "solution"
     write = getattr(Output, method)
     calls = 0
@@ -285,7 +281,7 @@ def test_compact_rows_off_a_terminal_are_one_line_a_board(
 ) -> None:
     """For other programs (``wc -l``, ``sort``, ``awk``): no heading, no blank line."""
     if not in_blocks:
-        monkeypatch.setattr(blocks, "available", lambda: False)
+        monkeypatch.setattr(Output, "in_blocks", lambda *arguments, **keywords: False)
     listed = invoke("solve", "8", "--style", "compact")
     lines = listed.stdout.splitlines()
     assert len(lines) == known_total(8) and len(set(lines)) == len(lines)

@@ -57,7 +57,6 @@ from nqueens.core.results import InputError
 from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
 from nqueens.engines.base import Request
-from nqueens.engines.bitboard import edges
 
 DOCUMENTED_EXIT_CODES = {0, 1, 2, 3, 74}
 """What a command may end with when no signal stops it (docs/reference/exit-codes.md)."""
@@ -68,10 +67,6 @@ CAPPED = "ignore::nqueens.run.executors.WorkersCappedWarning"
 """More workers than cores, which the option walk asks for, are capped with this warning (the
 command line shows it in one line; its own tests are in test_counting.py)."""
 
-COMPILES_ALL = {"prepare": pytest.mark.slow}
-"""Commands that compile every search on a fresh cache (seconds a process): walked with -m slow,
-so that the quick tests stay quick in a fresh clone."""
-
 BASE: dict[str, list[str]] = {
     "solve": ["solve", "6"],
     "count": ["count", "6"],
@@ -80,7 +75,6 @@ BASE: dict[str, list[str]] = {
     "verify": ["verify", "{valid}"],
     "export": ["export", "6", "--to", "minizinc"],
     "bench": ["bench", "--sizes", "4", "--first-sizes", "8", "--engines", "bitboard"],
-    "prepare": ["prepare"],
 }
 """Each command on a small board: quick on every engine, so the walk stays in seconds."""
 
@@ -197,7 +191,6 @@ def option_cases() -> Iterator[object]:
                             param.name,
                             words,
                             id=f"{command}-{engine or 'none'}-{param.name}-{' '.join(words)}",
-                            marks=COMPILES_ALL.get(command, ()),
                         )
 
 
@@ -430,7 +423,7 @@ PUZZLE_MARKS = ["--queen", "1,2", "--block", "2,2", "--exclude-diagonal", "5,5\\
 """A puzzle whose given queen, blocked square and excluded diagonal boards mark."""
 
 TERMINAL_CASES = [
-    pytest.param(arguments, id=" ".join(arguments), marks=COMPILES_ALL.get(arguments[0], ()))
+    pytest.param(arguments, id=" ".join(arguments))
     for arguments in [
         *BASE.values(),
         *([*BASE[command], *PUZZLE_MARKS] for command in ("solve", "first", "explain")),
@@ -500,7 +493,7 @@ def _assert_ends_on_time(
 )  # stderr's reader gone too with -m slow: a process for each command, seconds in all
 @pytest.mark.parametrize(
     "command",
-    [pytest.param(c, marks=COMPILES_ALL.get(c, ())) for c in BASE],
+    list(BASE),
 )
 def test_every_command_goes_on_quietly_when_a_pipes_reader_is_gone(
     command: str, stream: str, files: dict[str, str]
@@ -782,7 +775,6 @@ SIMULATED_CASES = [
 
 
 @pytest.mark.slow  # 3 s; bench with a stand-in device is in tests/engines/test_gpu.py
-@pytest.mark.skipif(edges.c_module() is None, reason="the package was built without its C module")
 def test_the_gpu_engine_conforms_on_the_simulator() -> None:
     """``bench`` once crashed wherever the gpu engine runs (it warmed up every engine with
     ``first``, which the gpu engine does not do): only the simulator walks that path here."""

@@ -24,7 +24,6 @@ from helpers import assert_valid_board, known_total, process_env, run_python, st
 import nqueens
 from nqueens.core import signals
 from nqueens.core.results import Solution, Status
-from nqueens.engines.bitboard import edges
 from nqueens.engines.streams import EngineStream
 
 HANDLERS_TIMEOUT = 30.0  # seconds for a process to set up its handlers, however loaded the machine
@@ -298,7 +297,6 @@ def test_a_signal_in_numbas_compiler_mid_count_keeps_the_partial_count() -> None
     assert (done.returncode, done.stdout) == (0, "partial True True\n"), done.stderr
 
 
-@pytest.mark.skipif(edges.c_module() is None, reason="the package was built without its C module")
 def test_a_stop_while_the_simulator_counts_keeps_the_partial_count() -> None:
     """numba-cuda's simulator is plain Python in numba's folder, which the handler took for
     numba's compiler: Ctrl-C ended a gpu count at once, and its partial result was lost."""

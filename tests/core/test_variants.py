@@ -140,48 +140,32 @@ def test_puzzles_under_a_rule_count_as_the_counter_here(rule_set: tuple[str, ...
         assert nqueens.count(board, engine=engine).solutions == expected, engine
 
 
-@pytest.mark.parametrize(
-    "rule_set",
-    [
-        pytest.param(("torus",), marks=pytest.mark.slow, id="torus"),
-        pytest.param(("superqueens",), marks=pytest.mark.slow, id="superqueens"),
-        pytest.param(("torus", "superqueens"), marks=pytest.mark.slow, id="torus+superqueens"),
-    ],
-)
-def test_the_compiled_bitboard_search_counts_as_the_counter_here(
-    rule_set: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Boards under 14 are searched in plain Python: here numba's search (its own build for
-    each set of rules, on 64-bit words) counts them, whole, split, and as a puzzle. Compiling
-    takes seconds a build: the default run tests the same source in plain Python."""
-    from nqueens.engines import bitboard
-
-    monkeypatch.setattr(bitboard, "PLAIN_PYTHON_MAX_N", 0)
-    for n in range(1, 12):
+@pytest.mark.parametrize("rule_set", RULE_SETS, ids="+".join)
+def test_the_bitboard_search_counts_as_the_counter_here(rule_set: tuple[str, ...]) -> None:
+    """The C search, its own copy for each set of rules, counts every small board, whole, split
+    and as a puzzle, with and without the symmetry rules."""
+    for n in range(1, 11):
         board = nqueens.Board(n, rules=rule_set)
         expected = len(solutions(n, rule_set))
         for symmetry in (True, False):
             got = nqueens.count(board, engine="bitboard", symmetry=symmetry, workers=1)
             assert got.solutions == expected, (n, symmetry)
-    board = nqueens.Board(11, queens=[(2, 0)], blocked=[(0, 3)], rules=rule_set)
-    expected = sum(rows[0] == 2 and rows[3] != 0 for rows in solutions(11, rule_set))
+    board = nqueens.Board(10, queens=[(2, 0)], blocked=[(0, 3)], rules=rule_set)
+    expected = sum(rows[0] == 2 and rows[3] != 0 for rows in solutions(10, rule_set))
     assert nqueens.count(board, engine="bitboard", workers=1).solutions == expected
 
 
 @pytest.mark.parametrize("rule_set", RULE_SETS, ids="+".join)
-def test_the_local_search_kernel_repairs_the_attacks_of_the_rule_in_plain_python(
-    rule_set: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The kernel's source run as plain Python, which the default run can afford (compiling it
-    for each set of rules takes seconds): every board it returns passes the checker here."""
-    from nqueens.engines.local import kernel as localkernel
-
-    monkeypatch.setattr(localkernel, "compiled", lambda torus, knight: localkernel.search)
-    for seed in range(2):
-        board = nqueens.Board(13, rules=rule_set)
-        found = nqueens.first(board, engine="local", seed=seed, time_limit=30)
-        assert found.solution is not None, seed
-        assert checked(found.solution.rows, rule_set), found.solution.rows
+def test_the_local_search_repairs_the_attacks_of_the_rule(rule_set: tuple[str, ...]) -> None:
+    """Every board the C search returns passes the checker here, on boards small enough for
+    its attempts to fail often and on a larger one."""
+    larger = [] if "torus" in rule_set else [(400, range(1))]  # a torus has few solutions
+    for n, seeds in [(13, range(4)), *larger]:
+        for seed in seeds:
+            board = nqueens.Board(n, rules=rule_set)
+            found = nqueens.first(board, engine="local", seed=seed, time_limit=30)
+            assert found.solution is not None, (n, seed)
+            assert checked(found.solution.rows, rule_set), found.solution.rows
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ from collections import Counter
 
 import pytest
 from helpers import (
+    NQUEENS,
     brute_force_solutions,
     known_total,
     known_unique,
@@ -25,12 +26,8 @@ import nqueens
 from nqueens.core.board import Board
 from nqueens.engines.base import Request
 from nqueens.engines.bitboard import ENGINE as BITBOARD
-from nqueens.engines.bitboard import edges
+from nqueens.engines.bitboard import _edges, edges
 from nqueens.engines.bitboard.pieces import EDGES
-from nqueens.engines.jit import KernelFallbackWarning
-
-module = edges.c_module()
-pytestmark = pytest.mark.skipif(module is None, reason="the package was built without its C module")
 
 Edges = tuple[int, int, int, int]
 
@@ -43,8 +40,7 @@ def edge_queens(rows: tuple[int, ...]) -> Edges:
 
 @pytest.mark.parametrize("n", [*range(5, 9), pytest.param(9, marks=pytest.mark.slow)])
 def test_each_solution_is_counted_through_one_canonical_constellation(n: int) -> None:
-    assert module is not None
-    canonical = module.constellations(n)
+    canonical = _edges.constellations(n)
     by_edges = Counter(edge_queens(rows) for rows in brute_force_solutions(n))
     searched = {(a, b, c, d) for a, b, c, d, _ in canonical}
     assert len(searched) == len(canonical)
@@ -52,7 +48,7 @@ def test_each_solution_is_counted_through_one_canonical_constellation(n: int) ->
         # the edge queens of exactly one image of each solution are where a search looks
         assert len({edge_queens(image) for image in symmetry_images(rows)} & searched) == 1
     for a, b, c, d, keeping in canonical:
-        assert module.count_one(n, a, b, c, d)[0] == by_edges[(a, b, c, d)]
+        assert _edges.count_one(n, a, b, c, d)[0] == by_edges[(a, b, c, d)]
         assert keeping in (1, 2, 4, 8)
 
 
@@ -62,14 +58,13 @@ def test_each_solution_is_counted_through_one_canonical_constellation(n: int) ->
 def test_the_device_is_told_each_constellations_solutions_that_turns_keep(n: int) -> None:
     """masks' third value, which the gpu engine's classes rest on: of a constellation's
     solutions, those a half turn keeps plus twice those a quarter turn keeps (Burnside)."""
-    assert module is not None
     expected: Counter[Edges] = Counter()
     for rows in brute_force_solutions(n):
         half = all(rows[n - 1 - column] == n - 1 - row for column, row in enumerate(rows))
         quarter = all(rows[row] == n - 1 - column for column, row in enumerate(rows))
         expected[edge_queens(rows)] += half + 2 * quarter
-    for index, (a, b, c, d, _) in enumerate(module.constellations(n)):
-        assert module.masks(n, index)[2] == expected[(a, b, c, d)], (n, a, b, c, d)
+    for index, (a, b, c, d, _) in enumerate(_edges.constellations(n)):
+        assert _edges.masks(n, index)[2] == expected[(a, b, c, d)], (n, a, b, c, d)
 
 
 @pytest.mark.parametrize("n", range(1, 16))
@@ -114,9 +109,8 @@ def test_a_constellation_counts_alike_in_the_image_it_is_searched_as() -> None:
     """From N = 16 a large constellation is searched as the image estimated to be quickest: its
     count is still that of its canonical image, its parts add up to it, and a fresh process (a
     worker) cuts it on the same lines."""
-    assert module is not None
     n = 16
-    canonical = module.constellations(n)
+    canonical = _edges.constellations(n)
     pieces = BITBOARD.subproblems(Request("count", Board(n), symmetry=True), None)
     sample = range(0, len(canonical), 100)
     for index in sample:
@@ -125,13 +119,13 @@ def test_a_constellation_counts_alike_in_the_image_it_is_searched_as() -> None:
         assert piece.span == (index, index + 1)
         found = BITBOARD.count_subproblem(piece)
         assert found.complete
-        assert found.solutions == 8 // keeping * module.count_one(n, a, b, c, d)[0]
+        assert found.solutions == 8 // keeping * _edges.count_one(n, a, b, c, d)[0]
         if index % 1000 == 0:
             parts = BITBOARD.finer(piece) or []
             assert sum(BITBOARD.count_subproblem(part).solutions for part in parts) == (
                 found.solutions
             )
-    here = [module.free_lines(n, index) for index in sample]
+    here = [_edges.free_lines(n, index) for index in sample]
     elsewhere = subprocess.run(
         [
             sys.executable,
@@ -167,41 +161,26 @@ def test_boards_the_counter_does_not_take_go_to_the_numba_search() -> None:
         assert all(piece.kind != EDGES for piece in BITBOARD.subproblems(request, None))
 
 
-def test_without_the_module_the_count_is_exact_and_says_so_once(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setitem(sys.modules, "nqueens.engines.bitboard._edges", None)
-    edges.c_module.cache_clear()
-    try:
-        with pytest.warns(KernelFallbackWarning, match="C counter") as warned:
-            stats = nqueens.count(12, unique=True, workers=1)
-            again = nqueens.count(11, workers=1)
-        assert len(warned) == 1
-        assert (stats.solutions, stats.unique) == (known_total(12), known_unique(12))
-        assert again.solutions == known_total(11)
-    finally:
-        edges.c_module.cache_clear()
-
-
-def test_without_the_module_the_command_line_says_so_in_one_line() -> None:
+@pytest.mark.parametrize("module", ["bitboard._edges", "bitboard._search", "local._local"])
+def test_a_missing_c_module_is_one_line_and_exit_70(module: str) -> None:
     hidden = (
-        "import sys; sys.modules['nqueens.engines.bitboard._edges'] = None; "
+        f"import sys; sys.modules['nqueens.engines.{module}'] = None; "
+        "from nqueens.__main__ import main; "
+        "sys.argv = ['nqueens', 'first', '500', '--engine', 'local']; main()"
+        if module.startswith("local")
+        else f"import sys; sys.modules['nqueens.engines.{module}'] = None; "
         "from nqueens.__main__ import main; sys.argv = ['nqueens', 'count', '12']; main()"
     )
     done = run_python(hidden, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == str(known_total(12))
+    assert done.returncode == 70, done.stderr
+    assert done.stdout == ""
     lines = [line for line in done.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and "C counter" in lines[0]
-    assert "Traceback" not in done.stderr
+    assert len(lines) == 1 and f"C module nqueens.engines.{module} is missing" in lines[0]
+    assert "pip install --force-reinstall . in its checkout" in lines[0]
 
 
 def test_a_warning_that_stderr_cannot_take_costs_no_data() -> None:
     """With stderr's reader gone, the warning's write failed as if stdout had closed: the count
     was thrown away, with exit 0."""
-    hidden = (
-        "import sys; sys.modules['nqueens.engines.bitboard._edges'] = None; "
-        "from nqueens.__main__ import main; sys.argv = ['nqueens', 'count', '12']; main()"
-    )
-    done = run_with_a_reader_gone([sys.executable, "-c", hidden], "stderr")
+    done = run_with_a_reader_gone([*NQUEENS, "count", "12", "--workers", "64"], "stderr")
     assert (done.returncode, done.stdout.strip()) == (0, str(known_total(12)))

@@ -40,16 +40,11 @@ from helpers import (
 import nqueens
 from nqueens.core.board import Board
 from nqueens.core.geometry import Diagonal
-from nqueens.engines import gpu, jit, registry
+from nqueens.engines import gpu, registry
 from nqueens.engines.base import Request
-from nqueens.engines.bitboard import edges
-from nqueens.engines.gpu import kernel, needs
+from nqueens.engines.gpu import caching, kernel, needs
 
 SIMULATOR = process_env(NUMBA_ENABLE_CUDASIM="1")
-
-pytestmark = pytest.mark.skipif(
-    edges.c_module() is None, reason="the package was built without its C module"
-)
 
 
 def simulated(code: str, presets: tuple[int, ...] = (kernel.SIMULATED_PRESET,)) -> list[Any]:
@@ -263,14 +258,14 @@ def test_a_device_without_cudas_compiler_is_told_how_to_get_it(
     monkeypatch.setattr(kernel, "current_device", lambda: SimpleNamespace(capability=(9, 0)))
     monkeypatch.setattr(needs, "load_compiler", no_compiler)
     monkeypatch.setattr(kernel, "kept_path", lambda: None)  # no machine code kept
-    monkeypatch.setattr(jit, "cache_written", lambda source: False)
+    monkeypatch.setattr(caching, "cache_written", lambda source: False)
     result = invoke("count", "18", "--engine", "gpu")
     assert result.exit_code == 2 and not result.stdout
     said = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
     assert len(said) == 1 and said[0].startswith("Error: the gpu engine needs CUDA's compilers")
     assert "'.[gpu]'" in said[0] and "'.[gpu-cu12]'" in said[0]
     assert "libNVVM cannot be found" in said[0] and "Traceback" not in result.stderr
-    monkeypatch.setattr(jit, "cache_written", lambda source: True)
+    monkeypatch.setattr(caching, "cache_written", lambda source: True)
     assert needs.missing() is None
 
 

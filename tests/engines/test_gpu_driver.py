@@ -23,13 +23,9 @@ import pytest
 from helpers import bound, known_total, known_unique, searched
 
 import nqueens
-from nqueens.engines import gpu, jit
-from nqueens.engines.bitboard import edges
-from nqueens.engines.gpu import driver, early, kernel, needs
-
-pytestmark = pytest.mark.skipif(
-    edges.c_module() is None, reason="the package was built without its C module"
-)
+from nqueens.engines import gpu
+from nqueens.engines.bitboard import _edges
+from nqueens.engines.gpu import caching, driver, early, kernel, needs
 
 Result = enum.Enum(
     "Result",
@@ -215,7 +211,7 @@ def fake_device(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Fak
     monkeypatch.setattr(needs, "driver_loaded", lambda: True)
     found = driver.Device(api)
     monkeypatch.setattr(kernel, "current_device", lambda: found)
-    monkeypatch.setattr(jit, "cache_folder", lambda source: tmp_path)
+    monkeypatch.setattr(caching, "cache_folder", lambda source: tmp_path)
     monkeypatch.setattr(kernel, "by_numba", numba_not_needed)
     kernel.launcher.cache_clear()
     kernel.kept_path.cache_clear()
@@ -268,9 +264,7 @@ def test_a_launch_through_the_driver_reads_back_the_placements_its_kernel_counte
     """A kernel that counts its placements (device.count_placements, as the stand-in's does)
     leaves them in its second counter, which the launch reads back with the totals."""
     keep_machine_code(tmp_path)
-    module = edges.c_module()
-    assert module is not None
-    blocked, gaps, lines, _ = kernel.constellation_arrays(10, 0, len(module.constellations(10)))
+    blocked, gaps, lines, _ = kernel.constellation_arrays(10, 0, len(_edges.constellations(10)))
     launched = kernel.count(10, blocked, gaps, lines)
     assert launched is not None
     searches = [searched(*arrays, 10) for arrays in zip(blocked, gaps, lines.tolist(), strict=True)]

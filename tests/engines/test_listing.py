@@ -13,7 +13,6 @@ import pytest
 from helpers import assert_valid_board, bound, known_total, known_unique
 
 import nqueens
-from nqueens.engines.bitboard import listing
 
 
 def _smallest_of_its_images(rows: Sequence[int]) -> bool:
@@ -123,13 +122,3 @@ def test_a_time_limit_ends_a_listing_within_a_block() -> None:
         listed = sum(len(block) for block in stream.blocks())
     assert time.monotonic() - started < bound(0.3 + 0.2)
     assert stream.stats.status.value == "time-limit" and 0 < listed < known_total(17)
-
-
-def test_without_the_c_listing_the_engine_lists_one_at_a_time_as_before(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    with_module = _rows(nqueens.solve(10, engine="bitboard", unique=True))
-    monkeypatch.setattr(listing, "c_module", lambda: None)
-    stream = nqueens.solve(10, engine="bitboard", unique=True)
-    assert not stream.lists_in_blocks
-    assert _rows(stream) == with_module

@@ -24,7 +24,7 @@ from helpers import (
 
 import nqueens
 from nqueens.core.board import Board
-from nqueens.engines import bitboard, jit
+from nqueens.engines import bitboard
 from nqueens.engines.base import COUNT, Request
 from nqueens.engines.cpsat import split as cpsat_split
 from nqueens.run.executors import in_process
@@ -224,30 +224,6 @@ def test_a_search_that_fails_to_load_under_a_time_limit_says_why(
     monkeypatch.setattr(bitboard.ENGINE, "prepare", broken)
     with pytest.raises(MemoryError, match="no room"):
         nqueens.count(9, engine="bitboard", symmetry=False, time_limit=10)
-
-
-def test_a_compile_that_has_begun_is_not_cut_short_by_the_time_limit(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The first run after an install compiles its search: cut short at a time limit, every
-    run would begin it again, and its cache would never be written."""
-    from numba.core import event
-
-    jit.watch_compiles()
-    engine = bitboard.ENGINE
-    prepare = engine.prepare
-    loaded = threading.Event()
-
-    def compiling_prepare(request: Request) -> None:
-        with event.trigger_event("numba:compile"):
-            time.sleep(1.0)
-        prepare(request)
-        loaded.set()
-
-    monkeypatch.setattr(engine, "prepare", compiling_prepare)
-    stats = nqueens.count(9, engine="bitboard", symmetry=False, time_limit=0.2)
-    assert loaded.is_set()  # the compile ran to its end before the count answered
-    assert stats.status is nqueens.Status.TIME_LIMIT
 
 
 def test_more_workers_than_cores_are_capped_with_a_warning() -> None:

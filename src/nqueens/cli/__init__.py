@@ -10,12 +10,11 @@ from nqueens.cli.commands.count import count
 from nqueens.cli.commands.explain import explain
 from nqueens.cli.commands.export import export
 from nqueens.cli.commands.first import first
-from nqueens.cli.commands.prepare import prepare
 from nqueens.cli.commands.solve import solve
 from nqueens.cli.commands.verify import verify
 from nqueens.cli.group import cli, main
 
-for _command in (solve, count, first, explain, verify, export, bench, prepare):
+for _command in (solve, count, first, explain, verify, export, bench):
     cli.add_command(_command)
 
 __all__ = ["cli", "main"]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import re
-import sys
 import textwrap
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -19,12 +18,12 @@ import click
 from click.core import ParameterSource
 
 from nqueens.cli import report
-from nqueens.cli.output import COLOR_KEY, is_terminal
+from nqueens.cli.output import COLOR_KEY
 from nqueens.cli.params import Seconds, option_flag
 from nqueens.core import clock, pictures, theorems
 from nqueens.core.results import InputError
 from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, FIRST_MIN, STRATEGIES
-from nqueens.engines import jit, registry
+from nqueens.engines import registry
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -101,13 +100,6 @@ class QueensCommand(click.Command):
         super().__init__(*args, **kwargs)
         self.params.append(color_option())
 
-    def invoke(self, ctx: click.Context) -> Any:
-        """Run the command, saying on a terminal (unless --quiet) what is compiled, if a search
-        must be: it takes seconds, once after an install."""
-        if ctx.params.get("quiet") is False and is_terminal(sys.stderr):  # a search command
-            jit.announce_compiles(_say_compiling)
-        return super().invoke(ctx)
-
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         typed = list(args)  # click's parser consumes the list it is given
         try:
@@ -171,16 +163,6 @@ def _typing_distance(first: str, second: str) -> int:
             current.append(cost)
         previous2, previous = previous, current
     return previous[-1]
-
-
-def _say_compiling(what: str) -> None:
-    from rich.console import Console
-
-    Console(stderr=True, highlight=False).print(
-        f"Compiling the {what}, once: later runs load it in a moment (nqueens prepare compiles "
-        "every search ahead). The time limit leaves this out.",
-        markup=False,
-    )
 
 
 def _keep_time_limit(

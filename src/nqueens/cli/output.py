@@ -30,6 +30,7 @@ EXIT_NO_SOLUTION = 1
 EXIT_CLUSTER_LOST = 1  # no answer either: the count's cluster is out of reach or went away
 EXIT_BAD_INPUT = 2  # click's code for bad usage, kept for input too large for the memory
 EXIT_TIME_LIMIT = 3
+EXIT_BROKEN_INSTALL = 70  # EX_SOFTWARE of sysexits.h: a C module missing or not loadable
 EXIT_IO_ERROR = 74  # EX_IOERR of sysexits.h
 
 EXIT_CODES_HELP = """\b
@@ -44,6 +45,7 @@ Exit codes:
        (verify); the cluster's scheduler went away (count --cluster)
   2    bad usage or bad input; memory or threads running out (ulimit)
   3    the time limit ended the search first: the result is partial
+  70   this installation is broken: one of its C modules is missing
   74   an output or a file could not be written (a full disk, stdout closed
        from the start); a pipe's reader leaving early (| head -1) is no error
   130  interrupted (Ctrl-C): the result is partial; 143 after SIGTERM,
@@ -189,7 +191,7 @@ class Output:
     def in_blocks(self, stream: EngineStream, pictures: bool) -> bool:
         """Whether ``stream``'s solutions are written a block at a time: data off a terminal,
         from a stream that lists in blocks, with no pictures to draw of each."""
-        return stream.lists_in_blocks and not self.rich and not pictures and blocks.available()
+        return stream.lists_in_blocks and not self.rich and not pictures
 
     def solutions(self, packed: bytes, n: int, first: int) -> None:
         """Write a block of solutions (their rows one after another, a byte a column),

@@ -27,18 +27,16 @@ def installation_lines(found: dict[str, object]) -> str:
     """What ``nqueens --version`` says, a line a part (``nqueens.run.installation``)."""
     modules = found["c_modules"]
     assert isinstance(modules, dict)
-    built = [name for name, present in modules.items() if present]
-    missing = [name for name, present in modules.items() if not present]
-    c_line = "C modules: " + (", ".join(built) if built else "none built")
+    missing = [name for name, file in modules.items() if file is None]
+    c_line = f"C modules: {', '.join(modules)} ({found['instructions']})"
     if missing:
-        c_line += f" (not built: {', '.join(missing)}; the numba searches stand in)"
+        c_line += f"; missing: {', '.join(missing)}: reinstall nqueens"
     numba_cuda = found["numba_cuda"] or "not installed (the gpu extra)"
     return "\n".join(
         [
             f"nqueens {found['nqueens']}",
             f"Python {found['python']}",
             f"OR-Tools {found['ortools'] or 'not installed'}",
-            f"numba {found['numba'] or 'not installed: plain Python searches, slower'}",
             c_line,
             f"numba-cuda {numba_cuda}",
             f"GPU: {found['gpu']}",

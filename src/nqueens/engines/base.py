@@ -126,9 +126,6 @@ class Engine:
     count_rank: ClassVar[int | None] = None
     """Its place in what ``count --engine auto`` tries, fastest first (None: never tried);
     ``benchmarks/counting.py`` measures the order."""
-    compiled_search: ClassVar[str | None] = None
-    """The module of its search that numba compiles on first use (None: none): the engines
-    ``nqueens prepare`` compiles ahead (``compile_ahead``)."""
     solutions_per_second: ClassVar[float | None] = None
     """About how many solutions of a plain board it counts or lists a second (None: not
     measured), so that the command line can note a choice of engine that would take far
@@ -230,9 +227,10 @@ class Engine:
         """Whether worker processes pay off for ``request`` (not for boards counted at once)."""
         return True
 
-    def compile_ahead(self) -> None:
-        """Compile (or load from numba's cache) every search it compiles on first use, for each
-        rule it takes, so that no later run compiles: what ``nqueens prepare`` does."""
+    def loading_runs_to_its_end(self) -> bool:
+        """Whether what ``prepare`` has begun must end, even past a time limit: machine code
+        being made, which cut short would be begun again by every run."""
+        return False
 
     def prepare(self, request: Request) -> None:
         """Load what the search of ``request`` needs before worker processes are forked."""

@@ -32,7 +32,7 @@ static Py_ssize_t longest(int form, int n, Py_ssize_t prefix) {
     }
 }
 
-static PyObject *text_solutions(PyObject *self, PyObject *args) {
+static PyObject *text_solutions(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_buffer rows, prefix;
     int n, form;
     Py_ssize_t count;
@@ -40,16 +40,24 @@ static PyObject *text_solutions(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y*iniy*K", &rows, &n, &count, &form, &prefix, &first))
         return NULL;
     PyObject *text = NULL;
-    if (n < 1 || count < 0 || rows.len < count * n || form < COMPACT || form > JSON) {
+    if (n < 1 || n > 256 || count < 0 || count > rows.len / n || form < COMPACT || form > JSON) {
         PyErr_SetString(PyExc_ValueError, "rows, n, count and form do not agree");
         goto done;
     }
-    Py_ssize_t size = count * longest(form, n, prefix.len);
+    Py_ssize_t each = longest(form, n, prefix.len);
+    if (count && each > PY_SSIZE_T_MAX / count) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t size = count * each;
     text = PyBytes_FromStringAndSize(NULL, size);
     if (text == NULL) goto done;
     char *start = PyBytes_AS_STRING(text), *at = start;
     const unsigned char *board = rows.buf;
-    for (Py_ssize_t index = 0; index < count; index++, board += n) {
+    int off_the_board = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t at_row = 0; at_row < count * n; at_row++) off_the_board |= board[at_row] >= n;
+    for (Py_ssize_t index = 0; index < count && !off_the_board; index++, board += n) {
         unsigned long long solution = first + (unsigned long long)index;
         if (form == JSON) {
             memcpy(at, prefix.buf, prefix.len);
@@ -88,7 +96,13 @@ static PyObject *text_solutions(PyObject *self, PyObject *args) {
         }
         *at++ = '\n';
     }
-    if (_PyBytes_Resize(&text, at - start) < 0) text = NULL;
+    Py_END_ALLOW_THREADS
+    if (off_the_board) {
+        PyErr_SetString(PyExc_ValueError, "a row is off the board: rows are 0 to n - 1");
+        Py_CLEAR(text);
+    } else if (_PyBytes_Resize(&text, at - start) < 0) {
+        text = NULL;
+    }
 done:
     PyBuffer_Release(&rows);
     PyBuffer_Release(&prefix);
@@ -169,7 +183,7 @@ static int line_read(const char *start, const char *end) {
     return !identity && valid(rows, n) ? 1 : -1;
 }
 
-static PyObject *text_check(PyObject *self, PyObject *args) {
+static PyObject *text_check(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_buffer text;
     if (!PyArg_ParseTuple(args, "y*", &text)) return NULL;
     const char *at = text.buf, *end = at + text.len;
@@ -190,7 +204,7 @@ static PyObject *text_check(PyObject *self, PyObject *args) {
     return Py_BuildValue("nnn", lines, boards, used);
 }
 
-static PyObject *text_clauses(PyObject *self, PyObject *args) {
+static PyObject *text_clauses(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_buffer literals;
     if (!PyArg_ParseTuple(args, "y*", &literals)) return NULL;
     PyObject *text = NULL;
@@ -241,6 +255,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_text", "Solutions as text, many at a time.", -1, methods,
+    NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__text(void) {

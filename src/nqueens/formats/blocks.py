@@ -5,26 +5,12 @@ writers of one solution write it, at the speed of the output."""
 from __future__ import annotations
 
 import json
-from functools import cache
-from types import ModuleType
+
+from nqueens.formats import _text
 
 COMPACT = "compact"
 BOARD = "board"
 JSON = "json"
-
-
-@cache
-def c_module() -> ModuleType | None:
-    """The C writer, or None where the package was built without a C compiler."""
-    try:
-        import nqueens.formats._text as text
-    except ImportError:
-        return None
-    return text
-
-
-def available() -> bool:
-    return c_module() is not None
 
 
 def rules_field(rules: frozenset[str]) -> dict[str, object]:
@@ -43,9 +29,7 @@ def solutions(packed: bytes, n: int, form: str, first: int, prefix: bytes = b"")
     """The solutions of ``packed`` (their rows one after another, a byte a column) numbered
     from ``first``: compact rows or plain boards under their headings, or JSON records after
     ``prefix`` (``record_head``, encoded)."""
-    module = c_module()
-    assert module is not None
     count = len(packed) // n
-    kind = {COMPACT: module.COMPACT, BOARD: module.BOARD, JSON: module.JSON}[form]
-    written: bytes = module.solutions(packed, n, count, kind, prefix, first)
+    kind = {COMPACT: _text.COMPACT, BOARD: _text.BOARD, JSON: _text.JSON}[form]
+    written: bytes = _text.solutions(packed, n, count, kind, prefix, first)
     return written

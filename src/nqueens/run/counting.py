@@ -11,7 +11,6 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,7 +18,6 @@ from nqueens.core import signals
 from nqueens.core.clock import seconds_until
 from nqueens.core.results import SearchInterrupted, Stats, Status
 from nqueens.core.strategies import MAX_UNBOUNDED_ENUMERATION_N
-from nqueens.engines import jit
 from nqueens.engines.base import Engine, Request, Subcount, Subproblem, SubproblemInterrupted
 from nqueens.run import plan
 from nqueens.run.estimate import Estimate, estimate
@@ -70,7 +68,6 @@ def count_split(
             return _added_up(engine, request, done, started, Status.COMPLETE)
     left = seconds_until(request.deadline)
     deadline = None if left is None else time.time() + left  # comparable across processes
-    compiled_before = jit.compile_seconds()
     saved = None
     counting = None
     try:  # Ctrl-C while the board is cut or the search loaded: nothing counted in this run
@@ -84,16 +81,8 @@ def count_split(
             on_progress(len(counting.found), len(tasks), counting.solutions())
         # A finished checkpoint answers without loading the solver; a time limit that ends
         # while it loads answers with nothing counted.
-        if counting.todo:
-            if not _prepared(engine, request, deadline):
-                return counting.stats(Status.TIME_LIMIT)
-            # What cutting and loading spent compiling (a first run), the time limit leaves out.
-            compiling = jit.compile_seconds() - compiled_before
-            if compiling and deadline is not None:
-                deadline += compiling
-                counting.todo = [
-                    (place, replace(task, deadline=deadline)) for place, task in counting.todo
-                ]
+        if counting.todo and not _prepared(engine, request, deadline):
+            return counting.stats(Status.TIME_LIMIT)
     except KeyboardInterrupt:
         if saved is not None:
             saved.close()
@@ -112,15 +101,15 @@ _loading: threading.Thread | None = None
 
 
 def _prepared(engine: Engine, request: Request, deadline: float | None) -> bool:
-    """Whether ``engine`` loaded its search for ``request`` (numba's cache, or a compile) before
-    ``deadline``, or began to compile it by then, however long the compile took.
+    """Whether ``engine`` loaded what its search for ``request`` needs (a table, a device and
+    its kernel) before ``deadline``.
 
     Loading cannot be interrupted, and on a busy machine it takes longer than a short time
     limit: under a deadline it runs in a thread, and the count stops waiting when the deadline
     passes (or at Ctrl-C). The thread ends with the process, or finishes loading for the next
-    count, which waits for it first: worker processes must not be forked mid-load. A compile
-    that has begun (the first run after an install, or of a rule) is waited for: cut short, it
-    would be begun again by every run, and its cache never written.
+    count, which waits for it first: worker processes must not be forked mid-load. Machine code
+    being made (the gpu engine's, on its first count) is waited for: cut short, it would be
+    begun again by every run, and never kept.
     """
     global _loading
     if _loading is not None:
@@ -137,11 +126,10 @@ def _prepared(engine: Engine, request: Request, deadline: float | None) -> bool:
         except BaseException as error:  # raised again in the thread that counts
             failures.append(error)
 
-    compiles_before = jit.compiles()
     loading = threading.Thread(target=load, name="nqueens-load", daemon=True)
     loading.start()
     loading.join(max(0.0, deadline - time.time()))
-    if loading.is_alive() and jit.compiles() > compiles_before:
+    if loading.is_alive() and engine.loading_runs_to_its_end():
         loading.join()
     if loading.is_alive():
         _loading = loading

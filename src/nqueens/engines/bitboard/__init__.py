@@ -1,18 +1,18 @@
-"""The bitboard engine: bitmask backtracking, compiled with numba, using all 8 symmetries to count.
+"""The bitboard engine: bitmask backtracking in C, using all 8 symmetries to count.
 
-The search itself is ``nqueens.engines.bitboard.kernel``; here the board is set up for it and cut
-into subproblems. To count, the board's symmetry is used as in Takaken's counter: a solution with a
-queen in a corner is counted through the one member of its class (always 8 solutions: no rotation
-keeps a corner queen) whose corner queen is on line 0, row 0 and whose line-1 queen is on a lower
-row than the transposed board's. Every other class is counted through its members whose line-0 queen
-is nearer a corner than any other edge queen, in the upper half, with the rotations compared at each
-solution: the smallest member counts, as 2, 4 or 8 solutions as a quarter turn, a half turn or
-neither keeps it. Each of those starts is cut further by the placements of the next free lines.
+The search itself is the C module ``nqueens.engines.bitboard._search``; here the board is set up for
+it and cut into subproblems. To count, the board's symmetry is used as in Takaken's counter: a
+solution with a queen in a corner is counted through the one member of its class (always 8
+solutions: no rotation keeps a corner queen) whose corner queen is on line 0, row 0 and whose line-1
+queen is on a lower row than the transposed board's. Every other class is counted through its
+members whose line-0 queen is nearer a corner than any other edge queen, in the upper half, with the
+rotations compared at each solution: the smallest member counts, as 2, 4 or 8 solutions as a quarter
+turn, a half turn or neither keeps it. Each of those starts is cut further by the placements of the
+next free lines.
 
-A plain board (no puzzle, no rule) is counted faster, where the package was built with its C
-module (``nqueens.engines.bitboard._edges``): by the queens of its four edges first, one
-search per class of those under the symmetries, each a subproblem (EDGES). Without the module
-it is counted as above, saying so once.
+A plain board (no puzzle, no rule) up to N = 32 is counted faster, by the C module
+``nqueens.engines.bitboard._edges``: by the queens of its four edges first, one search per class
+of those under the symmetries, each a subproblem (EDGES).
 
 Without symmetry (``--no-symmetry``, or a puzzle, whose given squares break it) the board is cut
 by the placements of the queens of its first free lines only. Coordinates here are the search's: a
@@ -21,15 +21,12 @@ by the placements of the queens of its first free lines only. Coordinates here a
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Iterator
 from dataclasses import replace
 
 from nqueens.core.geometry import RULES, SUPERQUEENS, TORUS
-from nqueens.core.results import Solution, Stats, Status
 from nqueens.core.strategies import FIRST_MIN
-from nqueens.core.symmetry import images
 from nqueens.engines.base import (
     COUNT,
     Engine,
@@ -38,8 +35,7 @@ from nqueens.engines.base import (
     Subproblem,
     SubproblemInterrupted,
 )
-from nqueens.engines.bitboard import edges, listing
-from nqueens.engines.bitboard import kernel as bitkernel
+from nqueens.engines.bitboard import _search, edges, listing
 from nqueens.engines.bitboard.pieces import (
     CORNER,
     EDGES,
@@ -50,16 +46,13 @@ from nqueens.engines.bitboard.pieces import (
     LineRow,
     line_masks,
 )
-from nqueens.engines.jit import rule
-from nqueens.engines.streams import EngineStream
 
 NAME = "bitboard"
 STAT_NAMES = ("subproblems", "nodes")
 """What the engine's two counters count, as statistics and JSON name them."""
 
-PLAIN_PYTHON_MAX_N = 13
-"""Boards up to this size are searched in plain Python: answered before numba would have
-imported and loaded the compiled search (benchmarks/counting.py times both)."""
+WORKERS_FROM_N = 13
+"""From this size a count goes to every core: smaller ones end before workers start."""
 
 LARGE_N = 32
 """Beyond this size boards are only counted until a time limit: cut them coarsely."""
@@ -74,7 +67,7 @@ the search so hard that a count of this size ends sooner than the plain count of
 largest allowed without a limit (docs/how-to/variants.md gives the times)."""
 
 _SLICE = 1 << 20
-"""Placements per call of the search: a few milliseconds compiled, between looks at the clock."""
+"""Placements per call of the search: a few milliseconds, between looks at the clock."""
 
 
 class BitboardEngine(Engine):
@@ -86,7 +79,6 @@ class BitboardEngine(Engine):
     strategies = (FIRST_MIN,)
     max_n = 64
     solutions_per_second = 5e6
-    compiled_search = "nqueens.engines.bitboard.kernel"
     max_n_reason = "keeps a column in one 64-bit machine word"
     rules = frozenset(RULES)
     stat_names = STAT_NAMES
@@ -104,26 +96,12 @@ class BitboardEngine(Engine):
     def wants_workers(self, request: Request) -> bool:
         if edges.counts(request):
             return request.n >= edges.WORKERS_FROM_N
-        return request.n >= PLAIN_PYTHON_MAX_N
+        return request.n >= WORKERS_FROM_N
 
-    def compile_ahead(self) -> None:
-        for torus, knight in itertools.product((False, True), repeat=2):
-            bitkernel.compiled(torus, knight)
-
-    def prepare(self, request: Request) -> None:
-        # A count of a plain board is the C counter's, a listing the C listing's (where the
-        # package was built with them); every other search is the numba one.
-        in_c = edges.counts(request) if request.command == COUNT else listing.lists(request)
-        if request.n > PLAIN_PYTHON_MAX_N and not in_c:
-            rules = request.board.rules
-            bitkernel.compiled(TORUS in rules, SUPERQUEENS in rules)
-
-    def solve(self, request: Request) -> EngineStream:
-        if listing.lists(request):
-            given, closed = _search_squares(request)
-            tasks = listing.pieces(request, given, closed)
-            return listing.ListingStream(request, tasks, NAME, STAT_NAMES)
-        return BitboardStream(request)
+    def solve(self, request: Request) -> listing.ListingStream:
+        given, closed = _search_squares(request)
+        tasks = listing.pieces(request, given, closed)
+        return listing.ListingStream(request, tasks, NAME, STAT_NAMES)
 
     def subproblems(
         self, request: Request, deadline: float | None, lines: int | None = None
@@ -166,7 +144,7 @@ class BitboardEngine(Engine):
         if task.kind == EDGES:
             return edges.count(task, _SLICE)
         search = BoardSearch(task)
-        mode = bitkernel.COUNT_CLASSES if task.kind == INSIDE else bitkernel.COUNT
+        mode = _search.COUNT_CLASSES if task.kind == INSIDE else _search.COUNT
         counted = quarter = half = nodes = 0
 
         def found(complete: bool) -> Subcount:
@@ -225,7 +203,7 @@ def _prefixes(task: BitSubproblem, lines: int) -> Iterator[tuple[LineRow, ...]]:
         return
     search = BoardSearch(task, last=free[-1])
     while True:
-        solutions, _, _, _ = search.advance(_SLICE, bitkernel.STOP_AT_SOLUTION)
+        solutions, _, _, _ = search.advance(_SLICE, _search.STOP_AT_SOLUTION)
         if search.done and not solutions:
             return
         if solutions:
@@ -238,33 +216,20 @@ class BoardSearch:
 
     def __init__(self, task: BitSubproblem, last: int | None = None) -> None:
         n = task.n
-        torus, knight = TORUS in task.rules, SUPERQUEENS in task.rules
-        if n <= PLAIN_PYTHON_MAX_N:
-            self.kernel = bitkernel.PYTHON
-        else:
-            self.kernel = bitkernel.compiled(torus, knight)
+        rules = (_search.TORUS if TORUS in task.rules else 0) | (
+            _search.KNIGHT if SUPERQUEENS in task.rules else 0
+        )
         blocked_rows, need_line, need_rows = line_masks(task)
-        k = task.first_row
-        full = (1 << n) - 1
-        kernel = self.kernel
-        self.n = n
-        self._last = kernel.word(n - 1 if last is None else last)
-        self._first_row = k
-        self._torus = rule(torus)
-        self._knight = rule(knight)
-        self._full = kernel.word(full)
-        self._one = kernel.word(1)
-        self._blocked = kernel.masks(blocked_rows)
-        self._need_line = kernel.word(need_line)
-        self._need_rows = kernel.word(need_rows)
-        self._cols = kernel.masks([0] * n)
-        self._ld = kernel.masks([0] * n)
-        self._rd = kernel.masks([0] * n)
-        self._avail = kernel.masks([0] * n)
-        self.placed = kernel.masks([0] * n)
-        self._line = kernel.word(0)
+        self._state = _search.start(
+            n,
+            rules,
+            tuple(blocked_rows),
+            n - 1 if last is None else last,
+            need_line,
+            need_rows,
+            task.first_row,
+        )
         self._done = False
-        self._fresh = True
 
     @property
     def done(self) -> bool:
@@ -277,81 +242,12 @@ class BoardSearch:
         Returns the solutions counted, those a quarter turn keeps and those only a half turn
         keeps (mode COUNT_CLASSES), and the placements.
         """
-        line, solutions, quarter, half, nodes = self.kernel.search(
-            self.n,
-            self._last,
-            self._full,
-            self._one,
-            self._blocked,
-            self._need_line,
-            self._need_rows,
-            self._cols,
-            self._ld,
-            self._rd,
-            self._avail,
-            self.placed,
-            self._line,
-            self._fresh,
-            budget,
-            mode,
-            self._first_row,
-            self._torus,
-            self._knight,
-        )
-        self._line = self.kernel.word(int(line))  # numba hands back a Python int
-        self._done = self.kernel.line(line) < 0
-        self._fresh = False
-        return int(solutions), int(quarter), int(half), int(nodes)
+        solutions, quarter, half, nodes, self._done = _search.count(self._state, mode, budget)
+        return solutions, quarter, half, nodes
 
     def rows(self) -> tuple[int, ...]:
         """The solution the last STOP_AT_SOLUTION call stopped at, as ``rows[c]``."""
-        return tuple(int(bit).bit_length() - 1 for bit in self.placed)
-
-
-class BitboardStream(EngineStream):
-    """Solutions in lexicographic order of ``rows``, as the search finds them; with ``unique``,
-    only the smallest of each symmetry class."""
-
-    def __init__(self, request: Request) -> None:
-        self.n = request.n
-        given, blocked = _search_squares(request)
-        task = BitSubproblem(
-            NAME, None, request.n, fixed=given, blocked=blocked, rules=request.board.rules
-        )
-        self._search = BoardSearch(task)
-        self._unique = request.unique
-        self._request = request
-        self._started = time.monotonic()
-        self._nodes = 0
-
-    def _next_solution(self) -> Solution | None:
-        search = self._search
-        while not search.done:
-            if self._request.out_of_time():
-                self._end(Status.TIME_LIMIT)
-                return None
-            solutions, _, _, nodes = search.advance(_SLICE, bitkernel.STOP_AT_SOLUTION)
-            self._nodes += nodes
-            if solutions:
-                rows = search.rows()
-                if not self._unique or rows == min(images(rows)):
-                    return Solution(rows=rows)
-        self._end(Status.COMPLETE)
-        return None
-
-    def _end(self, status: Status) -> None:
-        self._stats = Stats(
-            n=self.n,
-            solutions=self._delivered,
-            conflicts=1,
-            branches=self._nodes,
-            wall_time=time.monotonic() - self._started,
-            status=status,
-            unique=self._delivered if self._unique else None,
-            engine=NAME,
-            counter_names=STAT_NAMES,
-            strategy=FIRST_MIN,
-        )
+        return _search.rows(self._state)
 
 
 ENGINE = BitboardEngine()

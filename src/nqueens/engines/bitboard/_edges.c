@@ -35,10 +35,12 @@ typedef uint64_t u64;
 #if defined(__x86_64__) && defined(__has_attribute)
 #if __has_attribute(target_clones)
 #define CLONED __attribute__((target_clones("arch=x86-64-v3", "default")))
+#define CLONES 1
 #endif
 #endif
 #ifndef CLONED
 #define CLONED
+#define CLONES 0
 #endif
 
 /* Four edge queens: a, b (rows of the queens on the first and last lines), c, d (lines of the
@@ -533,7 +535,7 @@ static int read_rows(PyObject *given, int *rows, int most) {
     return (int)size;
 }
 
-static PyObject *edges_count(PyObject *self, PyObject *args) {
+static PyObject *edges_count(PyObject *Py_UNUSED(self), PyObject *args) {
     int n, rows[MAX_N], given = 0;
     Py_ssize_t start, end;
     Py_buffer buffer;
@@ -601,7 +603,7 @@ static PyObject *edges_count(PyObject *self, PyObject *args) {
     return Py_BuildValue("KKKO", solutions, classes, s->nodes, over ? Py_True : Py_False);
 }
 
-static PyObject *edges_constellations(PyObject *self, PyObject *args) {
+static PyObject *edges_constellations(PyObject *Py_UNUSED(self), PyObject *args) {
     int n;
     if (!PyArg_ParseTuple(args, "i", &n)) return NULL;
     if (ensure(n) < 0) return NULL;
@@ -620,7 +622,7 @@ static PyObject *edges_constellations(PyObject *self, PyObject *args) {
     return list;
 }
 
-static PyObject *edges_count_one(PyObject *self, PyObject *args) {
+static PyObject *edges_count_one(PyObject *Py_UNUSED(self), PyObject *args) {
     int n, a, b, c, d;
     if (!PyArg_ParseTuple(args, "iiiii", &n, &a, &b, &c, &d)) return NULL;
     if (ensure(n) < 0) return NULL;
@@ -657,7 +659,7 @@ static int set_up_indexed(PyObject *args, Search *s, int *n) {
     return 0;
 }
 
-static PyObject *edges_free_lines(PyObject *self, PyObject *args) {
+static PyObject *edges_free_lines(PyObject *Py_UNUSED(self), PyObject *args) {
     int n;
     Search s;
     if (set_up_indexed(args, &s, &n) < 0) return NULL;
@@ -674,7 +676,7 @@ static PyObject *edges_free_lines(PyObject *self, PyObject *args) {
     return lines;
 }
 
-static PyObject *edges_masks(PyObject *self, PyObject *args) {
+static PyObject *edges_masks(PyObject *Py_UNUSED(self), PyObject *args) {
     int n;
     Py_ssize_t index;
     if (read_index(args, &n, &index) < 0) return NULL;
@@ -707,7 +709,22 @@ failed:
     return NULL;
 }
 
+static PyObject *edges_instructions(PyObject *Py_UNUSED(self), PyObject *Py_UNUSED(args)) {
+#if CLONES
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
+        return PyUnicode_FromString("x86-64-v3 (BMI2)");
+    return PyUnicode_FromString("x86-64");
+#else
+    return PyUnicode_FromString("portable");
+#endif
+}
+
 static PyMethodDef methods[] = {
+    {"instructions", edges_instructions, METH_NOARGS,
+     "instructions() -> the copy of the search this processor runs: x86-64-v3 (BMI2), x86-64 "
+     "or portable (one copy)."},
     {"free_lines", edges_free_lines, METH_VARARGS,
      "free_lines(n, index) -> the lines searched, in order, for constellation index of size n."},
     {"masks", edges_masks, METH_VARARGS,
@@ -729,7 +746,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_edges", "The bitboard engine's counter of plain boards, in C.", -1,
-    methods,
+    methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__edges(void) {

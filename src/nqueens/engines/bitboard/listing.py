@@ -1,5 +1,5 @@
 """The bitboard engine's listing: every solution in lexicographic order of its rows, a block of
-them at a time, from its C module (``nqueens.engines.bitboard._listing``).
+them at a time, from the engine's C search (``nqueens.engines.bitboard._search``).
 
 A block is the ``rows`` of many solutions, a byte a column, filled by one call into C, so a
 listing of millions costs Python a few calls a second; programs take it as a numpy array.
@@ -12,17 +12,15 @@ column's queen, and the columns of the queens of the first and last rows, lie be
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Iterator
-from functools import cache
-from types import ModuleType
 from typing import Any
 
 from nqueens.core.geometry import SUPERQUEENS, TORUS
 from nqueens.core.results import Solution, Stats, Status
 from nqueens.core.strategies import FIRST_MIN
 from nqueens.engines.base import Request
+from nqueens.engines.bitboard import _search
 from nqueens.engines.bitboard.pieces import BitSubproblem, LineRow, line_masks
 from nqueens.engines.streams import EngineStream
 
@@ -31,22 +29,6 @@ BLOCK_BYTES = 1 << 20
 
 PLACEMENTS = 1 << 21
 """Placements per call into C: a few milliseconds, between looks at the clock and at Ctrl-C."""
-
-
-@cache
-def c_module() -> ModuleType | None:
-    """The C listing, or None where the package was built without a C compiler."""
-    try:
-        import nqueens.engines.bitboard._listing as listing
-    except ImportError:
-        return None
-    return listing
-
-
-def lists(request: Request) -> bool:
-    """Whether the request is listed in blocks: the C module is built and takes the board."""
-    module = c_module()
-    return module is not None and request.n <= module.MAX_N
 
 
 def pieces(
@@ -85,15 +67,12 @@ class Blocks:
     ``complete`` once every solution was listed. No numpy: a listing starts without it."""
 
     def __init__(self, request: Request, tasks: list[BitSubproblem]) -> None:
-        module = c_module()
-        assert module is not None
-        self._module = module
         self._request = request
         self._tasks = tasks
         self._flags = (
-            (module.TORUS if TORUS in request.board.rules else 0)
-            | (module.KNIGHT if SUPERQUEENS in request.board.rules else 0)
-            | (module.UNIQUE if request.unique else 0)
+            (_search.TORUS if TORUS in request.board.rules else 0)
+            | (_search.KNIGHT if SUPERQUEENS in request.board.rules else 0)
+            | (_search.UNIQUE if request.unique else 0)
         )
         self.n = request.n
         self.pieces = len(tasks)
@@ -105,14 +84,13 @@ class Blocks:
         self.out_of_time = False
 
     def __iter__(self) -> Iterator[bytes]:
-        module, n = self._module, self.n
+        n = self.n
         # The first block holds one solution, each next one twice as many, up to a megabyte:
         # the first solution comes at once (first, a reader of one line), and then large blocks.
         capacity, largest = 1, max(1, BLOCK_BYTES // n)
         tasks_in_all = 0
         for task in self._tasks:
-            blocked = b"".join(mask.to_bytes(8, sys.byteorder) for mask in line_masks(task)[0])
-            state = bytearray(module.STATE_SIZE)
+            state = _search.start(n, self._flags, tuple(line_masks(task)[0]), n - 1, -1, 0, 0)
             over = False
             while not over:
                 if self._request.out_of_time():
@@ -122,9 +100,7 @@ class Blocks:
                 if room <= 0:
                     return
                 out = bytearray(room * n)
-                written, placed, over, stood_for = module.fill(
-                    n, self._flags, blocked, state, out, PLACEMENTS
-                )
+                written, placed, over, stood_for = _search.fill(state, out, PLACEMENTS)
                 self.placements += placed
                 self.in_all = tasks_in_all + stood_for
                 if written:

@@ -40,7 +40,7 @@ from nqueens.engines.base import (
     Subproblem,
     SubproblemInterrupted,
 )
-from nqueens.engines.bitboard import edges
+from nqueens.engines.bitboard import _edges, edges
 from nqueens.engines.gpu import driver, kernel, needs
 
 NAME = "gpu"
@@ -156,8 +156,6 @@ class GpuEngine(Engine):
         missing = None if request.remote else needs.missing()
         if missing is not None:
             return f"the gpu engine {missing}"
-        if edges.c_module() is None:
-            return "the gpu engine needs the package's C module, which this installation lacks"
         return None
 
     def backend_for(self, request: Request) -> str | None:
@@ -173,6 +171,9 @@ class GpuEngine(Engine):
         if kernel.simulated():
             _say_simulated()
         kernel.launcher()
+
+    def loading_runs_to_its_end(self) -> bool:
+        return kernel.making.is_set()
 
     def subproblems(self, request: Request, deadline: float | None) -> list[Subproblem]:
         n = request.n
@@ -257,9 +258,7 @@ def _begin(task: GpuSubproblem) -> _Begun | None:
 
 @cache
 def _constellations(n: int) -> list[tuple[int, int, int, int, int]]:
-    module = edges.c_module()
-    assert module is not None
-    listed: list[tuple[int, int, int, int, int]] = module.constellations(n)
+    listed: list[tuple[int, int, int, int, int]] = _edges.constellations(n)
     return listed
 
 

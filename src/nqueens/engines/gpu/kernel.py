@@ -20,9 +20,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from nqueens.core import signals
-from nqueens.engines import jit
-from nqueens.engines.bitboard import edges
-from nqueens.engines.gpu import driver
+from nqueens.engines.bitboard import _edges
+from nqueens.engines.gpu import caching, driver
 
 PRESET = 3
 """The free lines a piece gives a row each on a device: n³ pieces a constellation, most of
@@ -139,7 +138,7 @@ def kept() -> driver.Machine | None:
 def kept_path() -> Path | None:
     """Where the kernel's machine code for this device is kept, if anywhere: its name hashes
     the kernel's source and asks for numba's versions, so it is worked out once."""
-    folder = jit.cache_folder(driver.KERNEL_SOURCE)
+    folder = caching.cache_folder(driver.KERNEL_SOURCE)
     return None if folder is None else driver.kept_path(folder, current_device().capability)
 
 
@@ -176,13 +175,25 @@ def launcher() -> Launcher:
     )
 
 
+making = threading.Event()
+"""Set while this process makes the kernel's machine code: a count under a time limit waits
+for it all the same, so that it is kept rather than begun again by every run."""
+
+
 def _made() -> driver.Machine | str:
     """The kernel's machine code for this device, made, checked and kept; or why not."""
     path = kept_path()
-    module = edges.c_module()
-    if path is None or module is None:
-        return "no folder to keep machine code in" if module else "no C module to check it with"
-    jit.compile_begun()  # a count under a time limit waits for it, and it is kept
+    if path is None:
+        return "no folder to keep machine code in"
+    making.set()
+    try:
+        return _made_and_kept(path)
+    finally:
+        making.clear()
+
+
+def _made_and_kept(path: Path) -> driver.Machine | str:
+    """``_made``'s work, into ``path``."""
     try:
         import numpy
 
@@ -193,7 +204,7 @@ def _made() -> driver.Machine | str:
             text = driver.ptx(device.count_pieces, launch_types(), capability)
         machine = driver.machine(text, capability, device.THREADS_PER_BLOCK, device.STACK_LINES)
         current_device().load(machine)
-        arrays = constellation_arrays(CHECK_N, 0, len(module.constellations(CHECK_N)))[:3]
+        arrays = constellation_arrays(CHECK_N, 0, len(_edges.constellations(CHECK_N)))[:3]
         through_driver = by_driver(machine, CHECK_N, *arrays)(None)
         through_numba = by_numba(CHECK_N, *arrays)(None)
     except Exception as error:  # no compiler, a driver's or numba's error: numba's launch
@@ -221,14 +232,12 @@ def constellation_arrays(n: int, start: int, end: int) -> tuple[Any, Any, Any, l
     and each one's solutions that a half turn keeps, which the C module counts."""
     import numpy
 
-    module = edges.c_module()
-    assert module is not None
     blocked = numpy.zeros((end - start, n), dtype=numpy.uint32)
     gaps = numpy.zeros((end - start, n), dtype=numpy.uint32)
     lines = numpy.zeros(end - start, dtype=numpy.int32)
     turns = []
     for row, at in enumerate(range(start, end)):
-        masks, steps, kept_by_turns = module.masks(n, at)
+        masks, steps, kept_by_turns = _edges.masks(n, at)
         blocked[row, : len(masks)] = masks
         gaps[row, : len(steps)] = steps
         lines[row] = len(masks)

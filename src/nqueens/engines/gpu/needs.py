@@ -9,8 +9,7 @@ import importlib.util
 import os
 import sys
 
-from nqueens.engines import jit
-from nqueens.engines.gpu import driver, kernel
+from nqueens.engines.gpu import caching, driver, kernel
 
 
 def missing() -> str | None:
@@ -33,7 +32,7 @@ def missing() -> str | None:
         return "finds no CUDA device on this machine"
     except Exception as error:  # a broken driver says so in its own way
         return f"finds no usable CUDA device ({driver.described(error)})"
-    if kernel.kept() is not None or jit.cache_written(driver.KERNEL_SOURCE):
+    if kernel.kept() is not None or caching.cache_written(driver.KERNEL_SOURCE):
         return None  # compiled before: no compiler needed
     try:
         load_compiler()

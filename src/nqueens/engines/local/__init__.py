@@ -3,20 +3,20 @@
 Local search finds a solution of a board of millions in seconds, where every complete search
 stalls, but it cannot prove that none exists: it only answers ``first``, leaves boards under 4 to
 the complete engines, and on a puzzle (given queens fixed, blocked squares avoided) is a fast
-first try before them. The search is ``nqueens.engines.local.kernel``; here it is restarted
-with new seeds until it succeeds, the time is up or the user stops it.
+first try before them. The search is the C module ``nqueens.engines.local._local``; here it
+is restarted with new seeds until it succeeds, the time is up or the user stops it.
 """
 
 from __future__ import annotations
 
-import itertools
 import secrets
 import time
+from array import array
 
 from nqueens.core.geometry import RULES, SUPERQUEENS, TORUS
 from nqueens.core.results import FirstResult, SearchInterrupted, Solution, Stats, Status
 from nqueens.engines.base import FIRST, Engine, Request
-from nqueens.engines.jit import rule
+from nqueens.engines.local import _local
 
 NAME = "local"
 STAT_NAMES = ("swaps", "moves")
@@ -37,13 +37,12 @@ _STEPS_PER_CALL = 1 << 16
 
 
 class LocalEngine(Engine):
-    """Min-conflicts repair of a permutation, compiled with numba: first solutions only."""
+    """Min-conflicts repair of a permutation, in C: first solutions only."""
 
     name = NAME
     summary = "local search that repairs a random board: first only, boards of millions"
     commands = frozenset({FIRST})
     max_n = 10_000_000
-    compiled_search = "nqueens.engines.local.kernel"
     max_n_reason = "keeps eight numbers per column"
     rules = frozenset(RULES)
     stat_names = STAT_NAMES
@@ -52,9 +51,9 @@ class LocalEngine(Engine):
         return True
 
     def memory_needed(self, request: Request) -> int:
-        # numba and numpy once loaded; the kernel's arrays (eight int64 per column) and the
-        # solution as a tuple of Python ints.
-        return int(0.3e9 + 120 * request.n)
+        # The search's arrays (seven 32-bit numbers and a byte per column) and the solution as
+        # a tuple of Python ints, beside the interpreter and OR-Tools once loaded.
+        return int(0.2e9 + 100 * request.n)
 
     def refusal(self, request: Request) -> str | None:
         if request.n < MIN_N:
@@ -81,17 +80,6 @@ class LocalEngine(Engine):
             )
         return None
 
-    def compile_ahead(self) -> None:
-        from nqueens.engines.local import kernel as localkernel
-
-        for torus, knight in itertools.product((False, True), repeat=2):
-            localkernel.compiled(torus, knight)
-
-    def prepare(self, request: Request) -> None:
-        from nqueens.engines.local import kernel as localkernel
-
-        localkernel.compiled(TORUS in request.board.rules, SUPERQUEENS in request.board.rules)
-
     def first(self, request: Request) -> FirstResult:
         return local_first(request)
 
@@ -100,26 +88,21 @@ ENGINE = LocalEngine()
 
 
 def local_first(request: Request) -> FirstResult:
-    """Restart the kernel with seeds ``seed``, ``seed + 1``, ... until a solution is found."""
-    import numpy
-
-    from nqueens.engines.local import kernel as localkernel
-
+    """Restart the search with seeds ``seed``, ``seed + 1``, ... until a solution is found."""
     n = request.n
     started = time.monotonic()
     board = request.board
-    torus, knight = TORUS in board.rules, SUPERQUEENS in board.rules
-    kernel = localkernel.compiled(torus, knight)
-    rows = numpy.zeros(n, dtype=numpy.int64)
-    fixed = numpy.zeros(n, dtype=numpy.bool_)
+    rules = (_local.TORUS if TORUS in board.rules else 0) | (
+        _local.KNIGHT if SUPERQUEENS in board.rules else 0
+    )
+    rows = array("i", bytes(4 * n))
+    fixed = bytearray(n)
     for row, col in board.queens:
         rows[col] = row
-        fixed[col] = True
-    codes = [row * n + col for row, col in board.closed_squares()]
-    blocked = numpy.array(codes, dtype=numpy.int64)
-    counters = numpy.zeros(2, dtype=numpy.int64)
-    work = numpy.zeros(localkernel.WORK_PER_N * n, dtype=numpy.int64)
-    state = numpy.zeros(localkernel.STATE_SIZE, dtype=numpy.int64)
+        fixed[col] = 1
+    blocked = array("q", sorted(row * n + col for row, col in board.closed_squares()))
+    counters = array("q", [0, 0])
+    work = array("i", bytes(4 * _local.WORK_PER_N * n))
     seed = request.seed if request.seed is not None else secrets.randbelow(1 << 31)
     attempts = 0
 
@@ -127,8 +110,8 @@ def local_first(request: Request) -> FirstResult:
         return Stats(
             n=n,
             solutions=solutions,
-            conflicts=int(counters[0]),
-            branches=int(counters[1]),
+            conflicts=counters[0],
+            branches=counters[1],
             wall_time=time.monotonic() - started,
             status=status,
             engine=NAME,
@@ -137,12 +120,12 @@ def local_first(request: Request) -> FirstResult:
 
     try:
         while True:
-            state[:] = 0
-            left = localkernel.UNFINISHED
-            while left == localkernel.UNFINISHED:
+            state = bytearray(_local.STATE_SIZE)
+            left = _local.UNFINISHED
+            while left == _local.UNFINISHED:
                 if request.out_of_time():
                     return FirstResult(None, stats(0, Status.TIME_LIMIT))
-                left = kernel(
+                left = _local.search(
                     n,
                     rows,
                     fixed,
@@ -153,12 +136,11 @@ def local_first(request: Request) -> FirstResult:
                     work,
                     state,
                     _STEPS_PER_CALL,
-                    rule(torus),
-                    rule(knight),
+                    rules,
                 )
             attempts += 1
             if left == 0:
-                solution = Solution(rows=tuple(rows.tolist()))
+                solution = Solution(rows=tuple(rows))
                 return FirstResult(solution, stats(1, Status.COMPLETE))
     except KeyboardInterrupt:
         raise SearchInterrupted(stats(0, Status.INTERRUPTED)) from None

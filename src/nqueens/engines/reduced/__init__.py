@@ -1,13 +1,12 @@
 """The reduced engine: a puzzle solved on what its given queens and excluded diagonals leave.
 
-Every given queen takes its row, its column and its two diagonals out of the problem. What is
-left is an Excluded Diagonals problem on the free rows and columns: small for CSPLib problem 79's
-published instances (N about 5,500, all but about 20 queens given), however large the board, and
-the problem itself for the paper's Excluded Diagonals files. It is searched with one machine word
-per column (``nqueens.engines.reduced.kernel``), the column with the fewest candidate rows left
-first, and every answer is mapped back to the full board. A count is cut into pieces by the
-search's own first choices, and the pieces are shared among processes.
-"""
+Every given queen takes its row, its column and its two diagonals out of the problem. What is left
+is an Excluded Diagonals problem on the free rows and columns: small for CSPLib problem 79's
+published instances (N about 5,500, all but about 20 queens given), however large the board, and the
+problem itself for the paper's Excluded Diagonals files. It is searched with one machine word per
+column (the C module ``nqueens.engines.reduced._reduced``), the column with the fewest candidate
+rows left first, and every answer is mapped back to the full board. A count is cut into pieces by
+the search's own first choices, and the pieces are shared among processes."""
 
 from __future__ import annotations
 
@@ -26,6 +25,7 @@ from nqueens.engines.base import (
     Subproblem,
     SubproblemInterrupted,
 )
+from nqueens.engines.reduced import _reduced
 from nqueens.engines.streams import EngineStream
 
 NAME = "reduced"
@@ -205,7 +205,6 @@ class ReducedEngine(Engine):
     name = NAME
     summary = "a compiled search of what given queens leave free: large puzzles, whole diagonals"
     max_n = 10_000
-    compiled_search = "nqueens.engines.reduced.kernel"
     solutions_per_second = 2e3
     max_n_reason = "reads the board square by square"
     stat_names = STAT_NAMES
@@ -237,15 +236,7 @@ class ReducedEngine(Engine):
     def wants_workers(self, request: Request) -> bool:
         return large(request)
 
-    def compile_ahead(self) -> None:
-        from nqueens.engines.reduced import kernel as reducedkernel
-
-        reducedkernel.compiled()
-
     def prepare(self, request: Request) -> None:
-        from nqueens.engines.reduced import kernel as reducedkernel
-
-        reducedkernel.compiled()
         attacks(reduce(request))  # once, before worker processes are forked
 
     def solve(self, request: Request) -> EngineStream:
@@ -287,39 +278,27 @@ class Search:
     are only counted)."""
 
     def __init__(self, reduction: Reduction, listing: int) -> None:
-        import numpy
-
-        from nqueens.engines.reduced import kernel as reducedkernel
-
         self.reduction = reduction
         self.m = len(reduction.columns)
-        self._kernel = reducedkernel.compiled()
         self._attack = attacks(reduction)
-        allowed = numpy.array(reduction.allowed or (0,), dtype=numpy.uint64)
-        self._arrays = reducedkernel.start(self.m, allowed)
-        self.out = numpy.zeros((listing, max(self.m, 1)), dtype=numpy.int64)
-        self._counters = numpy.zeros(1, dtype=numpy.int64)
+        self._state = _reduced.start(tuple(reduction.allowed))
+        self.out = bytearray(listing * max(self.m, 1))
+        self.done = False
+        self.nodes = 0
 
     def advance(self) -> int:
         """One slice of the search; the solutions it found (listed in ``out`` when listing)."""
-        return int(
-            self._kernel(self.m, self._attack, *self._arrays, self.out, _SLICE, self._counters)
-        )
-
-    @property
-    def done(self) -> bool:
-        return bool(self._arrays[-1][1])
-
-    @property
-    def nodes(self) -> int:
-        return int(self._counters[0])
+        found, placements, self.done = _reduced.search(self._attack, self._state, self.out, _SLICE)
+        self.nodes += placements
+        return found
 
     def board(self, index: int) -> Solution:
         """The ``index``-th solution listed, on the full board."""
         reduction = self.reduction
         rows = list(reduction.given)
-        for column, free_row in enumerate(self.out[index][: self.m]):  # none: a full board
-            rows[reduction.columns[column]] = reduction.rows[int(free_row)]
+        m = self.m
+        for column, free_row in enumerate(self.out[index * m : (index + 1) * m]):
+            rows[reduction.columns[column]] = reduction.rows[free_row]
         return Solution(rows=tuple(rows))
 
 

@@ -1,0 +1,378 @@
+/* The local engine's search: min-conflicts repair of a permutation, as Sosic and Gu do it.
+
+   `rows[c]` is the row of column c's queen; rows form a permutation, so rows and columns never
+   conflict and only diagonals can. Conflicts are attacking pairs on the diagonals, counted per
+   diagonal in two arrays, plus a penalty for each queen on a blocked square. Given queens sit in
+   fixed columns and never move. On a torus the diagonals are numbered modulo n; for superqueens
+   the pairs a knight's move apart are conflicts too, found by looking at the columns one and two
+   away.
+
+   1. Start: the free rows are shuffled onto the free columns; then column by column, a row is
+      swapped in from a random later column until the queen attacks none placed so far, which
+      places almost every queen without conflict (the last few take what is left).
+   2. Repair: every queen in conflict is swapped with random partners until a swap lowers the
+      conflicts. A pass that gains nothing makes one random swap to leave the local minimum.
+
+   An attempt does a bounded amount of work per call and keeps where it stands in `state` and
+   its scratch in `work`, arrays the caller holds, so that the caller can look at the clock and at
+   signals between calls, which run without Python's lock. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef uint64_t u64;
+typedef int32_t i32;
+
+#define GREEDY_TRIES 64       /* random partners tried for each queen of the start */
+#define GREEDY_TAIL 32        /* the last free columns take what is left */
+#define REPAIR_TRIES 64       /* random partners tried for a queen in conflict */
+#define BLOCKED_PENALTY (1 << 20) /* a queen on a blocked square weighs as many pairs */
+#define LINEAR_STEPS 16       /* a pass over memory does this many numbers a step */
+#define WORK_PER_N 6          /* numbers of scratch per column */
+#define MAX_N 10000000
+#define UNFINISHED (-1)
+
+enum { TORUS = 1, KNIGHT = 2 };
+enum { SETUP, SHUFFLE, LAY_OUT, START, REPAIR }; /* the phases, in order */
+
+/* Where an attempt stands between two calls. */
+typedef struct {
+    int64_t phase, position, free, conflicts, before, moves;
+    u64 random[4]; /* xoshiro256** */
+} State;
+
+typedef struct {
+    i32 n;
+    int torus, knight;
+    i32 *rows, *free_columns, *sums, *differences, *free_rows;
+    const int64_t *blocked;
+    Py_ssize_t blocked_count;
+    u64 *random;
+} Board;
+
+static u64 rotl(u64 x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static u64 next_random(u64 *s) {
+    u64 result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+static void seed_random(u64 *s, u64 seed) { /* splitmix64, as xoshiro's authors advise */
+    for (int i = 0; i < 4; i++) {
+        u64 z = (seed += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        s[i] = z ^ (z >> 31);
+    }
+}
+
+/* A uniform random number from 0 to bound - 1 (bound > 0), without bias. */
+static i32 below(u64 *s, u64 bound) {
+#ifdef __SIZEOF_INT128__
+    unsigned __int128 product = (unsigned __int128)next_random(s) * bound;
+    if ((u64)product < bound) {
+        u64 floor = -bound % bound;
+        while ((u64)product < floor) product = (unsigned __int128)next_random(s) * bound;
+    }
+    return (i32)(product >> 64);
+#else
+    u64 limit = UINT64_MAX - UINT64_MAX % bound, x;
+    do x = next_random(s);
+    while (x >= limit);
+    return (i32)(x % bound);
+#endif
+}
+
+static i32 rising(const Board *b, i32 row, i32 col) {
+    return b->torus ? (row + col) % b->n : row + col;
+}
+
+static i32 falling(const Board *b, i32 row, i32 col) {
+    return b->torus ? (row - col + b->n) % b->n : row - col + b->n - 1;
+}
+
+static int is_blocked(const Board *b, int64_t code) { /* binary search of the sorted codes */
+    Py_ssize_t low = 0, high = b->blocked_count;
+    while (low < high) {
+        Py_ssize_t middle = low + (high - low) / 2;
+        if (b->blocked[middle] < code) low = middle + 1;
+        else high = middle;
+    }
+    return low < b->blocked_count && b->blocked[low] == code;
+}
+
+static int64_t square(const Board *b, i32 row, i32 col) { return (int64_t)row * b->n + col; }
+
+/* How many knight's moves from (row, col) land on a queen, leaving column `skip` out. */
+static int knights(const Board *b, i32 row, i32 col, i32 skip) {
+    static const int aparts[4] = {-2, -1, 1, 2};
+    int found = 0;
+    i32 n = b->n;
+    for (int i = 0; i < 4; i++) {
+        int apart = aparts[i];
+        i32 other = col + apart;
+        if (b->torus) other = ((other % n) + n) % n;
+        else if (other < 0 || other >= n) continue;
+        if (other == col || other == skip) continue;
+        int rise = 3 - (apart < 0 ? -apart : apart);
+        i32 targets[2] = {row - rise, row + rise};
+        for (int t = 0; t < 2; t++) {
+            i32 target = targets[t];
+            if (b->torus) target = ((target % n) + n) % n;
+            if (b->rows[other] == target) found++;
+        }
+    }
+    return found;
+}
+
+/* List the columns and the rows no given queen holds; returns how many are free. */
+static i32 free_lines(const Board *b, const unsigned char *fixed) {
+    i32 n = b->n, free = 0, k = 0;
+    i32 *used = b->free_rows; /* marks, overwritten by the free rows only where already read */
+    memset(used, 0, (size_t)n * sizeof(i32));
+    for (i32 col = 0; col < n; col++) {
+        if (fixed[col]) used[b->rows[col]] = 1;
+        else b->free_columns[free++] = col;
+    }
+    for (i32 row = 0; row < n; row++)
+        if (!used[row]) b->free_rows[k++] = row;
+    return free;
+}
+
+/* The start's step for the i-th free column. */
+static void place(const Board *b, i32 free, i32 i) {
+    i32 col = b->free_columns[i];
+    if (free - i > GREEDY_TAIL) {
+        for (int t = 0; t < GREEDY_TRIES; t++) {
+            i32 k = i + below(b->random, (u64)(free - i));
+            i32 row = b->rows[b->free_columns[k]];
+            if (!b->sums[rising(b, row, col)] && !b->differences[falling(b, row, col)] &&
+                !is_blocked(b, square(b, row, col))) {
+                b->rows[b->free_columns[k]] = b->rows[col];
+                b->rows[col] = row;
+                break;
+            }
+        }
+    }
+    b->sums[rising(b, b->rows[col], col)]++;
+    b->differences[falling(b, b->rows[col], col)]++;
+}
+
+/* Swap the rows of columns a and c; returns the change in conflicts. */
+static int64_t swap(const Board *b, i32 a, i32 c) {
+    i32 row_a = b->rows[a], row_c = b->rows[c];
+    int64_t delta = 0;
+    if (b->knight) delta -= knights(b, row_a, a, -1) + knights(b, row_c, c, a);
+    i32 out_rows[2] = {row_a, row_c}, in_rows[2] = {row_c, row_a}, cols[2] = {a, c};
+    for (int i = 0; i < 2; i++) {
+        i32 r = rising(b, out_rows[i], cols[i]), f = falling(b, out_rows[i], cols[i]);
+        b->sums[r]--;
+        b->differences[f]--;
+        delta -= b->sums[r] + b->differences[f];
+        if (b->blocked_count && is_blocked(b, square(b, out_rows[i], cols[i])))
+            delta -= BLOCKED_PENALTY;
+    }
+    for (int i = 0; i < 2; i++) {
+        i32 r = rising(b, in_rows[i], cols[i]), f = falling(b, in_rows[i], cols[i]);
+        delta += b->sums[r] + b->differences[f];
+        b->sums[r]++;
+        b->differences[f]++;
+        if (b->blocked_count && is_blocked(b, square(b, in_rows[i], cols[i])))
+            delta += BLOCKED_PENALTY;
+    }
+    b->rows[a] = row_c;
+    b->rows[c] = row_a;
+    if (b->knight) delta += knights(b, row_c, a, -1) + knights(b, row_a, c, a);
+    return delta;
+}
+
+/* One attempt for at most `budget` steps: the conflicts left when it ended (0: a solution in
+   rows), or UNFINISHED. */
+static int64_t attempt(const Board *b, const unsigned char *fixed, u64 seed, int64_t max_moves,
+                       int64_t *counters, State *s, int64_t budget) {
+    i32 n = b->n;
+    if (s->phase == SETUP) {
+        seed_random(s->random, seed);
+        s->free = free_lines(b, fixed);
+        s->position = s->free > 1 ? s->free - 1 : 0; /* 0 free columns: every queen is given */
+        s->phase = SHUFFLE;
+    }
+    i32 free = (i32)s->free;
+    int64_t steps = 0;
+    if (s->phase == SHUFFLE) { /* Fisher-Yates, from the end */
+        int64_t i = s->position;
+        for (; i > 0 && steps < budget; i--, steps++) {
+            i32 j = below(b->random, (u64)i + 1), kept = b->free_rows[i];
+            b->free_rows[i] = b->free_rows[j];
+            b->free_rows[j] = kept;
+        }
+        s->position = i;
+        if (i == 0) s->phase = LAY_OUT;
+        return UNFINISHED;
+    }
+    if (s->phase == LAY_OUT) { /* a memory-bound pass over 2 n numbers, also cut in steps */
+        int64_t j = s->position, end = j + LINEAR_STEPS * budget;
+        if (end > 2 * (int64_t)n) end = 2 * (int64_t)n;
+        for (; j < end; j++) {
+            if (j < free) b->rows[b->free_columns[j]] = b->free_rows[j];
+            b->sums[j] = 0;
+            b->differences[j] = 0;
+        }
+        s->position = end;
+        if (end == 2 * (int64_t)n) {
+            for (i32 col = 0; col < n; col++) {
+                if (!fixed[col]) continue;
+                b->sums[rising(b, b->rows[col], col)]++;
+                b->differences[falling(b, b->rows[col], col)]++;
+            }
+            s->position = 0;
+            s->phase = START;
+        }
+        return UNFINISHED;
+    }
+    if (s->phase == START) {
+        int64_t i = s->position;
+        for (; i < free && steps < budget; i++, steps++) place(b, free, (i32)i);
+        s->position = i;
+        if (i < free) return UNFINISHED;
+        int64_t conflicts = 0, knight_ends = 0;
+        for (int64_t d = 0; d < 2 * (int64_t)n; d++)
+            conflicts += (int64_t)b->sums[d] * (b->sums[d] - 1) / 2 +
+                         (int64_t)b->differences[d] * (b->differences[d] - 1) / 2;
+        for (i32 col = 0; col < n; col++) {
+            if (b->blocked_count && is_blocked(b, square(b, b->rows[col], col)))
+                conflicts += BLOCKED_PENALTY;
+            if (b->knight) knight_ends += knights(b, b->rows[col], col, -1);
+        }
+        conflicts += knight_ends / 2; /* each pair a knight's move apart, seen from both ends */
+        s->conflicts = s->before = conflicts;
+        s->position = 0;
+        s->phase = REPAIR;
+    }
+    int64_t conflicts = s->conflicts, moves = s->moves, moves_before = moves, swaps = 0;
+    int64_t i = s->position;
+    while (conflicts > 0 && moves < max_moves && free > 1 && steps < budget) {
+        if (i == free) { /* a pass over every free column is over */
+            if (conflicts >= s->before) { /* a local minimum: shake it */
+                i32 col = b->free_columns[below(b->random, (u64)free)];
+                i32 other = b->free_columns[below(b->random, (u64)free)];
+                if (col != other) {
+                    conflicts += swap(b, col, other);
+                    swaps++;
+                }
+            }
+            s->before = conflicts;
+            i = 0;
+            continue;
+        }
+        i32 col = b->free_columns[i++];
+        steps++;
+        i32 row = b->rows[col];
+        if (b->sums[rising(b, row, col)] + b->differences[falling(b, row, col)] == 2 &&
+            !(b->blocked_count && is_blocked(b, square(b, row, col))) &&
+            !(b->knight && knights(b, row, col, -1)))
+            continue; /* this queen attacks none */
+        for (int t = 0; t < REPAIR_TRIES; t++) {
+            i32 other = b->free_columns[below(b->random, (u64)free)];
+            if (other == col) continue;
+            moves++;
+            int64_t delta = swap(b, col, other);
+            if (delta < 0) {
+                conflicts += delta;
+                swaps++;
+                break;
+            }
+            swap(b, col, other); /* undo */
+        }
+    }
+    s->conflicts = conflicts;
+    s->moves = moves;
+    s->position = i;
+    counters[0] += swaps;
+    counters[1] += moves - moves_before;
+    if (conflicts > 0 && moves < max_moves && free > 1) return UNFINISHED;
+    return conflicts;
+}
+
+static PyObject *local_search(PyObject *Py_UNUSED(self), PyObject *args) {
+    int n, flags;
+    unsigned long long seed;
+    long long max_moves, budget;
+    Py_buffer rows, fixed, blocked, counters, work, state;
+    if (!PyArg_ParseTuple(args, "iw*y*y*KLw*w*w*Li", &n, &rows, &fixed, &blocked, &seed,
+                          &max_moves, &counters, &work, &state, &budget, &flags))
+        return NULL;
+    PyObject *result = NULL;
+    if (n < 1 || n > MAX_N) {
+        PyErr_Format(PyExc_ValueError, "n must be 1 to %d, not %d", MAX_N, n);
+    } else if (rows.len != (Py_ssize_t)n * 4 || fixed.len != n ||
+               work.len != (Py_ssize_t)n * 4 * WORK_PER_N || counters.len != 16 ||
+               state.len != (Py_ssize_t)sizeof(State) || blocked.len % 8) {
+        PyErr_SetString(PyExc_ValueError,
+                        "rows: n int32; fixed: n bytes; blocked: int64 codes; counters: 2 "
+                        "int64; work: WORK_PER_N n int32; state: STATE_SIZE bytes");
+    } else if (budget < 1 || max_moves < 0) {
+        PyErr_SetString(PyExc_ValueError, "budget must be positive, max_moves not negative");
+    } else {
+        i32 *w = work.buf;
+        State *s = state.buf;
+        Board b = {n, flags & TORUS, (flags & KNIGHT) != 0, rows.buf, w, w + n, w + 3 * (size_t)n,
+                   w + 5 * (size_t)n, blocked.buf, blocked.len / 8, s->random};
+        const unsigned char *given = fixed.buf;
+        int valid = s->phase >= SETUP && s->phase <= REPAIR && s->position >= 0 &&
+                    s->position <= 2 * (int64_t)n && s->free >= 0 && s->free <= n;
+        for (i32 col = 0; valid && col < n; col++)
+            if (given[col] && (b.rows[col] < 0 || b.rows[col] >= n)) valid = 0;
+        if (!valid) {
+            PyErr_SetString(PyExc_ValueError, "a given row or the state is out of range");
+        } else {
+            int64_t left;
+            Py_BEGIN_ALLOW_THREADS
+            left = attempt(&b, given, seed, max_moves, counters.buf, s, budget);
+            Py_END_ALLOW_THREADS
+            result = PyLong_FromLongLong(left);
+        }
+    }
+    PyBuffer_Release(&rows);
+    PyBuffer_Release(&fixed);
+    PyBuffer_Release(&blocked);
+    PyBuffer_Release(&counters);
+    PyBuffer_Release(&work);
+    PyBuffer_Release(&state);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"search", local_search, METH_VARARGS,
+     "search(n, rows, fixed, blocked, seed, max_moves, counters, work, state, budget, flags)\n"
+     "-> the conflicts left when the attempt ended (0: a solution in rows), or UNFINISHED.\n\n"
+     "An attempt starts with `state` all zeros; at most `max_moves` partners are tried."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_local", "Min-conflicts repair of a permutation, a budget a call.",
+    -1, methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__local(void) {
+    PyObject *local = PyModule_Create(&module);
+    if (local == NULL) return NULL;
+    if (PyModule_AddIntConstant(local, "STATE_SIZE", (long)sizeof(State)) < 0 ||
+        PyModule_AddIntConstant(local, "WORK_PER_N", WORK_PER_N) < 0 ||
+        PyModule_AddIntConstant(local, "MAX_N", MAX_N) < 0 ||
+        PyModule_AddIntConstant(local, "UNFINISHED", UNFINISHED) < 0 ||
+        PyModule_AddIntConstant(local, "TORUS", TORUS) < 0 ||
+        PyModule_AddIntConstant(local, "KNIGHT", KNIGHT) < 0) {
+        Py_DECREF(local);
+        return NULL;
+    }
+    return local;
+}

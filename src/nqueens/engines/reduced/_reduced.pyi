@@ -1,0 +1,6 @@
+MAX_M: int
+
+def start(allowed: tuple[int, ...], /) -> bytearray: ...
+def search(
+    attack: object, state: bytearray, out: bytearray, budget: int, /
+) -> tuple[int, int, bool]: ...
