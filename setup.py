@@ -71,12 +71,10 @@ class BuildSearches(build_ext):
             with open(probe, "w") as source:
                 source.write("#include <Python.h>\nint probe(void) { return 0; }\n")
             try:
-                self.compiler.compile(
-                    [probe], output_dir=folder, include_dirs=self.include_dirs
-                )
-            except (CCompilerError, CompileError, ExecError, PlatformError) as error:
+                self.compiler.compile([probe], output_dir=folder, include_dirs=self.include_dirs)
+            except (CCompilerError, CompileError, ExecError, PlatformError):
                 compiler = self.compiler.compiler_so[0] if self.compiler.compiler_so else "cc"
-                what = f"compiling with {compiler!r} failed ({error})"
+                what = f"{compiler!r} could not compile a file that includes Python.h"
                 sys.exit(WITHOUT_A_COMPILER.format(what=what))
 
 

@@ -209,6 +209,13 @@ HOSTILE: list[tuple[str, Callable[[], object]]] = [
 ]
 
 
+def test_output_larger_than_memory_is_a_memory_error() -> None:
+    """A terabyte of JSON records asked of the text writer: refused by the allocator, raised as
+    MemoryError (under AddressSanitizer too, which CI runs with allocations allowed to fail)."""
+    with pytest.raises(MemoryError):
+        _text.solutions(bytes(8) * 10**6, 8, 10**6, _text.JSON, bytes(10**6), 1)
+
+
 @pytest.mark.parametrize("call", [call for _, call in HOSTILE], ids=[name for name, _ in HOSTILE])
 def test_hostile_arguments_raise_an_error_and_never_crash(call: Callable[[], object]) -> None:
     with pytest.raises((ValueError, IndexError, OverflowError, TypeError)):
