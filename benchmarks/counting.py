@@ -9,9 +9,7 @@ build on the machine at hand):
   ``nqueens --workers 1`` against it is the per-core comparison.
 
 Every count is checked against the published counts (tests/data/counts.json); a wrong one stops
-the run. Then the first run after an install: ``count 14`` (the C counter, nothing to compile) and
-``count 14 --no-symmetry`` (the numba search, compiled on first use) with an empty numba cache,
-against a warm one.
+the run. (The first run after an install is benchmarks/compiled.py's.)
 
     python benchmarks/counting.py                       # N = 8, 12..17, 3 runs
     python benchmarks/counting.py --sizes 16-18 --repeat 1
@@ -21,12 +19,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from ortools_program import DEFAULT_PEERS, ROOT, machine, parse_sizes, timed
@@ -101,32 +97,6 @@ def unique_check(sizes: list[int]) -> None:
     print(f"\ncount --unique checked against A000170 and A002562 for N = {sizes[0]}..{sizes[-1]}.")
 
 
-def compile_cost(repeat: int) -> None:
-    """The first run after an install (an empty numba cache) against later ones: ``count 14``,
-    which the C counter answers, and ``count 14 --no-symmetry``, which numba compiles for."""
-    for extra in ((), ("--no-symmetry",)):
-        cold: list[float] = []
-        warm: list[float] = []
-        for _ in range(repeat):
-            with tempfile.TemporaryDirectory() as cache:
-                env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-                cold.append(timed_count(14, env, *extra))
-                warm.append(timed_count(14, env, *extra))
-        print(
-            f"\nFirst run after an install (empty numba cache), `count 14 {' '.join(extra)}`: "
-            f"{statistics.median(cold):.2f} s; with the cache: {statistics.median(warm):.2f} s."
-        )
-
-
-def timed_count(n: int, env: dict[str, str], *extra: str) -> float:
-    """Seconds for ``nqueens count n`` in this environment, its count checked."""
-    started = time.perf_counter()
-    done = subprocess.run(nqueens(n, *extra), env=env, capture_output=True, text=True, check=True)
-    seconds = time.perf_counter() - started
-    check(n, int(done.stdout), "nqueens")
-    return seconds
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sizes", type=parse_sizes, default=parse_sizes("8,12-17"))
@@ -145,7 +115,6 @@ def main() -> None:
         print(f"Machine: {machine()}; medians of {args.repeat} runs, whole processes.\n")
         speed_table(args.sizes, args.repeat, bitboard, takaken)
     unique_check(args.unique_sizes)
-    compile_cost(args.repeat)
 
 
 if __name__ == "__main__":

@@ -63,6 +63,18 @@ def test_enumeration_benchmark_counts_every_board_it_times() -> None:
     assert "WRONG" not in done.stdout
 
 
+@pytest.mark.slow  # whole processes, a minute: -m slow, as CI runs
+def test_compiled_benchmark_checks_every_count_beside_another_installation() -> None:
+    """Run against this installation itself as the other one: both columns, every row, the
+    counts checked and agreeing (the script stops otherwise)."""
+    done = _benchmark("compiled.py", "--against", sys.executable, "--repeat", "1")
+    ((table),) = _tables(done.stdout)
+    assert table[0][0] == "the installation, du -sm" and table[0][1] == table[0][2]
+    works = [row[0] for row in table]
+    assert "`count 17 --torus`" in works and "`count` n = 20, d = 20" in works
+    assert all(float(cell) > 0 for row in table[1:] for cell in row[1:])
+
+
 @pytest.mark.slow  # whole benchmark runs, seconds each: -m slow, as CI runs
 def test_variants_benchmark_times_each_rule_beside_a_plain_count_of_another_size() -> None:
     """The script stops on a count other than OEIS's, so its table is of checked counts."""

@@ -123,11 +123,16 @@ def test_every_engine_proves_n3_has_no_solution(engine: str) -> None:
     assert nqueens.first(3, engine=engine).proven_infeasible
 
 
-def test_auto_picks_the_original_solver_with_first_fail_mid() -> None:
-    result = nqueens.first(1000)
+def test_auto_picks_the_original_solver_with_first_fail_mid_then_local_search() -> None:
+    """First-fail, the same board every run, below N = 500; local search from there, sooner."""
+    result = nqueens.first(499)
     assert (result.stats.engine, result.stats.strategy) == ("cp", "first-fail-mid")
     assert result.solution is not None
-    assert_valid_board(result.solution.rows, 1000)
+    assert_valid_board(result.solution.rows, 499)
+    assert nqueens.first(499).solution == result.solution
+    larger = nqueens.first(500)
+    assert larger.stats.engine == "local" and larger.solution is not None
+    assert_valid_board(larger.solution.rows, 500)
 
 
 def test_limits_hold_on_every_engine() -> None:
