@@ -60,23 +60,22 @@ from importlib.metadata import version
 print("python", sys.version.split()[0], *(f"{name} {version(name)}" for name in
       ("numba", "numba-cuda", "numpy", "click", "rich")))' || return 1
 
-    echo "== the C module: built in place as setup.py builds it, where it is not there"
+    echo "== the C modules: built in place as setup.py builds them, where they are not there"
     "$PYTHON" - <<'EOF' || return 1
-import subprocess, sysconfig
-from nqueens.engines.bitboard import edges
-if edges.c_module() is None:
-    suffix = sysconfig.get_config_var("EXT_SUFFIX")
-    include = "-I" + sysconfig.get_paths()["include"]
-    source = "src/nqueens/engines/bitboard/_edges.c"
-    built = f"src/nqueens/engines/bitboard/_edges{suffix}"
-    subprocess.run(
-        ["gcc", "-O3", "-mtune=native", "-shared", "-fPIC", include, source, "-o", built],
-        check=True,
-    )
-    print("built", built)
+import importlib.util, subprocess, sysconfig
+suffix = sysconfig.get_config_var("EXT_SUFFIX")
+include = "-I" + sysconfig.get_paths()["include"]
+for module in ("engines.bitboard._edges", "engines.bitboard._search", "engines.local._local",
+               "engines.reduced._reduced", "formats._text"):
+    if importlib.util.find_spec(f"nqueens.{module}") is not None:
+        continue
+    source = "src/nqueens/" + module.replace(".", "/")
+    command = ["gcc", "-std=c11", "-O3", "-shared", "-fPIC", include, source + ".c"]
+    subprocess.run([*command, "-o", source + suffix], check=True)
+    print("built", source + suffix)
 EOF
-    "$PYTHON" -c 'from nqueens.engines.bitboard import edges
-assert edges.c_module() is not None, "the C module does not load"' || return 1
+    "$PYTHON" -c 'from nqueens.run.installation import c_modules
+assert None not in c_modules().values(), "a C module does not load"' || return 1
 
     first=${SIZES%%[-,]*}  # the smallest size
     TIMEFORMAT="%R s, the whole process"

@@ -247,11 +247,7 @@ def main() -> None:
     )
     parser.add_argument("--blocks", type=int, default=BLOCKS, help="for --tails")
     options = parser.parse_args()
-    from nqueens.engines.bitboard import edges
-
-    module = edges.c_module()
-    if module is None:
-        raise SystemExit("the package's C module is not built: pip install -e .")
+    from nqueens.engines.bitboard import _edges as module
     print(
         "| N | pieces | fit | placements | placements a fitting piece | pieces taken a placement "
         "| seconds |"

@@ -63,6 +63,18 @@ def test_enumeration_benchmark_counts_every_board_it_times() -> None:
     assert "WRONG" not in done.stdout
 
 
+@pytest.mark.slow  # seconds of counting: -m slow, as CI runs
+def test_threads_benchmark_counts_each_board_three_ways_and_checks_them() -> None:
+    done = _benchmark("threads.py", "--repeat", "1")
+    ((table),) = _tables(done.stdout)
+    assert [row[0] for row in table] == [
+        "`count 17 --torus`",
+        "`count 16 --superqueens`",
+        "`count 16 --no-symmetry`",
+    ]
+    assert all(float(cell) > 0 for row in table for cell in row[1:])
+
+
 @pytest.mark.slow  # whole processes, a minute: -m slow, as CI runs
 def test_compiled_benchmark_checks_every_count_beside_another_installation() -> None:
     """Run against this installation itself as the other one: both columns, every row, the

@@ -67,31 +67,38 @@ def test_nothing_is_compiled_at_run_time() -> None:
     assert "No such command 'prepare'" in done.stderr
 
 
-LONG_CALLS: dict[str, Callable[[], object]] = {
-    "counting": lambda: _edges.count(20, 0, 40, bytearray(_edges.STATE_SIZE), 1 << 25),
-    "search": lambda: _search.count(
-        _search.start(22, 0, (0,) * 22, 21, -1, 0, 0), _search.COUNT, 1 << 25
+def _local_search_under_way() -> Callable[[], object]:
+    """A local search past its quick first phases (a shuffle, the rows laid out): its next call
+    places every queen and repairs the board, in one call."""
+    attempt = _local.start(
+        300_000, array("i", bytes(1_200_000)), bytes(300_000), array("q"), 1, 1 << 40, 0
+    )
+    _local.search(attempt, 1 << 40)
+    _local.search(attempt, 1 << 40)
+    return lambda: _local.search(attempt, 1 << 40)
+
+
+LONG_CALLS: dict[str, Callable[[], Callable[[], object]]] = {
+    "counting": lambda: lambda: _edges.count(20, 0, 40, bytearray(_edges.STATE_SIZE), 1 << 25),
+    "search": lambda: (
+        lambda: _search.count(_search.start(22, 0, (0,) * 22, 21, -1, 0, 0), _search.COUNT, 1 << 25)
     ),
-    "listing": lambda: _search.fill(
-        _search.start(22, 0, (0,) * 22, 21, -1, 0, 0), bytearray(22 << 20), 1 << 25
+    "listing": lambda: (
+        lambda: _search.fill(
+            _search.start(22, 0, (0,) * 22, 21, -1, 0, 0), bytearray(22 << 20), 1 << 25
+        )
     ),
-    "local": lambda: _local.search(
-        300_000,
-        array("i", bytes(1_200_000)),
-        bytearray(300_000),
-        array("q"),
-        1,
-        1 << 40,
-        array("q", [0, 0]),
-        array("i", bytes(4 * _local.WORK_PER_N * 300_000)),
-        bytearray(_local.STATE_SIZE),
-        1 << 40,
-        0,
+    "local": _local_search_under_way,
+    "reduced": lambda: (
+        lambda: _reduced.search(
+            bytes(8 * 40**3), _reduced.start((2**40 - 1,) * 40), bytearray(), 1 << 23
+        )
     ),
-    "text": lambda: _text.solutions(
-        bytes(range(16)) * 2_000_000, 16, 2_000_000, _text.JSON, b"", 1
+    "text": lambda: (
+        lambda: _text.solutions(bytes(range(16)) * 2_000_000, 16, 2_000_000, _text.JSON, b"", 1)
     ),
 }
+"""For each C module, what makes a call of a tenth of a second or more, and that call."""
 
 
 @pytest.mark.parametrize("module", list(LONG_CALLS))
@@ -100,10 +107,11 @@ def test_a_call_into_c_lets_other_threads_run(module: str) -> None:
     the other thread would not run at all until the call returned."""
     inside = threading.Event()
     returned = threading.Event()
+    long_call = LONG_CALLS[module]()
 
     def call() -> None:
         inside.set()
-        LONG_CALLS[module]()
+        long_call()
         returned.set()
 
     worker = threading.Thread(target=call)
@@ -119,6 +127,22 @@ def test_a_call_into_c_lets_other_threads_run(module: str) -> None:
     assert turns == 1000, f"the other thread ran {turns} times before the call returned"
 
 
+def _forged_reduced() -> bytearray:
+    """A reduced search's state with a column past the table: after the header, the masks,
+    the candidates and the columns chosen, the column searched at depth 0 is 200."""
+    state = _reduced.start((3, 3))
+    state[-64] = 200  # column_at[0], the state's last 64 bytes
+    return state
+
+
+def _forged_edges() -> bytearray:
+    """A counter's state, started, with its depth far past its lines."""
+    state = bytearray(_edges.STATE_SIZE)
+    _edges.count(12, 0, 5, state, 1)
+    state[12:16] = (10**6).to_bytes(4, "little")  # depth, after started, index and active
+    return state
+
+
 HOSTILE: list[tuple[str, Callable[[], object]]] = [
     ("n 0", lambda: _search.start(0, 0, (), 0, -1, 0, 0)),
     ("n 65", lambda: _search.start(65, 0, (0,) * 65, 64, -1, 0, 0)),
@@ -132,71 +156,37 @@ HOSTILE: list[tuple[str, Callable[[], object]]] = [
     ("a state cut short", lambda: _search.count(bytearray(8), 0, 9)),
     ("an unknown mode", lambda: _search.count(_search.start(4, 0, (0,) * 4, 3, -1, 0, 0), 7, 9)),
     ("a huge mask", lambda: _search.start(4, 0, (1 << 200,) * 4, 3, -1, 0, 0)),
+    ("local n 0", lambda: _local.start(0, array("i"), b"", array("q"), 1, 9, 0)),
     (
-        "local n 0",
-        lambda: _local.search(
-            0,
-            array("i"),
-            bytearray(),
-            array("q"),
-            1,
-            9,
-            array("q", [0, 0]),
-            array("i"),
-            bytearray(_local.STATE_SIZE),
-            9,
-            0,
-        ),
+        "local n past its most",
+        lambda: _local.start(10**7 + 1, array("i"), b"", array("q"), 1, 9, 0),
     ),
-    (
-        "local rows short",
-        lambda: _local.search(
-            8,
-            array("i", [0]),
-            bytearray(8),
-            array("q"),
-            1,
-            9,
-            array("q", [0, 0]),
-            array("i", bytes(4 * 6 * 8)),
-            bytearray(_local.STATE_SIZE),
-            9,
-            0,
-        ),
-    ),
+    ("local rows short", lambda: _local.start(8, array("i", [0]), bytes(8), array("q"), 1, 9, 0)),
     (
         "local given row off the board",
-        lambda: _local.search(
-            8,
-            array("i", [99] * 8),
-            bytearray(b"\x01" * 8),
-            array("q"),
-            1,
-            9,
-            array("q", [0, 0]),
-            array("i", bytes(4 * 6 * 8)),
-            bytearray(_local.STATE_SIZE),
-            9,
-            0,
-        ),
+        lambda: _local.start(8, array("i", [99] * 8), b"\x01" * 8, array("q"), 1, 9, 0),
     ),
     (
-        "local forged state",
+        "local blocked unsorted",
+        lambda: _local.start(8, array("i", [0] * 8), bytes(8), array("q", [9, 3]), 1, 9, 0),
+    ),
+    (
+        "local unknown flags",
+        lambda: _local.start(8, array("i", [0] * 8), bytes(8), array("q"), 1, 9, 8),
+    ),
+    ("local not an attempt", lambda: _local.search(bytearray(64), 9)),  # type: ignore[arg-type]
+    (
+        "local budget 0",
         lambda: _local.search(
-            8,
-            array("i", bytes(32)),
-            bytearray(8),
-            array("q"),
-            1,
-            9,
-            array("q", [0, 0]),
-            array("i", bytes(4 * 6 * 8)),
-            bytearray(b"\xff" * _local.STATE_SIZE),
-            9,
-            0,
+            _local.start(8, array("i", [0] * 8), bytes(8), array("q"), 1, 9, 0), 0
         ),
     ),
     ("reduced 65 columns", lambda: _reduced.start((1,) * 65)),
+    (
+        "reduced columns forged",
+        lambda: _reduced.search(bytes(64), _forged_reduced(), bytearray(), 9),
+    ),
+    ("edges state forged", lambda: _edges.count(12, 0, 5, _forged_edges(), 9)),
     ("reduced table short", lambda: _reduced.search(b"", _reduced.start((3, 3)), bytearray(), 9)),
     (
         "reduced forged state",

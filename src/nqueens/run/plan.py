@@ -67,7 +67,6 @@ goes straight to the reduced engine: exact, and at once on CSPLib's published in
 20 free columns)."""
 
 
-
 @dataclass(frozen=True)
 class Attempt:
     """Run ``engine`` with ``strategy`` for at most ``seconds`` (None: whatever time is left)."""

@@ -535,6 +535,21 @@ static int read_rows(PyObject *given, int *rows, int most) {
     return (int)size;
 }
 
+static int valid_state(const Search *s, int n, Py_ssize_t start, Py_ssize_t end) {
+    /* Whether a state count() left (or a fresh one, all zeros) can be gone on with safely: every
+       number that indexes an array or sizes a shift within its bounds. */
+    if (!s->started) return 1;
+    if (s->index < start || s->index > end || s->free_lines < 1 || s->free_lines > n ||
+        s->base < 0 || s->depth < s->base || s->depth >= s->free_lines ||
+        (s->stabiliser != 1 && s->stabiliser != 2 && s->stabiliser != 4 && s->stabiliser != 8))
+        return 0;
+    for (int line = 0; line < n; line++)
+        if (s->fixed_row[line] < -1 || s->fixed_row[line] >= n) return 0;
+    for (int i = 0; i < s->free_lines; i++)
+        if (s->line_of[i] < 0 || s->line_of[i] >= n || s->gap[i] >= 64) return 0;
+    return 1;
+}
+
 static PyObject *edges_count(PyObject *Py_UNUSED(self), PyObject *args) {
     int n, rows[MAX_N], given = 0;
     Py_ssize_t start, end;
@@ -573,6 +588,10 @@ static PyObject *edges_count(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     Search *s = buffer.buf;
     const Constellation *all = cached[n];
+    if (!valid_state(s, n, start, end)) {
+        PyBuffer_Release(&buffer);
+        return PyErr_Format(PyExc_ValueError, "not a state count() left for these constellations");
+    }
     if (!s->started) {
         memset(s, 0, sizeof(Search));
         s->started = 1;

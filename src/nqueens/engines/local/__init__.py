@@ -101,17 +101,16 @@ def local_first(request: Request) -> FirstResult:
         rows[col] = row
         fixed[col] = 1
     blocked = array("q", sorted(row * n + col for row, col in board.closed_squares()))
-    counters = array("q", [0, 0])
-    work = array("i", bytes(4 * _local.WORK_PER_N * n))
     seed = request.seed if request.seed is not None else secrets.randbelow(1 << 31)
-    attempts = 0
+    attempts = swaps = moves = 0  # those of the attempts before this one
+    more_swaps = more_moves = 0  # this one's
 
     def stats(solutions: int, status: Status) -> Stats:
         return Stats(
             n=n,
             solutions=solutions,
-            conflicts=counters[0],
-            branches=counters[1],
+            conflicts=swaps + more_swaps,
+            branches=moves + more_moves,
             wall_time=time.monotonic() - started,
             status=status,
             engine=NAME,
@@ -120,27 +119,19 @@ def local_first(request: Request) -> FirstResult:
 
     try:
         while True:
-            state = bytearray(_local.STATE_SIZE)
+            attempt = _local.start(
+                n, rows, fixed, blocked, seed + attempts, _MOVES_PER_ATTEMPT * n, rules
+            )
             left = _local.UNFINISHED
             while left == _local.UNFINISHED:
                 if request.out_of_time():
                     return FirstResult(None, stats(0, Status.TIME_LIMIT))
-                left = _local.search(
-                    n,
-                    rows,
-                    fixed,
-                    blocked,
-                    seed + attempts,
-                    _MOVES_PER_ATTEMPT * n,
-                    counters,
-                    work,
-                    state,
-                    _STEPS_PER_CALL,
-                    rules,
-                )
-            attempts += 1
+                left, more_swaps, more_moves = _local.search(attempt, _STEPS_PER_CALL)
             if left == 0:
-                solution = Solution(rows=tuple(rows))
+                solution = Solution(rows=_local.rows(attempt))
                 return FirstResult(solution, stats(1, Status.COMPLETE))
+            attempts += 1
+            swaps, moves = swaps + more_swaps, moves + more_moves
+            more_swaps = more_moves = 0
     except KeyboardInterrupt:
         raise SearchInterrupted(stats(0, Status.INTERRUPTED)) from None

@@ -13,9 +13,10 @@
    2. Repair: every queen in conflict is swapped with random partners until a swap lowers the
       conflicts. A pass that gains nothing makes one random swap to leave the local minimum.
 
-   An attempt does a bounded amount of work per call and keeps where it stands in `state` and
-   its scratch in `work`, arrays the caller holds, so that the caller can look at the clock and at
-   signals between calls, which run without Python's lock. */
+   An attempt is an object of this module (`start`) that owns every array it works on, so that
+   nothing a caller does between calls can lead it astray; it does a bounded amount of work per
+   call (`search`), so that the caller can look at the clock and at signals between calls, which
+   run without Python's lock. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -301,59 +302,145 @@ static int64_t attempt(const Board *b, const unsigned char *fixed, u64 seed, int
     return conflicts;
 }
 
-static PyObject *local_search(PyObject *Py_UNUSED(self), PyObject *args) {
+/* One attempt, owned by a Python object: the board, its given queens and blocked squares, and
+   the scratch of the search. */
+typedef struct {
+    PyObject_HEAD
+    Board board;
+    State state;
+    unsigned char *fixed;
+    i32 *rows, *work;
+    int64_t *blocked;
+    u64 seed;
+    int64_t max_moves;
+    int64_t counters[2]; /* swaps made, moves tried */
+    int busy;            /* a call is under way, without the lock */
+} Attempt;
+
+static void attempt_free(Attempt *self) {
+    PyMem_RawFree(self->fixed);
+    PyMem_RawFree(self->rows);
+    PyMem_RawFree(self->work);
+    PyMem_RawFree(self->blocked);
+    PyObject *type = (PyObject *)Py_TYPE(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+    Py_DECREF(type);
+}
+
+static PyType_Slot attempt_slots[] = {
+    {Py_tp_dealloc, (void *)attempt_free},
+    {Py_tp_doc, "One attempt of the local search: start() makes it, search() runs it."},
+    {0, NULL},
+};
+
+static PyType_Spec attempt_spec = {
+    "nqueens.engines.local._local.Attempt", sizeof(Attempt), 0, Py_TPFLAGS_DEFAULT, attempt_slots,
+};
+
+static PyTypeObject *attempt_type;
+
+static PyObject *local_start(PyObject *Py_UNUSED(self), PyObject *args) {
     int n, flags;
     unsigned long long seed;
-    long long max_moves, budget;
-    Py_buffer rows, fixed, blocked, counters, work, state;
-    if (!PyArg_ParseTuple(args, "iw*y*y*KLw*w*w*Li", &n, &rows, &fixed, &blocked, &seed,
-                          &max_moves, &counters, &work, &state, &budget, &flags))
+    long long max_moves;
+    Py_buffer rows, fixed, blocked;
+    if (!PyArg_ParseTuple(args, "iy*y*y*KLi", &n, &rows, &fixed, &blocked, &seed, &max_moves,
+                          &flags))
         return NULL;
-    PyObject *result = NULL;
+    Attempt *attempt = NULL;
+    const i32 *given_rows = rows.buf;
+    const unsigned char *given = fixed.buf;
+    const int64_t *codes = blocked.buf;
     if (n < 1 || n > MAX_N) {
         PyErr_Format(PyExc_ValueError, "n must be 1 to %d, not %d", MAX_N, n);
-    } else if (rows.len != (Py_ssize_t)n * 4 || fixed.len != n ||
-               work.len != (Py_ssize_t)n * 4 * WORK_PER_N || counters.len != 16 ||
-               state.len != (Py_ssize_t)sizeof(State) || blocked.len % 8) {
-        PyErr_SetString(PyExc_ValueError,
-                        "rows: n int32; fixed: n bytes; blocked: int64 codes; counters: 2 "
-                        "int64; work: WORK_PER_N n int32; state: STATE_SIZE bytes");
-    } else if (budget < 1 || max_moves < 0) {
-        PyErr_SetString(PyExc_ValueError, "budget must be positive, max_moves not negative");
-    } else {
-        i32 *w = work.buf;
-        State *s = state.buf;
-        Board b = {n, flags & TORUS, (flags & KNIGHT) != 0, rows.buf, w, w + n, w + 3 * (size_t)n,
-                   w + 5 * (size_t)n, blocked.buf, blocked.len / 8, s->random};
-        const unsigned char *given = fixed.buf;
-        int valid = s->phase >= SETUP && s->phase <= REPAIR && s->position >= 0 &&
-                    s->position <= 2 * (int64_t)n && s->free >= 0 && s->free <= n;
-        for (i32 col = 0; valid && col < n; col++)
-            if (given[col] && (b.rows[col] < 0 || b.rows[col] >= n)) valid = 0;
-        if (!valid) {
-            PyErr_SetString(PyExc_ValueError, "a given row or the state is out of range");
-        } else {
-            int64_t left;
-            Py_BEGIN_ALLOW_THREADS
-            left = attempt(&b, given, seed, max_moves, counters.buf, s, budget);
-            Py_END_ALLOW_THREADS
-            result = PyLong_FromLongLong(left);
+        goto done;
+    }
+    if (rows.len != (Py_ssize_t)n * 4 || fixed.len != n || blocked.len % 8 || max_moves < 0 ||
+        flags & ~(TORUS | KNIGHT)) {
+        PyErr_SetString(PyExc_ValueError, "rows: n int32; fixed: n bytes; blocked: int64 codes; "
+                                          "max_moves not negative; flags TORUS and KNIGHT");
+        goto done;
+    }
+    for (i32 col = 0; col < n; col++) {
+        if (given[col] && (given_rows[col] < 0 || given_rows[col] >= n)) {
+            PyErr_Format(PyExc_ValueError, "the given queen of column %d is off the board", col);
+            goto done;
         }
     }
+    for (Py_ssize_t at = 1; at < blocked.len / 8; at++) {
+        if (codes[at - 1] >= codes[at]) {
+            PyErr_SetString(PyExc_ValueError, "blocked codes must be sorted, each once");
+            goto done;
+        }
+    }
+    attempt = PyObject_New(Attempt, attempt_type);
+    if (attempt == NULL) goto done;
+    memset((char *)attempt + sizeof(PyObject), 0, sizeof(Attempt) - sizeof(PyObject));
+    attempt->fixed = PyMem_RawMalloc((size_t)n);
+    attempt->rows = PyMem_RawMalloc((size_t)n * sizeof(i32));
+    attempt->work = PyMem_RawCalloc((size_t)n * WORK_PER_N, sizeof(i32));
+    attempt->blocked = PyMem_RawMalloc(blocked.len ? (size_t)blocked.len : 1);
+    if (!attempt->fixed || !attempt->rows || !attempt->work || !attempt->blocked) {
+        Py_CLEAR(attempt);
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(attempt->fixed, given, (size_t)n);
+    memcpy(attempt->rows, given_rows, (size_t)n * sizeof(i32));
+    memcpy(attempt->blocked, codes, (size_t)blocked.len);
+    i32 *w = attempt->work;
+    Board board = {n, flags & TORUS, (flags & KNIGHT) != 0, attempt->rows, w, w + n,
+                   w + 3 * (size_t)n, w + 5 * (size_t)n, attempt->blocked, blocked.len / 8,
+                   attempt->state.random};
+    attempt->board = board;
+    attempt->seed = seed;
+    attempt->max_moves = max_moves;
+done:
     PyBuffer_Release(&rows);
     PyBuffer_Release(&fixed);
     PyBuffer_Release(&blocked);
-    PyBuffer_Release(&counters);
-    PyBuffer_Release(&work);
-    PyBuffer_Release(&state);
-    return result;
+    return (PyObject *)attempt;
+}
+
+static PyObject *local_search(PyObject *Py_UNUSED(self), PyObject *args) {
+    Attempt *a;
+    long long budget;
+    if (!PyArg_ParseTuple(args, "O!L", attempt_type, &a, &budget)) return NULL;
+    if (budget < 1) return PyErr_Format(PyExc_ValueError, "budget must be positive");
+    if (a->busy) return PyErr_Format(PyExc_RuntimeError, "another thread searches this attempt");
+    int64_t left;
+    a->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    left = attempt(&a->board, a->fixed, a->seed, a->max_moves, a->counters, &a->state, budget);
+    Py_END_ALLOW_THREADS
+    a->busy = 0;
+    return Py_BuildValue("LLL", (long long)left, (long long)a->counters[0],
+                         (long long)a->counters[1]);
+}
+
+static PyObject *local_rows(PyObject *Py_UNUSED(self), PyObject *args) {
+    Attempt *a;
+    if (!PyArg_ParseTuple(args, "O!", attempt_type, &a)) return NULL;
+    if (a->busy) return PyErr_Format(PyExc_RuntimeError, "another thread searches this attempt");
+    PyObject *rows = PyTuple_New(a->board.n);
+    for (i32 col = 0; rows != NULL && col < a->board.n; col++) {
+        PyObject *row = PyLong_FromLong(a->rows[col]);
+        if (row == NULL) Py_CLEAR(rows);
+        else PyTuple_SET_ITEM(rows, col, row);
+    }
+    return rows;
 }
 
 static PyMethodDef methods[] = {
+    {"start", local_start, METH_VARARGS,
+     "start(n, rows, fixed, blocked, seed, max_moves, flags) -> an attempt\n"
+     "rows: n int32 (the given queens' rows where fixed[c]); blocked: sorted int64 codes\n"
+     "row * n + col; at most max_moves partners are tried; flags: TORUS, KNIGHT."},
     {"search", local_search, METH_VARARGS,
-     "search(n, rows, fixed, blocked, seed, max_moves, counters, work, state, budget, flags)\n"
-     "-> the conflicts left when the attempt ended (0: a solution in rows), or UNFINISHED.\n\n"
-     "An attempt starts with `state` all zeros; at most `max_moves` partners are tried."},
+     "search(attempt, budget) -> (conflicts left, swaps, moves)\n"
+     "Go on for at most `budget` steps: the conflicts left when the attempt ended (0: a\n"
+     "solution, which rows() gives), or UNFINISHED; and its swaps and moves so far."},
+    {"rows", local_rows, METH_VARARGS, "rows(attempt) -> the row of each column's queen."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -365,8 +452,9 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__local(void) {
     PyObject *local = PyModule_Create(&module);
     if (local == NULL) return NULL;
-    if (PyModule_AddIntConstant(local, "STATE_SIZE", (long)sizeof(State)) < 0 ||
-        PyModule_AddIntConstant(local, "WORK_PER_N", WORK_PER_N) < 0 ||
+    attempt_type = (PyTypeObject *)PyType_FromSpec(&attempt_spec);
+    if (attempt_type == NULL ||
+        PyModule_AddObjectRef(local, "Attempt", (PyObject *)attempt_type) < 0 ||
         PyModule_AddIntConstant(local, "MAX_N", MAX_N) < 0 ||
         PyModule_AddIntConstant(local, "UNFINISHED", UNFINISHED) < 0 ||
         PyModule_AddIntConstant(local, "TORUS", TORUS) < 0 ||

@@ -1,23 +1,23 @@
 from array import array
+from typing import final
 
-STATE_SIZE: int
-WORK_PER_N: int
 MAX_N: int
 UNFINISHED: int
 TORUS: int
 KNIGHT: int
 
-def search(
+@final
+class Attempt: ...
+
+def start(
     n: int,
     rows: array[int],
-    fixed: bytearray,
+    fixed: bytes | bytearray,
     blocked: array[int],
     seed: int,
     max_moves: int,
-    counters: array[int],
-    work: array[int],
-    state: bytearray,
-    budget: int,
     flags: int,
     /,
-) -> int: ...
+) -> Attempt: ...
+def search(attempt: Attempt, budget: int, /) -> tuple[int, int, int]: ...
+def rows(attempt: Attempt, /) -> tuple[int, ...]: ...

@@ -54,6 +54,7 @@ static int lowest(u64 word) {
 static u64 search_on(State *s, const u64 *attack, uint8_t *out, Py_ssize_t room, u64 budget,
                      u64 *placements) {
     const int m = s->m;
+    const u64 full = m == 64 ? ~(u64)0 : ((u64)1 << m) - 1;
     int depth = s->depth;
     u64 found = 0;
     while (*placements < budget) {
@@ -70,7 +71,7 @@ static u64 search_on(State *s, const u64 *attack, uint8_t *out, Py_ssize_t room,
             if (room > 0 && (Py_ssize_t)found == room) break;
             continue;
         }
-        u64 options = s->candidates[depth];
+        u64 options = s->candidates[depth] & full; /* rows past m index no table */
         if (!options) {
             depth--;
             continue;
@@ -103,6 +104,13 @@ static u64 search_on(State *s, const u64 *attack, uint8_t *out, Py_ssize_t room,
     }
     s->depth = depth;
     return found;
+}
+
+static int columns_valid(const State *s) {
+    /* Whether the columns and rows a state holds index the tables within their bounds. */
+    for (int level = 0; level < s->m; level++)
+        if (s->column_at[level] >= s->m || s->chosen[level] >= 64) return 0;
+    return 1;
 }
 
 static PyObject *reduced_start(PyObject *Py_UNUSED(self), PyObject *args) {
@@ -148,6 +156,8 @@ static PyObject *reduced_search(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "not the state of a search made by start()");
     } else if (attack.len < (Py_ssize_t)s->m * s->m * s->m * 8) {
         PyErr_SetString(PyExc_ValueError, "attack must hold m x m x m 64-bit masks");
+    } else if (!columns_valid(s)) {
+        PyErr_SetString(PyExc_ValueError, "not the state of a search made by start()");
     } else {
         Py_ssize_t room = s->m ? out.len / s->m : out.len;
         u64 found = 0, placements = 0;
