@@ -661,6 +661,11 @@ def _assert_stops_at_once(command: str, engine: str, n: int, delay: float) -> No
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
+    searched = re.search(r"Found in ([\d.]+) s", stderr)
+    if process.returncode == 0 and searched and float(searched.group(1)) < delay:
+        # The search had found its answer before the signal was sent; the process, slowed by a
+        # busy machine, was still writing it and ending: it rightly ends with its answer.
+        pytest.skip(f"{' '.join(arguments)} had its answer before the signal")
     assert process.returncode == 130, stderr
     assert "Traceback" not in stderr, stderr
     assert took < bound(STOPPED_WITHIN), f"{' '.join(arguments)} took {took:.2f} s to stop"
