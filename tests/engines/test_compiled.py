@@ -91,7 +91,7 @@ LONG_CALLS: dict[str, Callable[[], Callable[[], object]]] = {
     "local": _local_search_under_way,
     "reduced": lambda: (
         lambda: _reduced.search(
-            bytes(8 * 40**3), _reduced.start((2**40 - 1,) * 40), bytearray(), 1 << 23
+            bytes(8 * 40**3), _reduced.start((2**40 - 1,) * 40), bytearray(), 1 << 21
         )
     ),
     "text": lambda: (
