@@ -248,6 +248,7 @@ def main() -> None:
     parser.add_argument("--blocks", type=int, default=BLOCKS, help="for --tails")
     options = parser.parse_args()
     from nqueens.engines.bitboard import _edges as module
+
     print(
         "| N | pieces | fit | placements | placements a fitting piece | pieces taken a placement "
         "| seconds |"
