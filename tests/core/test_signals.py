@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 
@@ -387,6 +388,33 @@ def _ctrl_c_in_a_collectors_callback() -> None:
         gc.collect()
     finally:
         gc.callbacks.remove(interrupt)
+
+
+def _ctrl_c_in_a_weak_references_callback() -> None:
+    """A Ctrl-C that lands in a weak reference's callback, which Python runs from C as an object
+    dies (a finalizer here; a WeakValueDictionary's entry removal in a busy program), and where
+    an exception raised is swallowed."""
+
+    class Dying:
+        pass
+
+    dying = Dying()
+    weakref.finalize(dying, signal.raise_signal, signal.SIGINT)
+    del dying
+
+
+def test_a_ctrl_c_in_a_weak_references_callback_stops_an_api_count_once_it_can() -> None:
+    """Such a Ctrl-C was raised inside the callback, where Python swallowed it: the count went
+    on to its end (seen on a busy machine, where the held-back signal's retry landed in one)."""
+
+    def interrupt_once_counting(done: int, total: int, solutions: int) -> None:
+        if done == 1:
+            _ctrl_c_in_a_weak_references_callback()
+
+    with pytest.raises(nqueens.SearchInterrupted) as interrupted:
+        nqueens.count(16, engine="bitboard", workers=1, on_progress=interrupt_once_counting)
+    assert interrupted.value.stats.solutions < known_total(16)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_a_ctrl_c_where_python_cannot_raise_it_stops_an_api_count_once_it_can() -> None:

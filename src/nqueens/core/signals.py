@@ -15,6 +15,7 @@ is imported here, so this can be set up before anything heavy loads.
 
 from __future__ import annotations
 
+import _weakrefset
 import functools
 import gc
 import os
@@ -22,6 +23,7 @@ import signal
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from types import FrameType
@@ -42,6 +44,9 @@ HANG_UP = _present("SIGHUP")
 
 _RETRY_SECONDS = 0.02  # how soon a signal held back during an import is looked at again
 _IMPORT_MACHINERY = ("<frozen importlib._bootstrap>", "<frozen importlib._bootstrap_external>")
+_WEAK_REFERENCES = (weakref.__file__, _weakrefset.__file__)
+"""Where the callbacks of weak references live (a WeakValueDictionary's, a WeakSet's, a
+finalizer's), which Python runs from C when an object dies: it swallows what they raise."""
 _COMPILERS = (f"{os.sep}numba{os.sep}", f"{os.sep}llvmlite{os.sep}")
 _SIMULATOR = f"{os.sep}numba{os.sep}cuda{os.sep}simulator{os.sep}"  # plain Python: no compiler
 _PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
@@ -138,12 +143,13 @@ def _end_now_if_idle(signum: int) -> None:
 
 def _unsafe(frame: FrameType | None) -> bool:
     """Whether Python code run from C (an import, numba's compiler, a garbage collector's
-    callback, such as Dask's, or a finalizer, such as a Dask future's ``__del__``: Python
-    swallows an exception raised in either) is on the stack."""
+    callback, such as Dask's, a weak reference's callback, or a finalizer, such as a Dask
+    future's ``__del__``: Python swallows an exception raised in any of them) is on the
+    stack."""
     collecting = {getattr(getattr(c, "__func__", c), "__code__", None) for c in gc.callbacks}
     while frame is not None:
         filename = frame.f_code.co_filename
-        if filename in _IMPORT_MACHINERY:
+        if filename in _IMPORT_MACHINERY or filename in _WEAK_REFERENCES:
             return True
         if any(part in filename for part in _COMPILERS) and _SIMULATOR not in filename:
             return True
