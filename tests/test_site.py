@@ -175,7 +175,9 @@ def test_every_table_fits_a_1280_pixel_window(served: tuple[Browser, _Server]) -
 def test_every_page_names_the_version_it_documents(served: tuple[Browser, _Server]) -> None:
     from importlib.metadata import version
 
+    from nqueens import DISTRIBUTION
+
     browser, server = served
     _visit(browser, server, "/")
     footer = browser.evaluate("document.querySelector('.md-copyright').innerText")
-    assert f"nqueens {version('nqueens')}" in footer
+    assert f"nqueens {version(DISTRIBUTION)}" in footer
