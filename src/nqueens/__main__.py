@@ -27,7 +27,8 @@ from contextlib import suppress  # noqa: E402  (after the handlers: a stop ends 
 from nqueens.core import clock, signals  # noqa: E402
 
 BROKEN_INSTALL = 70
-"""The exit code of an installation missing one of its C modules (EX_SOFTWARE)."""
+"""The exit code of an installation missing one of its C modules (EX_SOFTWARE): the command
+line imports every one of them as it loads, inside ``main``'s handling."""
 
 
 def main() -> None:

@@ -30,7 +30,6 @@ from nqueens.cli.options import (
 )
 from nqueens.cli.output import (
     EXIT_BAD_INPUT,
-    EXIT_BROKEN_INSTALL,
     EXIT_CODES_HELP,
     EXIT_IO_ERROR,
     EXIT_OK,
@@ -183,14 +182,6 @@ def main() -> None:
         code = signals.exit_code()
     except OSError as error:
         code = _output_lost(error)
-    except ImportError as error:
-        from nqueens.run.installation import broken
-
-        message = broken(error)
-        if message is None:
-            raise
-        _say_on_stderr(message)
-        code = EXIT_BROKEN_INSTALL
     except MemoryError:  # what the engines' own estimates did not foresee: a huge input line
         _say_on_stderr(
             "Error: out of memory: this command needs more than this process may take "

@@ -30,7 +30,6 @@ EXIT_NO_SOLUTION = 1
 EXIT_CLUSTER_LOST = 1  # no answer either: the count's cluster is out of reach or went away
 EXIT_BAD_INPUT = 2  # click's code for bad usage, kept for input too large for the memory
 EXIT_TIME_LIMIT = 3
-EXIT_BROKEN_INSTALL = 70  # EX_SOFTWARE of sysexits.h: a C module missing or not loadable
 EXIT_IO_ERROR = 74  # EX_IOERR of sysexits.h
 
 EXIT_CODES_HELP = """\b
