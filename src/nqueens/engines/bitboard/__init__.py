@@ -25,7 +25,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import replace
 
-from nqueens.core.geometry import RULES, SUPERQUEENS, TORUS
+from nqueens.core.geometry import RULES
 from nqueens.core.strategies import FIRST_MIN
 from nqueens.engines.base import (
     COUNT,
@@ -45,6 +45,7 @@ from nqueens.engines.bitboard.pieces import (
     BitSubproblem,
     LineRow,
     line_masks,
+    rule_flags,
 )
 
 NAME = "bitboard"
@@ -216,13 +217,10 @@ class BoardSearch:
 
     def __init__(self, task: BitSubproblem, last: int | None = None) -> None:
         n = task.n
-        rules = (_search.TORUS if TORUS in task.rules else 0) | (
-            _search.KNIGHT if SUPERQUEENS in task.rules else 0
-        )
         blocked_rows, need_line, need_rows = line_masks(task)
         self._state = _search.start(
             n,
-            rules,
+            rule_flags(task.rules),
             tuple(blocked_rows),
             n - 1 if last is None else last,
             need_line,

@@ -16,12 +16,11 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from nqueens.core.geometry import SUPERQUEENS, TORUS
 from nqueens.core.results import Solution, Stats, Status
 from nqueens.core.strategies import FIRST_MIN
 from nqueens.engines.base import Request
 from nqueens.engines.bitboard import _search
-from nqueens.engines.bitboard.pieces import BitSubproblem, LineRow, line_masks
+from nqueens.engines.bitboard.pieces import BitSubproblem, LineRow, line_masks, rule_flags
 from nqueens.engines.streams import EngineStream
 
 BLOCK_BYTES = 1 << 20
@@ -69,11 +68,7 @@ class Blocks:
     def __init__(self, request: Request, tasks: list[BitSubproblem]) -> None:
         self._request = request
         self._tasks = tasks
-        self._flags = (
-            (_search.TORUS if TORUS in request.board.rules else 0)
-            | (_search.KNIGHT if SUPERQUEENS in request.board.rules else 0)
-            | (_search.UNIQUE if request.unique else 0)
-        )
+        self._flags = rule_flags(request.board.rules) | (_search.UNIQUE if request.unique else 0)
         self.n = request.n
         self.pieces = len(tasks)
         self.limit: int | None = None

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from nqueens.core.geometry import SUPERQUEENS, TORUS, knight_squares
 from nqueens.engines.base import Subproblem
+from nqueens.engines.bitboard import _search
 
 LineRow = tuple[int, int]
 """A queen in the search's coordinates: (line, row), a line being a column or a row."""
@@ -38,6 +39,13 @@ class BitSubproblem(Subproblem):
     blocked: tuple[LineRow, ...] = ()
     rules: frozenset[str] = frozenset()
     span: tuple[int, int] = (0, 0)
+
+
+def rule_flags(rules: frozenset[str]) -> int:
+    """A board's rules as the C search takes them: its TORUS and KNIGHT flags."""
+    return (_search.TORUS if TORUS in rules else 0) | (
+        _search.KNIGHT if SUPERQUEENS in rules else 0
+    )
 
 
 def line_masks(task: BitSubproblem) -> tuple[list[int], int, int]:
