@@ -403,30 +403,24 @@ def _ctrl_c_in_a_weak_references_callback() -> None:
     del dying
 
 
-def test_a_ctrl_c_in_a_weak_references_callback_stops_an_api_count_once_it_can() -> None:
-    """Such a Ctrl-C was raised inside the callback, where Python swallowed it: the count went
-    on to its end (seen on a busy machine, where the held-back signal's retry landed in one)."""
-
-    def interrupt_once_counting(done: int, total: int, solutions: int) -> None:
-        if done == 1:
-            _ctrl_c_in_a_weak_references_callback()
-
-    with pytest.raises(nqueens.SearchInterrupted) as interrupted:
-        nqueens.count(16, engine="bitboard", workers=1, on_progress=interrupt_once_counting)
-    assert interrupted.value.stats.solutions < known_total(16)
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-
-
-def test_a_ctrl_c_where_python_cannot_raise_it_stops_an_api_count_once_it_can() -> None:
+@pytest.mark.parametrize(
+    "lost_ctrl_c",
+    [_ctrl_c_in_a_collectors_callback, _ctrl_c_in_a_weak_references_callback],
+    ids=["a collector's callback", "a weak reference's callback"],
+)
+def test_a_ctrl_c_where_python_cannot_raise_it_stops_an_api_count_once_it_can(
+    lost_ctrl_c: Callable[[], None],
+) -> None:
     """A program that calls the API leaves Ctrl-C to Python, which loses one that lands in a
-    collector's callback and makes one that lands in a compiled module's import an ImportError
-    (ortools' ``cp_model_helper``, which the first count or listing imports). The API holds
-    it back there, as the command line does, and the count stops as a Ctrl-C stops it; then
-    the program's own handling is as it was."""
+    collector's or a weak reference's callback (a busy machine's held-back signal once landed in
+    one: the count went on to its end) and makes one that lands in a compiled module's import an
+    ImportError (ortools' ``cp_model_helper``, which the first count or listing imports). The
+    API holds it back there, as the command line does, and the count stops as a Ctrl-C stops
+    it; then the program's own handling is as it was."""
 
     def interrupt_once_counting(done: int, total: int, solutions: int) -> None:
         if done == 1:
-            _ctrl_c_in_a_collectors_callback()
+            lost_ctrl_c()
 
     with pytest.raises(nqueens.SearchInterrupted) as interrupted:
         nqueens.count(16, engine="bitboard", workers=1, on_progress=interrupt_once_counting)
