@@ -23,13 +23,14 @@ MODULES = {
 }
 
 WITHOUT_A_COMPILER = """
-nqueens is built from source here, and its searches are C: it needs a C compiler and
-Python's headers, and {what}.
+nqueens is built from source here,
+and its searches are C: it needs a C compiler and Python's headers.
+Here, {what}.
   Debian, Ubuntu:  sudo apt install gcc python3-dev
   Fedora, RHEL:    sudo dnf install gcc python3-devel
   Alpine:          apk add gcc musl-dev python3-dev
   macOS:           xcode-select --install
-  Windows:         the "Desktop development with C++" workload of Visual Studio Build Tools
+  Windows:         Visual Studio Build Tools, "Desktop development with C++"
 Then run the same install again.
 """
 
