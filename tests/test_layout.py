@@ -115,3 +115,42 @@ def test_commands_name_no_engine() -> None:
         if f'"{name}"' in path.read_text()
     ]
     assert named == []
+
+
+PUBLIC_TO_THE_COMMAND_LINE = ("nqueens.api", "nqueens.formats", "nqueens.export")
+"""What the command line may import besides itself, ``nqueens``'s ``__all__`` and the
+pictures: the API and the reading and writing modules. Everything else it says comes from
+the API, so a program can ask for it too."""
+
+
+def test_the_command_line_imports_only_the_public_face() -> None:
+    """Read from the source, so a lazy import inside a function counts too."""
+    outside = []
+    for path in sorted((PACKAGE / "cli").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module == "nqueens":
+                imported = [
+                    f"nqueens.{a.name}" for a in node.names if a.name not in nqueens.__all__
+                ]
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("nqueens."):
+                imported = [f"{node.module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                imported = [a.name for a in node.names if a.name.startswith("nqueens")]
+            else:
+                continue
+            outside += [
+                f"{path.relative_to(PACKAGE)}:{node.lineno} {name}"
+                for name in imported
+                if not name.startswith(("nqueens.cli.", *PUBLIC_TO_THE_COMMAND_LINE))
+                and name != "nqueens.core.pictures"
+                and not (name.startswith("nqueens.core.pictures."))
+            ]
+    assert outside == []
+
+
+def test_the_public_face_names_what_it_has() -> None:
+    """Every name in ``nqueens.api.__all__`` loads, the lazy ones included."""
+    from nqueens import api
+
+    missing = [name for name in api.__all__ if not hasattr(api, name)]
+    assert missing == []

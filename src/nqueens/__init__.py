@@ -20,7 +20,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from nqueens.api import count, first, solve
+    from nqueens.api.searches import count, first, solve
     from nqueens.core.board import MAX_N, Board, BoardError
     from nqueens.core.geometry import Diagonal
     from nqueens.core.results import (
@@ -36,9 +36,9 @@ if TYPE_CHECKING:
 
 _HOMES = {
     "MAX_N": "nqueens.core.board",
-    "count": "nqueens.api",
-    "first": "nqueens.api",
-    "solve": "nqueens.api",
+    "count": "nqueens.api.searches",
+    "first": "nqueens.api.searches",
+    "solve": "nqueens.api.searches",
     "Board": "nqueens.core.board",
     "BoardError": "nqueens.core.board",
     "Diagonal": "nqueens.core.geometry",
@@ -68,6 +68,7 @@ __all__ = [
     "Stats",
     "Status",
     "__version__",
+    "bench",
     "count",
     "first",
     "solve",

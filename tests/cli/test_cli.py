@@ -7,6 +7,7 @@ import json
 import re
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ from helpers import (
 )
 
 import nqueens
-from nqueens import InputError, SearchInterrupted, Stats, Status
+from nqueens import InputError, SearchInterrupted, Stats, Status, api
 from nqueens.cli import cli, progress
 from nqueens.engines import reduced, registry
 from nqueens.engines.base import Request
@@ -138,7 +139,13 @@ def test_solve_interrupted_reports_what_it_printed(monkeypatch: pytest.MonkeyPat
         def stats(self) -> Stats:
             return real_stream.stats
 
-    monkeypatch.setattr("nqueens.api.solve", lambda *args, **kwargs: InterruptedAfterTwo())
+    def interrupted_solve(
+        *args: object, on_plan: Callable[[api.Plan], None], **kwargs: object
+    ) -> Any:
+        on_plan(api.plan("solve", 8))  # as the API does, before its search
+        return InterruptedAfterTwo()
+
+    monkeypatch.setattr("nqueens.api.solve", interrupted_solve)
     result = invoke("solve", "8")
     assert result.exit_code == 130
     assert len(parse_plain_boards(result.stdout)) == 2
@@ -776,7 +783,8 @@ def test_the_bar_and_time_left_follow_the_solutions_where_their_number_is_known(
     clock = [0.0]
     screen = Console(file=io.StringIO(), width=100)
     bar = Progress(get_time=lambda: clock[0], console=screen, auto_refresh=False)
-    display = CountDisplay(Output("text"), bar, 17, lambda: None, False, known_total(17))
+    display = CountDisplay(Output("text"), bar, 17, lambda: None, False)
+    display.planned(api.plan("count", 17))
     display.progress(0, 2282, 0)
     clock[0] = 2.0
     display.progress(119, 2282, known_total(17) // 5)  # a fifth found, 5 % of the pieces done

@@ -9,13 +9,20 @@ from typing import Any, cast
 
 import click
 
+from nqueens.api import (
+    RULES,
+    Board,
+    Diagonal,
+    InputError,
+    Square,
+    diagonal_through,
+    parse_square,
+    read_whole,
+    shown,
+)
 from nqueens.cli import report
 from nqueens.cli.options import F, usage_errors
 from nqueens.cli.params import TextFile, WholeNumber
-from nqueens.core.board import Board
-from nqueens.core.geometry import RULES, Diagonal, diagonal_through, parse_square
-from nqueens.core.results import InputError, Square
-from nqueens.core.validation import read_whole, shown
 from nqueens.formats.boards import read_board
 
 

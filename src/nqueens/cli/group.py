@@ -20,6 +20,7 @@ import click
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer, WriteableBuffer
 
+from nqueens.api import signals
 from nqueens.cli import version
 from nqueens.cli.options import (
     COLOR_HELP,
@@ -36,7 +37,6 @@ from nqueens.cli.output import (
     discard_stdout,
 )
 from nqueens.cli.records import keep_whole_records
-from nqueens.core import signals
 
 
 class QueensGroup(click.Group):

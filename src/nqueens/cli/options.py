@@ -17,13 +17,22 @@ from typing import Any, TypeVar, cast
 import click
 from click.core import ParameterSource
 
+from nqueens import api
+from nqueens.api import (
+    AUTO,
+    ENGINE_OPTIONS,
+    ENGINES,
+    FIRST_FAIL_MID,
+    FIRST_MIN,
+    STRATEGIES,
+    THEOREMS_IN_SHORT,
+    InputError,
+    clock,
+)
 from nqueens.cli import report
 from nqueens.cli.output import COLOR_KEY
 from nqueens.cli.params import Seconds, option_flag
-from nqueens.core import clock, pictures, theorems
-from nqueens.core.results import InputError
-from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, FIRST_MIN, STRATEGIES
-from nqueens.engines import registry
+from nqueens.core import pictures
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -211,13 +220,13 @@ def common_options(function: F) -> F:
 def engines_help() -> str:
     """What each engine and search strategy is, for ``nqueens --help``: said there once, and
     named by each command's --engine and --strategy."""
-    width = max(len(name) for name in registry.ENGINES) + 2
+    width = max(len(name) for name in ENGINES) + 2
     said = (
         "Engines (--engine; auto, the default, runs the fastest that can take the board, or no "
-        f"search at all where a theorem answers: {theorems.IN_SHORT}):"
+        f"search at all where a theorem answers: {THEOREMS_IN_SHORT}):"
     )
     lines = ["\b", *textwrap.wrap(said, 78)]
-    for name, engine in registry.ENGINES.items():
+    for name, engine in ENGINES.items():
         commands = ", ".join(sorted(engine.commands))
         text = f"{engine.summary} ({commands})"
         wrapped = textwrap.wrap(text, 78 - 2 - width)
@@ -239,8 +248,8 @@ def engine_options(command_name: str, default_engine: str, auto_help: str = "") 
     default engine (and what auto means for the command, when it has auto): the engines that
     run ``command_name``, and only those, in help and in completion. The engines' own options
     reach the command as one ``engine_options`` dict of those given."""
-    own = [name for name, engine in registry.ENGINES.items() if command_name in engine.commands]
-    engines = [*own, registry.AUTO_ENGINE] if auto_help else own
+    own = [name for name, engine in ENGINES.items() if command_name in engine.commands]
+    engines = [*own, api.AUTO_ENGINE] if auto_help else own
     named = f"{', '.join(own)}{' or auto' if auto_help else ''}"
     auto = f"; auto: {auto_help}" if auto_help else ""
 
@@ -249,13 +258,13 @@ def engine_options(command_name: str, default_engine: str, auto_help: str = "") 
 
         @functools.wraps(command)
         def with_engine_options(*args: Any, **kwargs: Any) -> Any:
-            given = {name: kwargs.pop(name) for name in registry.OPTIONS}
+            given = {name: kwargs.pop(name) for name in ENGINE_OPTIONS}
             chosen = {name: value for name, value in given.items() if value is not None}
             return command(*args, engine_options=chosen, **kwargs)
 
         function = cast(F, with_engine_options)
-        for option, owner in registry.OPTIONS.values():
-            picks = f" Without --engine, it picks the {owner.name} engine." if auto_help else ""
+        for option, owner in ENGINE_OPTIONS.values():
+            picks = f" Without --engine, it picks the {owner} engine." if auto_help else ""
             function = click.option(
                 option_flag(option.name),
                 option.name,

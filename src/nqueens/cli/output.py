@@ -14,12 +14,10 @@ from contextlib import suppress
 import click
 from rich.console import Console
 
+from nqueens.api import Board, EngineStream, Solution, Stats, Status, signals
 from nqueens.cli import render
 from nqueens.cli.records import note_records
-from nqueens.core import pictures, signals
-from nqueens.core.board import Board
-from nqueens.core.results import Solution, Stats, Status
-from nqueens.engines.streams import EngineStream
+from nqueens.core import pictures
 from nqueens.formats import blocks
 
 COLOR_KEY = "nqueens.color"

@@ -17,13 +17,9 @@ from typing import BinaryIO, NoReturn
 import click
 
 from nqueens import api
+from nqueens.api import COUNT, FIRST, MAX_N, InputError, clock, read_whole, shown
 from nqueens.cli.output import EXIT_TIME_LIMIT
 from nqueens.cli.text_input import Utf8Lines, decoded, not_binary
-from nqueens.core import clock
-from nqueens.core.board import MAX_N
-from nqueens.core.results import InputError
-from nqueens.core.validation import read_whole, shown
-from nqueens.engines.base import COUNT, FIRST
 
 
 def option_flag(argument: str) -> str:

@@ -22,13 +22,13 @@ from rich.progress import (
 from rich.spinner import Spinner
 from rich.text import Text
 
+from nqueens.api import duration
 from nqueens.cli import render
 from nqueens.cli.output import encodes
-from nqueens.core.wording import duration
 
 if TYPE_CHECKING:
+    from nqueens.api import Estimate, Plan
     from nqueens.cli.output import Output
-    from nqueens.run.estimate import Estimate
 
 
 PROGRESS_MIN_N = 12
@@ -90,12 +90,11 @@ class CountDisplay:
         n: int,
         stop_spinner: Callable[[], None],
         cluster: bool,
-        known_total: int | None,
     ) -> None:
         self._output = output
         self._bar = bar
         self._n = n
-        self._known_total = known_total
+        self._known_total: int | None = None
         self._task = bar.add_task("count", total=None, n=n, solutions=0, done=0, pieces=0)
         self._stop_spinner = stop_spinner
         self._cluster = cluster
@@ -121,6 +120,10 @@ class CountDisplay:
             self._stop_spinner()
             self._bar.start()
 
+    def planned(self, plan: Plan) -> None:
+        """The count's plan: the board's number of solutions, where it is known."""
+        self._known_total = plan.known_total
+
     def estimate(self, estimate: Estimate, workers: int) -> None:
         """Say what a long count expects to take; the bar counts down from it."""
         self._output.message(render.estimate_line(estimate, workers, cluster=self._cluster))
@@ -134,7 +137,6 @@ def count_display(
     *,
     enabled: bool,
     cluster: bool = False,
-    known_total: int | None = None,
 ) -> Iterator[CountDisplay | None]:
     """What a count shows on a terminal while it runs, on stderr (None: nothing to show, when
     stderr is not a terminal or when disabled).
@@ -142,8 +144,7 @@ def count_display(
     A spinner with the elapsed time once the count has run a second; as soon as the engine
     reports progress (splitting engines do, on boards counted in more than a moment), a
     progress bar instead: how far, the solutions so far, the time taken and the time left.
-    The engine that counts decides, whichever ``auto`` picked. ``known_total`` is the board's
-    number of solutions where it is known.
+    The engine that counts decides, whichever ``auto`` picked.
     """
     if not (enabled and output.err.is_terminal):
         yield None
@@ -172,7 +173,7 @@ def count_display(
     bar = Progress(*columns, console=output.err, transient=True)
     with spinner(output, f"Counting N = {n}") as stop_spinner:
         try:
-            yield CountDisplay(output, bar, n, stop_spinner, cluster, known_total)
+            yield CountDisplay(output, bar, n, stop_spinner, cluster)
         finally:
             if bar.live.is_started:
                 bar.stop()

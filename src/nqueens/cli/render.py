@@ -15,17 +15,24 @@ from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 
-from nqueens.core import clock
-from nqueens.core.board import Board
-from nqueens.core.geometry import SUM
-from nqueens.core.glyphs import glyphs
+from nqueens.api import (
+    SUM,
+    Board,
+    Solution,
+    Square,
+    Stats,
+    Status,
+    clock,
+    counted,
+    duration,
+    glyphs,
+    noun_for,
+)
 from nqueens.core.pictures import plain_grid
-from nqueens.core.results import Solution, Square, Stats, Status
-from nqueens.core.wording import counted, duration, noun_for
 from nqueens.formats import blocks
 
 if TYPE_CHECKING:
-    from nqueens.run.estimate import Estimate
+    from nqueens.api import Estimate
 
 _SQUARE_WIDTH = 3  # terminal cells are about twice as tall as wide: three make a squarish square
 _LIGHT_SQUARE = "black on #eeeed2"

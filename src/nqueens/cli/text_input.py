@@ -7,8 +7,7 @@ import codecs
 from collections.abc import Callable, Iterator
 from typing import AnyStr, BinaryIO
 
-from nqueens.core.board import MAX_N
-from nqueens.core.results import InputError
+from nqueens.api import MAX_N, InputError
 
 
 def not_binary(data: AnyStr, name: str) -> AnyStr:

@@ -13,7 +13,7 @@ def show(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
     """``--version``: what this installation has, as text or a JSON object, and exit."""
     if value is None or ctx.resilient_parsing:
         return
-    from nqueens.run.installation import installation
+    from nqueens.api import installation
 
     found = installation()
     if value == "json":

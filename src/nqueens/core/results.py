@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from nqueens.core.board import Board
 from nqueens.core.errors import InputError as InputError
 from nqueens.core.errors import Square as Square
+from nqueens.core.plans import Note
 from nqueens.core.wording import counted
 
 
@@ -128,6 +129,8 @@ class FirstResult:
 
     solution: Solution | None
     stats: Stats
+    notes: tuple[Note, ...] = ()
+    """What is worth saying beside the answer, such as a seed that changed nothing."""
 
     @property
     def proven_infeasible(self) -> bool:

@@ -41,6 +41,7 @@ from dataclasses import dataclass, replace
 from nqueens.core import theorems
 from nqueens.core.board import Board
 from nqueens.core.known_counts import KNOWN_TOTALS, how_many
+from nqueens.core.plans import Attempt
 from nqueens.core.results import InputError, Solution, Stats, Status
 from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, MAX_UNBOUNDED_ENUMERATION_N
 from nqueens.core.wording import duration
@@ -65,15 +66,6 @@ REDUCED_FIRST_MAX_FREE = 32
 """A puzzle on a board too large for the bitboard engine, with at most this many free columns,
 goes straight to the reduced engine: exact, and at once on CSPLib's published instances (about
 20 free columns)."""
-
-
-@dataclass(frozen=True)
-class Attempt:
-    """Run ``engine`` with ``strategy`` for at most ``seconds`` (None: whatever time is left)."""
-
-    engine: str
-    strategy: str | None
-    seconds: float | None = None
 
 
 class Answered(EngineStream):

@@ -14,19 +14,23 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
+from nqueens.api import (
+    ENGINES,
+    MIP_ENGINE,
+    MIP_SOLVERS,
+    STRATEGIES,
+    counted,
+    duration,
+    engines_that,
+    signals,
+)
 from nqueens.cli.options import QueensCommand, given
 from nqueens.cli.output import SEE_MAIN_HELP, Output, StreamConsole
 from nqueens.cli.params import BoardSizes, Names, Seconds, WholeNumber
 from nqueens.cli.report import said
-from nqueens.core import signals
-from nqueens.core.strategies import STRATEGIES
-from nqueens.core.wording import counted, duration
-from nqueens.engines import registry
-from nqueens.engines.mip import BACKENDS
-from nqueens.engines.mip import NAME as MIP
 
 if TYPE_CHECKING:
-    from nqueens.bench import Cell
+    from nqueens import bench as benchmark
 
 
 @click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
@@ -46,8 +50,8 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--engines",
-    type=Names(tuple(registry.ENGINES)),
-    default=",".join(registry.ENGINES),
+    type=Names(tuple(ENGINES)),
+    default=",".join(ENGINES),
     show_default=True,
     help="Which engines to measure, e.g. cp,bitboard.",
 )
@@ -60,8 +64,8 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--mip-solvers",
-    type=Names(tuple(BACKENDS)),
-    default=",".join(BACKENDS),
+    type=Names(MIP_SOLVERS),
+    default=",".join(MIP_SOLVERS),
     show_default=True,
     help="Which MIP solvers the mip engine is measured with, e.g. scip,glpk.",
 )
@@ -162,7 +166,7 @@ def bench(
         disable=not show_progress,
     ) as progress:
         task = progress.add_task("", total=total)
-        cells: list[Cell] = []
+        cells: list[benchmark.Cell] = []
 
         def on_cell(cell: benchmark.Cell) -> None:
             cells.append(cell)
@@ -212,7 +216,7 @@ _LONGEST_NAMED = 100 * 365.25 * 86400
 """Beyond a century, the longest a bench may take is no figure worth printing (inf included)."""
 
 
-def _not_measured(cells: list[Cell]) -> list[str]:
+def _not_measured(cells: list[benchmark.Cell]) -> list[str]:
     """Why each n/a cell was not measured: the engine's refusal, once per board and reason."""
     from nqueens import bench as benchmark
 
@@ -230,12 +234,12 @@ def _not_measured(cells: list[Cell]) -> list[str]:
 def _check_choices_apply(ctx: click.Context, engines: list[str]) -> None:
     """A usage error for --mip-solvers or --strategies given where no engine measured uses
     them: they would be silently dropped."""
-    if given(ctx, "mip_solvers") and MIP not in engines:
+    if given(ctx, "mip_solvers") and MIP_ENGINE not in engines:
         raise click.UsageError(
             "--mip-solvers chooses the mip engine's solvers: add mip to --engines"
         )
-    if given(ctx, "strategies") and not any(registry.engine_named(e).strategies for e in engines):
+    if given(ctx, "strategies") and not any(ENGINES[e].strategies for e in engines):
         raise click.UsageError(
-            f"--strategies orders the search of {registry.describe('strategies')}, and none of "
+            f"--strategies orders the search of {engines_that('strategies')}, and none of "
             "them is in --engines"
         )

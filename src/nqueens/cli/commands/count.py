@@ -7,6 +7,18 @@ from typing import Any
 import click
 
 from nqueens import api
+from nqueens.api import (
+    AUTO_ENGINE,
+    COUNT,
+    Board,
+    CheckpointUnwritable,
+    ClusterLost,
+    ClusterUnreachable,
+    Plan,
+    SearchInterrupted,
+    clock,
+    engines_that,
+)
 from nqueens.cli import render
 from nqueens.cli.boards import board_size, takes_board
 from nqueens.cli.options import (
@@ -26,17 +38,7 @@ from nqueens.cli.output import (
 )
 from nqueens.cli.params import Seconds, WholeNumber
 from nqueens.cli.progress import count_display
-from nqueens.cli.report import note_slow_engine, note_theorem_set_aside
-from nqueens.core import clock
-from nqueens.core.board import Board
-from nqueens.core.known_counts import KNOWN_TOTALS
-from nqueens.core.results import SearchInterrupted
-from nqueens.core.theorems import THEOREM
-from nqueens.engines import registry
-from nqueens.engines.base import COUNT
-from nqueens.run.checkpoint import CheckpointUnwritable
-from nqueens.run.cluster import CONNECT_SECONDS, ClusterLost, ClusterUnreachable
-from nqueens.run.executors import MAX_WORKERS
+from nqueens.cli.report import notes
 
 
 @click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
@@ -49,9 +51,9 @@ from nqueens.run.executors import MAX_WORKERS
 @click.option(
     "-j",
     "--workers",
-    type=WholeNumber(0, MAX_WORKERS, " (0 counts on every core)"),
+    type=WholeNumber(0, api.MAX_WORKERS, " (0 counts on every core)"),
     metavar="K",
-    help=f"Processes sharing the count, e.g. -j 2 ({registry.describe('splits')}). "
+    help=f"Processes sharing the count, e.g. -j 2 ({engines_that('splits')}). "
     "[default, 0: every core]",
 )
 @click.option(
@@ -59,7 +61,7 @@ from nqueens.run.executors import MAX_WORKERS
     default=True,
     show_default=True,
     help="Each set of turned and mirrored solutions once: 8 times less work, same answer "
-    f"({registry.describe('unique')}).",
+    f"({engines_that('unique')}).",
 )
 @click.option(
     "--checkpoint",
@@ -79,13 +81,13 @@ from nqueens.run.executors import MAX_WORKERS
 @click.option(
     "--connect-timeout",
     type=Seconds(),
-    default=CONNECT_SECONDS,
+    default=api.CONNECT_SECONDS,
     show_default=True,
     metavar="SECONDS",
     help="How long --cluster waits for its scheduler, e.g. 30 on a slow network.",
 )
 @takes_board
-@engine_options(COUNT, registry.AUTO_ENGINE, "the fastest exact engine that can take the board")
+@engine_options(COUNT, AUTO_ENGINE, "the fastest exact engine that can take the board")
 @common_options
 @click.pass_context
 def count(
@@ -121,13 +123,13 @@ def count(
     if given(ctx, "connect_timeout") and cluster is None:
         raise click.UsageError("--connect-timeout is how long --cluster waits: give --cluster")
     output = Output(output_format)
-    n = board.n
-    note_theorem_set_aside(output, COUNT, board, engine, strategy, engine_options)
-    note_slow_engine(output, COUNT, board, engine, time_limit)
-    known_total = KNOWN_TOTALS.get(n) if board.plain else None
-    with count_display(
-        output, n, enabled=not quiet, cluster=cluster is not None, known_total=known_total
-    ) as display:
+    with count_display(output, board.n, enabled=not quiet, cluster=cluster is not None) as display:
+
+        def planned(plan: Plan) -> None:
+            notes(output, plan.notes)
+            if display is not None:
+                display.planned(plan)
+
         try:
             with usage_errors():
                 stats = api.count(
@@ -144,6 +146,7 @@ def count(
                     checkpoint=checkpoint_path,
                     cluster=cluster,
                     connect_timeout=connect_timeout,
+                    on_plan=planned,
                 )
         except SearchInterrupted as interrupted:
             stats = interrupted.stats
@@ -174,14 +177,6 @@ def count(
         click.echo(stats.solutions)
         if unique:
             click.echo(stats.unique)
-    if stats.engine == THEOREM:
-        asked = (("--checkpoint", checkpoint_path), ("--cluster", cluster), ("--workers", workers))
-        unused = [option for option, value in asked if value is not None]
-        if unused:
-            output.message(
-                f"Note: a theorem answers this count without a search, so nothing was written "
-                f"or started for {' and '.join(unused)}."
-            )
     if stats.status.partial:  # the count on the terminal already says "at least"
         output.message(render.ending(stats) if output.rich else render.summary(stats, board))
     if show_stats and output.format == "text":

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from nqueens import api
+from nqueens.api import FIRST_FAIL_MID, FIRST_MIN, RULES, Board, InputError, counted
 from nqueens.cli import render
 from nqueens.cli.boards import board_size, takes_board
 from nqueens.cli.options import (
@@ -24,15 +26,10 @@ from nqueens.cli.output import (
     Output,
     Pictures,
 )
-from nqueens.core.board import Board
-from nqueens.core.geometry import RULES
 from nqueens.core.pictures import board_svg, plain_grid
-from nqueens.core.results import InputError
-from nqueens.core.strategies import FIRST_FAIL_MID, FIRST_MIN
-from nqueens.core.wording import counted
 
 if TYPE_CHECKING:
-    from nqueens.explain.events import Explanation
+    from nqueens.api import Explanation
 
 
 @click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
@@ -108,8 +105,6 @@ def explain(
       nqueens explain 8 --tree tree.html   the whole search, for a browser
       nqueens explain 8 --tree both.html --compare
     """
-    from nqueens.explain.events import explain as run_explanation
-
     if compare and (tree_path is None or not tree_path.endswith(".html")):
         raise click.UsageError("--compare draws two trees on one page: give --tree FILE.html")
     drawing = [name for name, given in (("--svg", svg_path), ("--step", step)) if given]
@@ -127,19 +122,17 @@ def explain(
     strategies = [FIRST_MIN, FIRST_FAIL_MID] if compare else [strategy]
     try:
         explanations = [
-            run_explanation(board, strategy=chosen, all_solutions=all_solutions)
+            api.explain(board, strategy=chosen, all_solutions=all_solutions)
             for chosen in strategies
         ]
     except InputError as error:
         raise click.BadParameter(str(error), param_hint="'N'") from None
     if tree_path is not None:
-        from nqueens.explain import page as treeview
-
         tree = Pictures(tree_path, "search tree")
         if tree_path.endswith(".html"):
-            tree.save(treeview.html_document(explanations, ascii_only=ascii_only))
+            tree.save(api.html_document(explanations, ascii_only=ascii_only))
         else:
-            tree.save(treeview.svg_document(explanations[0]))
+            tree.save(api.svg_document(explanations[0]))
         tree.report(output)
     else:
         for rule in sorted(board.rules):

@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from nqueens import api
+from nqueens.api import AUTO_ENGINE, FIRST, MAX_SEED, Board, SearchInterrupted, clock, signals
 from nqueens.cli.boards import board_size, takes_board
 from nqueens.cli.options import (
     QueensCommand,
@@ -25,13 +26,8 @@ from nqueens.cli.output import (
 )
 from nqueens.cli.params import WholeNumber
 from nqueens.cli.progress import spinner
-from nqueens.cli.report import check_drawable, none_exists, note_theorem_set_aside, seed_unused
-from nqueens.core import clock, signals
-from nqueens.core.board import Board
+from nqueens.cli.report import check_drawable, notes, notes_said
 from nqueens.core.pictures import board_svg
-from nqueens.core.results import SearchInterrupted
-from nqueens.engines import registry
-from nqueens.engines.base import FIRST, MAX_SEED
 
 
 @click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
@@ -46,9 +42,7 @@ from nqueens.engines.base import FIRST, MAX_SEED
     "workers may still differ from run to run.",
 )
 @takes_board
-@engine_options(
-    FIRST, registry.AUTO_ENGINE, "the engines measured fastest to a first solution, in turn"
-)
+@engine_options(FIRST, AUTO_ENGINE, "the engines measured fastest to a first solution, in turn")
 @board_options
 @common_options
 @click.pass_context
@@ -79,7 +73,6 @@ def first(
     output = Output(output_format, style, ascii_only=ascii_only, board=board)
     n = board.n
     check_drawable(output, n, svg_path)
-    note_theorem_set_aside(output, FIRST, board, engine, strategy, engine_options)
     try:
         with usage_errors(), spinner(output, f"Searching N = {n}", enabled=not quiet):
             result = api.first(
@@ -89,6 +82,7 @@ def first(
                 strategy=strategy,
                 **engine_options,
                 seed=seed,
+                on_plan=notes_said(output),
             )
     except SearchInterrupted as interrupted:
         output.end_of_search(interrupted.stats, with_stats=show_stats)
@@ -99,7 +93,7 @@ def first(
     output.end_of_search(result.stats, with_stats=show_stats)
     if result.solution is None:
         if result.proven_infeasible:
-            output.message(none_exists(board))
+            output.message(api.none_exists(board))
             ctx.exit(EXIT_NO_SOLUTION)
         output.message(
             f"No solution found for {board.title} within the time limit of {time_limit:g} s "
@@ -112,9 +106,7 @@ def first(
         pictures.save(picture)
         pictures.report(output)
     output.message(f"Found in {result.stats.wall_time:.3f} s.")
-    unused = seed_unused(result.stats) if seed is not None else None
-    if unused is not None:
-        output.message(unused)
+    notes(output, result.notes)
     if show_stats and output.format == "text":
         output.stats(result.stats, board)
     ctx.exit(EXIT_OK)

@@ -9,6 +9,18 @@ from typing import Any
 import click
 
 from nqueens import api
+from nqueens.api import (
+    AUTO_ENGINE,
+    SOLVE,
+    SOLVE_DEFAULT,
+    SOLVE_FALLBACK,
+    Board,
+    Plan,
+    Stats,
+    Status,
+    class_size,
+    clock,
+)
 from nqueens.cli import render
 from nqueens.cli.boards import board_size, takes_board
 from nqueens.cli.options import (
@@ -27,20 +39,8 @@ from nqueens.cli.output import (
 )
 from nqueens.cli.params import WholeNumber
 from nqueens.cli.progress import listing_display
-from nqueens.cli.report import (
-    check_drawable,
-    none_exists,
-    note_slow_engine,
-    note_theorem_set_aside,
-)
-from nqueens.core import clock
-from nqueens.core.board import Board
-from nqueens.core.known_counts import KNOWN_TOTALS
+from nqueens.cli.report import check_drawable, notes
 from nqueens.core.pictures import board_svg
-from nqueens.core.results import Stats, Status
-from nqueens.core.symmetry import class_size
-from nqueens.engines import registry
-from nqueens.engines.base import SOLVE
 
 
 @click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
@@ -56,8 +56,8 @@ from nqueens.engines.base import SOLVE
 @takes_board
 @engine_options(
     SOLVE,
-    registry.AUTO_ENGINE,
-    f"{registry.SOLVE_DEFAULT}; {registry.SOLVE_FALLBACK} for a --strategy or a board over 64 "
+    AUTO_ENGINE,
+    f"{SOLVE_DEFAULT}; {SOLVE_FALLBACK} for a --strategy or a board over 64 "
     "(reduced for excluded diagonals, and for puzzles on boards over 1,000)",
 )
 @board_options
@@ -94,9 +94,12 @@ def solve(
     output = Output(output_format, style, ascii_only=ascii_only, board=board)
     n = board.n
     check_drawable(output, n, svg_path)
-    note_theorem_set_aside(output, SOLVE, board, engine, strategy, engine_options)
-    note_slow_engine(output, SOLVE, board, engine, time_limit)
-    digits = len(str(limit or (board.plain and KNOWN_TOTALS.get(n)) or 1))
+    planned: list[Plan] = []
+
+    def said(plan: Plan) -> None:
+        notes(output, plan.notes)
+        planned.append(plan)
+
     pictures = Pictures(svg_path)
     written = Written(output)
     with usage_errors():
@@ -108,11 +111,14 @@ def solve(
             engine=engine,
             strategy=strategy,
             **engine_options,
+            on_plan=said,
         )
+    known_total = planned[0].known_total
+    digits = len(str(limit or known_total or 1))
     with stream:
         try:
             if output.in_blocks(stream, pictures=svg_path is not None):
-                known = KNOWN_TOTALS.get(n) if board.plain and not unique else None
+                known = None if unique else known_total
                 if known is not None and limit is not None:
                     known = min(known, limit)
                 with listing_display(output, n, enabled=not quiet, known_total=known) as shown:
@@ -137,7 +143,7 @@ def solve(
     stats = written.of(stream.stats)
     output.end_of_search(stats, with_stats=show_stats)
     if stats.solutions == 0 and stats.status is Status.COMPLETE:
-        output.message(none_exists(board))
+        output.message(api.none_exists(board))
         ctx.exit(EXIT_NO_SOLUTION)
     output.message(render.summary(stats, board, in_all=written.in_all if unique else None))
     if show_stats:

@@ -1,127 +1,105 @@
-"""The public Python API: ``solve``, ``count`` and ``first``. The CLI is built on these.
+"""The public Python API: ``solve``, ``count`` and ``first``, and ``plan``, what they will do.
+The command line is built on these, and says nothing a caller cannot ask them for.
 
 They check their arguments, pick the engine from the registry (``nqueens.engines.registry``), and
 hand it the search; solvers are imported only when a search actually runs, so importing ``nqueens``
-(and ``nqueens --help``) stays fast.
+(and ``nqueens --help``) stays fast. What each decided before its search (the engine and why,
+the notes worth saying) reaches ``on_plan`` as a ``Plan``.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from nqueens.core import signals, validation
-from nqueens.core.board import MAX_N, Board, excluded_diagonals
+from nqueens.core import signals, theorems, validation
+from nqueens.core.board import Board
+from nqueens.core.plans import Attempt, Note, Plan
 from nqueens.core.results import FirstResult, InputError, Solution, Square, Stats
-from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
-from nqueens.engines.base import COUNT, FIRST, MAX_SEED, SOLVE, Engine, Request
+from nqueens.engines.base import COUNT, FIRST, SOLVE, Request
 from nqueens.engines.streams import EngineStream, count_all, first_of
+from nqueens.run import notes
 from nqueens.run.plan import answered_at_once, as_tried, check_bounded, first_plan, fitting
+from nqueens.run.requests import engine_for, plan_of, request_of
 
 if TYPE_CHECKING:
     from nqueens.run.counting import EstimateCallback, ProgressCallback
 
+PlanCallback = Callable[[Plan], object]
+"""Called with the plan of a search once it is decided, before the search starts."""
 
-MAX_MODEL_N = 10_000
-"""The largest board ``solve`` and ``count`` take: beyond it, building a model is not useful."""
+FIRST_REASON = "the engines measured fastest to a first solution, in turn"
+"""Why ``first``'s auto engine runs the searches of its plan."""
 
 
-def check_board_size(n: int, command: str = FIRST) -> int:
-    """``n`` if ``command`` takes boards that large; InputError naming ``n`` otherwise."""
-    largest = MAX_N if command == FIRST else MAX_MODEL_N
-    if n > largest:
-        what = "finds a solution for" if command == FIRST else "builds a model for"
+def plan(command: str, n: int | Board, **arguments: Any) -> Plan:
+    """What ``solve``, ``count`` or ``first`` (``command``) would do with these arguments, the
+    same ones the function takes, without searching: the engine and why, and the notes worth
+    saying first. The arguments are checked as the search would check them (InputError)."""
+    searches: dict[str, Callable[..., object]] = {SOLVE: solve, COUNT: count, FIRST: first}
+    if command not in searches:
         raise InputError(
-            f"N = {validation.shown(n)} is larger than {largest:,}, "
-            f"the largest board nqueens {what}",
-            argument="n",
+            f"unknown command {validation.shown(command)}; choose from {', '.join(searches)}"
         )
-    return n
+    if "on_plan" in arguments:
+        raise InputError("plan() returns the plan: on_plan belongs to the searches")
+    decided: list[Plan] = []
+    planning = _planning.set(True)
+    try:
+        searches[command](n, on_plan=decided.append, **arguments)
+    except _Planned:
+        return decided[-1]
+    finally:
+        _planning.reset(planning)
+    raise AssertionError("every search stops at _ready() while planning")  # pragma: no cover
 
 
-def board_of(
-    n: int | Board,
-    queens: Iterable[Square],
-    blocked: Iterable[Square],
-    excluded: Iterable[tuple[str, int]],
-) -> Board:
-    """The board a call asks about: a Board as it is, or N and the squares given beside it."""
-    if not isinstance(n, Board):
-        return Board(n, queens, blocked, excluded)
-    if any(validation.squares(given, "squares") for given in (queens, blocked)) or any(
-        excluded_diagonals(excluded)
-    ):
-        raise InputError("give the squares in the Board, or N and the squares, not both")
-    return n
+def none_exists(board: Board) -> str:
+    """Why ``board`` has no solution to show, in a sentence: the theorem that says so where one
+    does, or its given squares that no solution respects."""
+    return notes.none_exists(board)
 
 
-def _request(
-    command: str,
-    n: int | Board,
+_planning: ContextVar[bool] = ContextVar("planning", default=False)
+
+
+class _Planned(BaseException):
+    """Raised where a search would start, when ``plan`` asked only for its plan."""
+
+
+def _planned(
+    request: Request,
+    engine: str,
+    reason: str,
+    on_plan: PlanCallback | None,
     *,
-    queens: Iterable[Square],
-    blocked: Iterable[Square],
-    excluded: Iterable[tuple[str, int]],
-    strategy: str | None,
-    engine_options: dict[str, str],
-    time_limit: float | None,
-    limit: int | None = None,
-    unique: bool = False,
-    symmetry: bool = True,
-    seed: int | None = None,
-) -> Request:
-    """The arguments every command shares, checked, as one request. Whether a search without a
-    limit ends in reasonable time is its engine's to say: the caller checks it once it has one."""
-    unique = validation.flag(unique, "unique")
-    symmetry = validation.flag(symmetry, "symmetry")
-    board = board_of(n, queens, blocked, excluded)
-    check_board_size(board.n, command)
-    if limit is not None:
-        limit = validation.whole_number(limit, "the solution limit", minimum=1)
-    time_limit = validation.seconds(time_limit)
-    if seed is not None:
-        seed = validation.whole_number(seed, "the seed", minimum=0, maximum=MAX_SEED)
-    if strategy is not None and strategy not in STRATEGIES:
-        raise InputError(
-            f"unknown strategy {validation.shown(strategy)}; choose from {', '.join(STRATEGIES)}"
-        )
-    options = registry.checked_options(engine_options)
-    if unique and not board.symmetric:
-        raise InputError("unique solutions need a symmetric board: the given squares break it")
-    if unique and not symmetry:
-        raise InputError("unique solutions come from the board's symmetry: keep symmetry on")
-    request = Request(
-        command,
-        board,
-        strategy=strategy,
-        limit=limit,
-        time_limit=time_limit,
-        unique=unique,
-        symmetry=symmetry,
-        options=options,
-        seed=seed,
-    )
-    return request
+    attempts: tuple[Attempt, ...] | None = None,
+    said: tuple[Note, ...] = (),
+) -> None:
+    """Hand the plan of ``request`` to ``on_plan``."""
+    if on_plan is not None:
+        on_plan(plan_of(request, engine, reason, attempts=attempts, said=said))
 
 
-def _engine(name: str, request: Request) -> Engine:
-    """The engine called ``name`` (``auto``: the engine whose options were given, or else the
-    fastest that can count, or solve's default), checked against the request."""
-    if name != registry.AUTO_ENGINE and not (isinstance(name, str) and name in registry.ENGINES):
-        choices = ", ".join([*registry.ENGINES, registry.AUTO_ENGINE])
-        raise InputError(f"unknown engine {validation.shown(name)}; choose from {choices}")
-    if name != registry.AUTO_ENGINE:
-        engine = registry.engine_named(name)
-    else:
-        engine = registry.option_owner(request) or (
-            registry.for_count(request) if request.command == COUNT else registry.for_solve(request)
-        )
-    registry.check(engine, request)
-    return engine
+def _ready() -> None:
+    """Every check passed and the search is about to start: where ``plan`` asked, stop."""
+    if _planning.get():
+        raise _Planned
+
+
+def _answered(request: Request, engine: str, on_plan: PlanCallback | None) -> EngineStream | None:
+    """A theorem's answer to ``request``, planned, where one answers without a search."""
+    answered = answered_at_once(request, engine)
+    if answered is None:
+        return None
+    reason = theorems.unsolvable(request.board) or "a line of queens solves the board"
+    _planned(request, theorems.THEOREM, f"a theorem answers without a search: {reason}", on_plan)
+    return answered
 
 
 @signals.guarded
@@ -136,6 +114,7 @@ def solve(
     queens: Iterable[Square] = (),
     blocked: Iterable[Square] = (),
     excluded: Iterable[tuple[str, int]] = (),
+    on_plan: PlanCallback | None = None,
     **engine_options: str,
 ) -> EngineStream:
     """Every solution for an n x n board, yielded as the engine finds them.
@@ -150,9 +129,10 @@ def solve(
     ``engine="auto"`` runs CP-SAT, or the reduced engine for excluded diagonals and for puzzles
     on boards too large for CP-SAT; a theorem answers without a search where one does (a torus
     whose N is divisible by 2 or 3 has no solution, nor given squares that close a whole row or
-    column): ``stats.engine`` is then ``"theorem"``.
+    column): ``stats.engine`` is then ``"theorem"``. ``on_plan`` is called with the plan
+    (see ``plan``) before the search starts.
     """
-    request = _request(
+    request = request_of(
         SOLVE,
         n,
         queens=queens,
@@ -164,11 +144,14 @@ def solve(
         limit=limit,
         unique=unique,
     )
-    answered = answered_at_once(request, engine)
+    answered = _answered(request, engine, on_plan)
     if answered is not None:
+        _ready()
         return answered.stopping_after(request.limit)
-    chosen = _engine(engine, request)
+    chosen, reason = engine_for(engine, request)
+    _planned(request, chosen.name, reason, on_plan, said=notes.before_search(request, engine))
     check_bounded(request, resumable=False, engine=chosen)
+    _ready()
     chosen.prepare(request)
     stream = chosen.solve(replace(request, strategy=chosen.strategy_for(request)))
     return stream.stopping_after(request.limit).found_on(request.board)
@@ -192,6 +175,7 @@ def count(
     checkpoint: str | os.PathLike[str] | None = None,
     cluster: str | None = None,
     connect_timeout: float | None = 10.0,
+    on_plan: PlanCallback | None = None,
     **engine_options: str,
 ) -> Stats:
     """Count the solutions for an n x n board exactly; ``stats.solutions`` is the count.
@@ -219,8 +203,9 @@ def count(
     allowed without a time limit: the work can be resumed or shared.
     Such a long count first times a random sample of its subproblems for about a second, and
     passes the estimate to ``on_estimate(estimate, workers)``: ``estimate.seconds_on(workers)``
-    is the time it expects. Other keywords are the engine's own options, such as
-    ``mip_solver="glpk"`` for the mip engine.
+    is the time it expects. ``on_plan`` is called with the plan (see ``plan``) before the
+    search starts. Other keywords are the engine's own options, such as ``mip_solver="glpk"``
+    for the mip engine.
     """
     saved_to = None if checkpoint is None else validation.path(checkpoint, "the checkpoint")
     where = None
@@ -239,7 +224,7 @@ def count(
             names=("workers",),
         )
     resumable = checkpoint is not None or cluster is not None
-    request = _request(
+    request = request_of(
         COUNT,
         n,
         queens=queens,
@@ -262,8 +247,16 @@ def count(
     on_estimate = validation.callback(on_estimate, "on_estimate")
     answered = answered_at_once(request, engine)
     if answered is not None:
+        asked = (("checkpoint", checkpoint), ("cluster", cluster), ("workers", workers))
+        unused = notes.nothing_started(tuple(name for name, value in asked if value is not None))
+        reason = theorems.unsolvable(request.board)
+        said = () if unused is None else (unused,)
+        why = f"a theorem answers without a search: {reason}"
+        _planned(request, theorems.THEOREM, why, on_plan, said=said)
+        _ready()
         return count_all(answered)
-    chosen = _engine(engine, request)
+    chosen, reason = engine_for(engine, request)
+    _planned(request, chosen.name, reason, on_plan, said=notes.before_search(request, engine))
     if where is not None and where.local_workers is not None and chosen.resource is not None:
         need = chosen.resource
         raise InputError(
@@ -286,6 +279,7 @@ def count(
                 f"the {chosen.name} engine searches in one process; "
                 f"workers apply to {registry.describe('splits')}"
             )
+        _ready()
         return chosen.count(replace(request, strategy=chosen.strategy_for(request)))
     from nqueens.run.counting import count_split
     from nqueens.run.executors import fitted_workers
@@ -298,6 +292,7 @@ def count(
     if where is not None and where.local_workers is not None:
         fitted = fitted_workers(where.local_workers, "worker processes of a local cluster")
         where = replace(where, local_workers=fitted)
+    _ready()
     return count_split(
         chosen,
         request,
@@ -322,6 +317,7 @@ def first(
     blocked: Iterable[Square] = (),
     excluded: Iterable[tuple[str, int]] = (),
     seed: int | None = None,
+    on_plan: PlanCallback | None = None,
     **engine_options: str,
 ) -> FirstResult:
     """Find one solution for an n x n board, or prove that none exists.
@@ -338,10 +334,12 @@ def first(
     decided, and ``stats.wall_time`` covers every attempt. A theorem answers without a search
     where one does (``stats.engine`` is ``"theorem"``): none exists on a torus whose N is
     divisible by 2 or 3, nor where given squares close a whole row or column (on a torus, a
-    wrapped diagonal too), and a line of queens solves most other tori. Other keywords are the
-    engine's own options, such as ``mip_solver="glpk"`` for the mip engine.
+    wrapped diagonal too), and a line of queens solves most other tori. ``on_plan`` is called
+    with the plan (see ``plan``) before the search starts; the result's ``notes`` say where a
+    ``seed`` changed nothing. Other keywords are the engine's own options, such as
+    ``mip_solver="glpk"`` for the mip engine.
     """
-    request = _request(
+    request = request_of(
         FIRST,
         n,
         queens=queens,
@@ -353,29 +351,33 @@ def first(
         seed=seed,
     )
     if engine != registry.AUTO_ENGINE or request.options:  # an engine's options choose it
-        chosen = _engine(engine, request)
+        chosen, reason = engine_for(engine, request)
+        _planned(request, chosen.name, reason, on_plan, said=notes.before_search(request, engine))
+        _ready()
         chosen.prepare(request)
         found = chosen.first(replace(request, strategy=chosen.strategy_for(request)))
-        return _found_on(request.board, found.solution, found.stats)
+        return _found_on(request, found.solution, found.stats)
     if strategy is not None:
         raise InputError("a strategy needs an engine: the auto engine picks both")
-    answered = answered_at_once(request, engine)
+    answered = _answered(request, engine, on_plan)
     if answered is not None:
+        _ready()
         found = first_of(answered)
-        return _found_on(request.board, found.solution, found.stats)
+        return _found_on(request, found.solution, found.stats)
     time_limit = request.time_limit  # validated: None for no limit, inf and 1e308 included
-    started = time.monotonic()
     plan = fitting(first_plan(request.board, seeded=request.seed is not None), request)
+    # The plan is checked like any engine choice (memory above all): the first attempt must
+    # fit, a later one that cannot leaves the previous attempt's result standing.
+    registry.check(*as_tried(plan[0], replace(request, deadline=None)))
+    _planned(request, plan[0].engine, FIRST_REASON, on_plan, attempts=tuple(plan))
+    _ready()
+    started = time.monotonic()
     for attempt in plan:
         budget = None if time_limit is None else time_limit - (time.monotonic() - started)
         if budget is not None and budget <= 0 and attempt is not plan[0]:
             break  # the time limit is spent: the previous attempt's result stands
         chosen, tried = as_tried(attempt, replace(request, time_limit=budget, deadline=None))
-        # The plan is checked like any engine choice (memory above all): the first attempt must
-        # fit, a later one that cannot leaves the previous attempt's result standing.
-        if attempt is plan[0]:
-            registry.check(chosen, tried)
-        elif registry.refusal(chosen, tried) is not None:
+        if attempt is not plan[0] and registry.refusal(chosen, tried) is not None:
             break
         chosen.prepare(tried)
         result = chosen.first(tried)
@@ -383,11 +385,14 @@ def first(
         if decided or attempt is plan[-1]:
             break
     wall_time = time.monotonic() - started
-    return _found_on(request.board, result.solution, replace(result.stats, wall_time=wall_time))
+    return _found_on(request, result.solution, replace(result.stats, wall_time=wall_time))
 
 
-def _found_on(board: Board, solution: Solution | None, stats: Stats) -> FirstResult:
-    """The result, its solution given its board where that holds more than N queens."""
+def _found_on(request: Request, solution: Solution | None, stats: Stats) -> FirstResult:
+    """The result, its solution given its board where that holds more than N queens, with a
+    note where the request's seed chose nothing."""
+    board = request.board
     if solution is not None and not board.plain:
         solution = replace(solution, board=board)
-    return FirstResult(solution, stats)
+    unused = notes.seed_unused(stats) if request.seed is not None else None
+    return FirstResult(solution, stats, () if unused is None else (unused,))

@@ -1,0 +1,166 @@
+"""The public Python API: ``solve``, ``count`` and ``first``; ``plan``, what one of them will
+do; and the values, limits and helpers a program built on them needs. The command line is one
+such program: it imports nothing else of nqueens but the formats, the exports and the pictures,
+so whatever it says, a caller can ask for.
+
+    >>> from nqueens import api
+    >>> api.plan("count", 12).engine
+    'bitboard'
+    >>> api.count(8).solutions
+    92
+
+The names from modules that take a while to import (clusters, checkpoints, the explained
+search) load on first use, so that a command that needs none of them starts at once.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from nqueens.api.facts import (
+    AUTO_ENGINE,
+    ENGINE_OPTIONS,
+    ENGINES,
+    MAX_MODEL_N,
+    MAX_SEED,
+    MIP_ENGINE,
+    MIP_SOLVERS,
+    SOLVE_DEFAULT,
+    SOLVE_FALLBACK,
+    EngineInfo,
+    EngineOption,
+    engines_that,
+)
+from nqueens.api.searches import PlanCallback, count, first, none_exists, plan, solve
+from nqueens.core import clock, signals
+from nqueens.core.board import MAX_N, Board, BoardError
+from nqueens.core.geometry import RULES, SUM, Diagonal, diagonal_through, parse_square
+from nqueens.core.glyphs import glyphs
+from nqueens.core.known_counts import KNOWN_TOTALS
+from nqueens.core.plans import Attempt, Note, Plan
+from nqueens.core.results import (
+    FirstResult,
+    InputError,
+    SearchInterrupted,
+    Solution,
+    Square,
+    Stats,
+    Status,
+)
+from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, FIRST_MIN, STRATEGIES
+from nqueens.core.symmetry import class_size
+from nqueens.core.theorems import IN_SHORT as THEOREMS_IN_SHORT
+from nqueens.core.theorems import THEOREM
+from nqueens.core.validation import read_whole, shown
+from nqueens.core.wording import counted, duration, either, noun_for
+from nqueens.engines.base import COUNT, FIRST, SOLVE
+from nqueens.engines.streams import EngineStream
+from nqueens.run.requests import check_board_size
+
+if TYPE_CHECKING:
+    from nqueens.explain.events import Explanation, explain
+    from nqueens.explain.page import html_document, svg_document
+    from nqueens.run.checkpoint import CheckpointUnwritable
+    from nqueens.run.cluster import CONNECT_SECONDS, ClusterLost, ClusterUnreachable
+    from nqueens.run.estimate import Estimate
+    from nqueens.run.executors import MAX_WORKERS
+    from nqueens.run.installation import installation
+
+_LATER = {
+    "CONNECT_SECONDS": "nqueens.run.cluster",
+    "MAX_WORKERS": "nqueens.run.executors",
+    "CheckpointUnwritable": "nqueens.run.checkpoint",
+    "ClusterLost": "nqueens.run.cluster",
+    "ClusterUnreachable": "nqueens.run.cluster",
+    "Estimate": "nqueens.run.estimate",
+    "Explanation": "nqueens.explain.events",
+    "explain": "nqueens.explain.events",
+    "html_document": "nqueens.explain.page",
+    "svg_document": "nqueens.explain.page",
+    "installation": "nqueens.run.installation",
+}
+"""The names loaded on first use, and the module of each."""
+
+
+def __getattr__(name: str) -> Any:
+    """Load a name of ``_LATER`` from its module, once."""
+    if name not in _LATER:
+        raise AttributeError(f"module 'nqueens.api' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_LATER[name]), name)
+    globals()[name] = value
+    return value
+
+
+__all__ = [
+    "AUTO",
+    "AUTO_ENGINE",
+    "CONNECT_SECONDS",
+    "COUNT",
+    "ENGINES",
+    "ENGINE_OPTIONS",
+    "FIRST",
+    "FIRST_FAIL_MID",
+    "FIRST_MIN",
+    "KNOWN_TOTALS",
+    "MAX_MODEL_N",
+    "MAX_N",
+    "MAX_SEED",
+    "MAX_WORKERS",
+    "MIP_ENGINE",
+    "MIP_SOLVERS",
+    "RULES",
+    "SOLVE",
+    "SOLVE_DEFAULT",
+    "SOLVE_FALLBACK",
+    "STRATEGIES",
+    "SUM",
+    "THEOREM",
+    "THEOREMS_IN_SHORT",
+    "Attempt",
+    "Board",
+    "BoardError",
+    "CheckpointUnwritable",
+    "ClusterLost",
+    "ClusterUnreachable",
+    "Diagonal",
+    "EngineInfo",
+    "EngineOption",
+    "EngineStream",
+    "Estimate",
+    "Explanation",
+    "FirstResult",
+    "InputError",
+    "Note",
+    "Plan",
+    "PlanCallback",
+    "SearchInterrupted",
+    "Solution",
+    "Square",
+    "Stats",
+    "Status",
+    "check_board_size",
+    "class_size",
+    "clock",
+    "count",
+    "counted",
+    "diagonal_through",
+    "duration",
+    "either",
+    "engines_that",
+    "explain",
+    "first",
+    "glyphs",
+    "html_document",
+    "installation",
+    "none_exists",
+    "noun_for",
+    "parse_square",
+    "plan",
+    "read_whole",
+    "shown",
+    "signals",
+    "solve",
+    "svg_document",
+]

@@ -1,0 +1,119 @@
+"""What the API decides before a search, asked through it: the engine and why, the notes, the
+engines that can and cannot take a request, and the facts help shows."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from helpers import bound, known_total
+
+from nqueens import Board, InputError, api
+
+
+@pytest.mark.parametrize(
+    ("command", "arguments"),
+    [
+        ("count", {"n": 10}),
+        ("count", {"n": 11, "engine": "cp-sat"}),
+        ("count", {"n": 9, "queens": [(0, 1)]}),
+        ("count", {"n": 13, "torus": True}),
+        ("count", {"n": 12, "torus": True}),
+        ("solve", {"n": 8}),
+        ("solve", {"n": 70, "queens": [(0, 0)], "limit": 1}),
+        ("first", {"n": 8}),
+        ("first", {"n": 600}),
+        ("first", {"n": 8, "engine": "mip"}),
+    ],
+)
+def test_the_plan_is_the_search_that_runs(command: str, arguments: dict[str, object]) -> None:
+    """The plan handed to ``on_plan`` names the engine that then answers, and ``plan()`` gives
+    the same plan without searching."""
+    n = arguments.pop("n")
+    assert isinstance(n, int)
+    board: int | Board = Board(n, rules=["torus"]) if arguments.pop("torus", False) else n
+    planned: list[api.Plan] = []
+    search = {"count": api.count, "solve": api.solve, "first": api.first}[command]
+    answer = search(board, on_plan=planned.append, **arguments)  # type: ignore[operator]
+    if isinstance(answer, api.EngineStream):
+        with answer:
+            list(answer)
+        stats = answer.stats
+    else:
+        stats = answer if isinstance(answer, api.Stats) else answer.stats
+    assert len(planned) == 1
+    assert planned[0].engine == stats.engine
+    assert planned[0] == api.plan(command, board, **arguments)
+
+
+def test_a_plan_says_why_and_knows_the_published_count() -> None:
+    plan = api.plan("count", 12)
+    assert plan.engine == api.ENGINES[plan.engine].name and plan.reason
+    assert plan.known_total == known_total(12)
+    assert plan.notes == ()
+    assert api.plan("count", 12, queens=[(0, 0)]).known_total is None
+
+
+def test_a_plan_lists_the_engines_that_can_take_it_and_why_the_others_cannot() -> None:
+    plan = api.plan("solve", 12)
+    assert "mip" in plan.refusals and "14,200 solutions" in plan.refusals["mip"]
+    assert plan.engine in plan.able and "mip" not in plan.able
+    assert set(plan.able) | set(plan.refusals) == {
+        name for name, engine in api.ENGINES.items() if "solve" in engine.commands
+    }
+
+
+def test_a_theorem_answers_a_plan_and_says_what_it_left_unused(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "count.ckpt"
+    plan = api.plan("count", Board(12, rules=["torus"]), checkpoint=checkpoint, workers=2)
+    assert plan.engine == api.THEOREM and "divisible by 2" in plan.reason
+    (note,) = plan.notes
+    assert str(note).endswith("nothing was written or started for checkpoint= and workers=.")
+    assert note.worded(lambda name: f"--{name}").endswith("for --checkpoint and --workers.")
+    assert not checkpoint.exists()
+
+
+def test_notes_say_a_theorem_set_aside_and_an_engine_far_slower() -> None:
+    (aside,) = api.plan("count", Board(12, rules=["torus"]), engine="bitboard").notes
+    assert "no solution exists for N = 12 (torus)" in str(aside)
+    assert "without engine=, strategy= or an engine's option" in str(aside)
+    (slow,) = api.plan("solve", 14, engine="cp", time_limit=60).notes
+    assert str(slow).startswith("the cp engine takes about")
+    assert "(engine= bitboard, or no engine=)" in str(slow)
+    assert "(--engine bitboard, or no --engine)" in slow.worded(lambda name: f"--{name}")
+
+
+def test_a_seed_that_chose_nothing_is_a_note_of_the_result() -> None:
+    (unused,) = api.first(8, seed=3, engine="bitboard").notes
+    assert "makes no random choices, so seed= changes nothing here" in str(unused)
+    assert api.first(8, seed=3).notes == ()
+    assert api.first(8, engine="bitboard").notes == ()
+
+
+def test_first_plans_its_attempts_in_turn() -> None:
+    attempts = api.plan("first", 20, queens=[(0, 0)]).attempts
+    assert len(attempts) > 1 and attempts[0].seconds is not None and attempts[-1].seconds is None
+    assert api.plan("first", 20, queens=[(0, 0)]).engine == attempts[0].engine
+
+
+def test_a_plan_is_checked_as_the_search_would_be_and_searches_nothing() -> None:
+    with pytest.raises(InputError, match="time limit"):
+        api.plan("count", 30)
+    with pytest.raises(InputError, match="unknown command 'list'"):
+        api.plan("list", 8)
+    with pytest.raises(InputError, match="on_plan belongs to the searches"):
+        api.plan("count", 8, on_plan=print)
+    started = time.monotonic()
+    plan = api.plan("count", 18)  # counted, minutes on two cores
+    assert time.monotonic() - started < bound(0.5)
+    assert plan.known_total == known_total(18)
+
+
+def test_the_facts_help_shows_come_from_the_api() -> None:
+    assert api.MAX_WORKERS >= 2 and api.MAX_SEED > 0 and api.CONNECT_SECONDS > 0
+    assert api.MIP_SOLVERS[0] == api.ENGINE_OPTIONS["mip_solver"][0].default
+    assert api.ENGINE_OPTIONS["mip_solver"][1] == api.MIP_ENGINE
+    splitting = [name for name, engine in api.ENGINES.items() if engine.splits]
+    assert api.engines_that("splits") == ", ".join(splitting)
+    assert api.SOLVE_DEFAULT in api.ENGINES and api.AUTO_ENGINE not in api.ENGINES
