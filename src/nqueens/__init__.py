@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from nqueens.api.searches import count, first, solve
     from nqueens.core.board import MAX_N, Board, BoardError
+    from nqueens.core.errors import CheckpointUnwritable, ClusterLost, ClusterUnreachable
     from nqueens.core.geometry import Diagonal
     from nqueens.core.results import (
         FirstResult,
@@ -31,8 +32,6 @@ if TYPE_CHECKING:
         Stats,
         Status,
     )
-    from nqueens.run.checkpoint import CheckpointUnwritable
-    from nqueens.run.cluster import ClusterLost, ClusterUnreachable
 
 _HOMES = {
     "MAX_N": "nqueens.core.board",
@@ -42,9 +41,9 @@ _HOMES = {
     "Board": "nqueens.core.board",
     "BoardError": "nqueens.core.board",
     "Diagonal": "nqueens.core.geometry",
-    "CheckpointUnwritable": "nqueens.run.checkpoint",
-    "ClusterLost": "nqueens.run.cluster",
-    "ClusterUnreachable": "nqueens.run.cluster",
+    "CheckpointUnwritable": "nqueens.core.errors",
+    "ClusterLost": "nqueens.core.errors",
+    "ClusterUnreachable": "nqueens.core.errors",
     "FirstResult": "nqueens.core.results",
     "InputError": "nqueens.core.results",
     "SearchInterrupted": "nqueens.core.results",

@@ -790,9 +790,9 @@ def test_the_bar_and_time_left_follow_the_solutions_where_their_number_is_known(
     display.progress(119, 2282, known_total(17) // 5)  # a fifth found, 5 % of the pieces done
     task = bar.tasks[0]
     assert task.percentage == pytest.approx(20, abs=0.1)
-    from nqueens.cli.progress import _TimeLeftColumn
+    from nqueens.cli.columns import TimeLeftColumn
 
-    assert str(_TimeLeftColumn().render(task)) == "~0:08 left"  # not the pieces' ~0:36
+    assert str(TimeLeftColumn().render(task)) == "~0:08 left"  # not the pieces' ~0:36
     bar.stop()
 
 

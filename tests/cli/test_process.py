@@ -54,6 +54,25 @@ def test_the_command_line_starts_without_reading_package_metadata() -> None:
     assert done.stdout == "False\n"
 
 
+def test_a_count_in_a_pipe_loads_no_progress_bar_cluster_or_checkpoint() -> None:
+    """What a command does not use, it does not import: a bar is drawn only on a terminal, a
+    cluster and a checkpoint only where asked for."""
+    probe = (
+        "import sys\n"
+        "from nqueens.cli import cli\n"
+        "try:\n"
+        "    cli(['count', '8'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "unused = ('rich.progress', 'rich.table', 'nqueens.run.cluster',"
+        " 'nqueens.run.checkpoint')\n"
+        "print([module for module in unused if module in sys.modules])\n"
+    )
+    done = run_python(probe)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "92\n[]\n"
+
+
 def test_first_leaves_stderr_to_the_timing_line() -> None:
     done = run_nqueens("first", "30")
     assert done.returncode == 0

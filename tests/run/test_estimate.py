@@ -12,7 +12,7 @@ from helpers import TERMINAL_ENV, invoke, known_total, start_nqueens, strip_ansi
 from rich.progress import Progress
 
 import nqueens
-from nqueens.cli.progress import _TimeLeftColumn
+from nqueens.cli.columns import TimeLeftColumn
 from nqueens.cli.render import estimate_line
 from nqueens.core.board import Board
 from nqueens.core.geometry import DIFFERENCE, SUM, Diagonal
@@ -120,14 +120,14 @@ def test_the_time_left_follows_the_estimate_then_this_runs_pace() -> None:
     progress.update(resumed, completed=60)
     clock[0] = 40.0
     progress.update(resumed, completed=70)
-    assert str(_TimeLeftColumn().render(progress.tasks[resumed])) == "~2:00 left"
+    assert str(TimeLeftColumn().render(progress.tasks[resumed])) == "~2:00 left"
     # An estimate of an hour and a half: followed until the count outlasts it.
     expected = progress.add_task("count", total=100, expected=5400.0)
     progress.update(expected, completed=1)
     clock[0] = 45.0  # 5 s after it started
-    assert str(_TimeLeftColumn().render(progress.tasks[expected])) == "~1:29:55 left"
+    assert str(TimeLeftColumn().render(progress.tasks[expected])) == "~1:29:55 left"
     clock[0] = 6000.0  # 1 of 100 in 5960 s: 99 more take 6.8 days
-    assert str(_TimeLeftColumn().render(progress.tasks[expected])) == "~6.8 days left"
+    assert str(TimeLeftColumn().render(progress.tasks[expected])) == "~6.8 days left"
 
 
 def test_the_estimate_line_says_how_long_on_how_many_workers() -> None:

@@ -9,8 +9,9 @@ so whatever it says, a caller can ask for.
     >>> api.count(8).solutions
     92
 
-The names from modules that take a while to import (clusters, checkpoints, the explained
-search) load on first use, so that a command that needs none of them starts at once.
+The names from modules that take a while to import (the explained search, the estimate of a
+long count, what is installed) load on first use, so that a command that needs none of them
+starts at once.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 from nqueens.api.facts import (
     AUTO_ENGINE,
+    CONNECT_SECONDS,
     ENGINE_OPTIONS,
     ENGINES,
     MAX_MODEL_N,
     MAX_SEED,
+    MAX_WORKERS,
     MIP_ENGINE,
     MIP_SOLVERS,
     SOLVE_DEFAULT,
@@ -34,6 +37,7 @@ from nqueens.api.facts import (
 from nqueens.api.searches import PlanCallback, count, first, none_exists, plan, solve
 from nqueens.core import clock, signals
 from nqueens.core.board import MAX_N, Board, BoardError
+from nqueens.core.errors import CheckpointUnwritable, ClusterLost, ClusterUnreachable
 from nqueens.core.geometry import RULES, SUM, Diagonal, diagonal_through, parse_square
 from nqueens.core.glyphs import glyphs
 from nqueens.core.known_counts import KNOWN_TOTALS
@@ -60,18 +64,10 @@ from nqueens.run.requests import check_board_size
 if TYPE_CHECKING:
     from nqueens.explain.events import Explanation, explain
     from nqueens.explain.page import html_document, svg_document
-    from nqueens.run.checkpoint import CheckpointUnwritable
-    from nqueens.run.cluster import CONNECT_SECONDS, ClusterLost, ClusterUnreachable
     from nqueens.run.estimate import Estimate
-    from nqueens.run.executors import MAX_WORKERS
     from nqueens.run.installation import installation
 
 _LATER = {
-    "CONNECT_SECONDS": "nqueens.run.cluster",
-    "MAX_WORKERS": "nqueens.run.executors",
-    "CheckpointUnwritable": "nqueens.run.checkpoint",
-    "ClusterLost": "nqueens.run.cluster",
-    "ClusterUnreachable": "nqueens.run.cluster",
     "Estimate": "nqueens.run.estimate",
     "Explanation": "nqueens.explain.events",
     "explain": "nqueens.explain.events",

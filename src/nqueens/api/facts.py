@@ -9,6 +9,8 @@ from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import mip, registry
 from nqueens.engines.base import MAX_SEED as MAX_SEED
 from nqueens.engines.base import EngineOption
+from nqueens.run.limits import CONNECT_SECONDS as CONNECT_SECONDS
+from nqueens.run.limits import MAX_WORKERS as MAX_WORKERS
 from nqueens.run.requests import MAX_MODEL_N as MAX_MODEL_N
 
 AUTO_ENGINE = registry.AUTO_ENGINE
@@ -75,10 +77,12 @@ def engines_that(capability: str) -> str:
 
 __all__ = [
     "AUTO_ENGINE",
+    "CONNECT_SECONDS",
     "ENGINES",
     "ENGINE_OPTIONS",
     "MAX_MODEL_N",
     "MAX_SEED",
+    "MAX_WORKERS",
     "MIP_ENGINE",
     "MIP_SOLVERS",
     "SOLVE_DEFAULT",

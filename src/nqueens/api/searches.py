@@ -24,6 +24,7 @@ from nqueens.engines import registry
 from nqueens.engines.base import COUNT, FIRST, SOLVE, Request
 from nqueens.engines.streams import EngineStream, count_all, first_of
 from nqueens.run import notes
+from nqueens.run.limits import MAX_WORKERS
 from nqueens.run.plan import answered_at_once, as_tried, check_bounded, first_plan, fitting
 from nqueens.run.requests import engine_for, plan_of, request_of
 
@@ -238,8 +239,6 @@ def count(
     )
     request = replace(request, remote=where is not None)
     if workers is not None:
-        from nqueens.run.executors import MAX_WORKERS
-
         workers = validation.whole_number(
             workers, "the number of workers", minimum=0, maximum=MAX_WORKERS
         )

@@ -9,24 +9,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from rich.progress import (
-    BarColumn,
-    Progress,
-    ProgressColumn,
-    SpinnerColumn,
-    Task,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-)
-from rich.spinner import Spinner
-from rich.text import Text
-
-from nqueens.api import duration
 from nqueens.cli import render
 from nqueens.cli.output import encodes
 
 if TYPE_CHECKING:
+    from rich.progress import Progress, ProgressColumn
+
     from nqueens.api import Estimate, Plan
     from nqueens.cli.output import Output
 
@@ -40,39 +28,6 @@ SPINNER_DELAY_SECONDS = 1.0
 
 
 _WIDE_COLUMNS = 120  # the bar in words needs this much with a count in the billions
-
-
-class _TimeLeftColumn(ProgressColumn):
-    """The time left: from the estimate a long count starts with, until the count outlasts it;
-    otherwise from the average pace since the start (steadier than a recent window, which jumps
-    as subproblems of very different sizes finish), counting only the work done in this run, not
-    what a checkpoint had. Nothing in the first second, when a pace means little."""
-
-    def render(self, task: Task) -> Text:
-        elapsed, done, total = task.elapsed, task.completed, task.total
-        if not elapsed or not total or done >= total:
-            return Text("")
-        expected = task.fields.get("expected")
-        counted = done - task.fields.get("resumed_from", 0)
-        if expected is not None and elapsed < expected:
-            left = expected - elapsed
-        elif counted > 0 and elapsed >= _FIRST_PACE_SECONDS:
-            left = elapsed * (total - done) / counted
-        else:
-            return Text("")
-        return Text(f"~{_clock(left)} left", style="progress.remaining")
-
-
-_FIRST_PACE_SECONDS = 1.0
-
-
-def _clock(seconds: float) -> str:
-    """'4:05', '1:04:05', or for days of work '9 days'."""
-    whole = int(seconds)
-    if whole >= 2 * 86400:
-        return duration(seconds)
-    hours, minutes, secs = whole // 3600, whole // 60 % 60, whole % 60
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 class CountDisplay:
@@ -149,6 +104,10 @@ def count_display(
     if not (enabled and output.err.is_terminal):
         yield None
         return
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+
+    from nqueens.cli.columns import TimeLeftColumn
+
     columns: tuple[str | ProgressColumn, ...]
     if output.err.width < _WIDE_COLUMNS:
         columns = (
@@ -157,7 +116,7 @@ def count_display(
             TaskProgressColumn(),
             TextColumn("{task.fields[solutions]:,} found"),
             TimeElapsedColumn(),
-            _TimeLeftColumn(),
+            TimeLeftColumn(),
         )
     else:
         dot = "\N{MIDDLE DOT}" if encodes(output.err, "\N{MIDDLE DOT}") else "-"
@@ -168,7 +127,7 @@ def count_display(
             TextColumn(f"{dot} {{task.fields[solutions]:,}} solutions {dot}"),
             TextColumn(f"{{task.fields[done]:,}}/{{task.fields[pieces]:,}} pieces {dot}"),
             TimeElapsedColumn(),
-            _TimeLeftColumn(),
+            TimeLeftColumn(),
         )
     bar = Progress(*columns, console=output.err, transient=True)
     with spinner(output, f"Counting N = {n}") as stop_spinner:
@@ -190,13 +149,17 @@ def listing_display(
     if not (enabled and output.err.is_terminal):
         yield lambda written: None
         return
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+
+    from nqueens.cli.columns import TimeLeftColumn
+
     bar = Progress(
         TextColumn("[bold]Listing N = {task.fields[n]}"),
         BarColumn(bar_width=10),  # 80 columns hold it with a count of N = 18 and the time left
         TaskProgressColumn(),
         TextColumn("{task.completed:,.0f} boards written"),
         TimeElapsedColumn(),
-        _TimeLeftColumn(),
+        TimeLeftColumn(),
         console=output.err,
         transient=True,
     )
@@ -225,6 +188,9 @@ def spinner(output: Output, text: str, *, enabled: bool = True) -> Iterator[Call
     if not (enabled and output.err.is_terminal):
         yield lambda: None
         return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    from rich.spinner import Spinner
+
     dots = "".join(Spinner("dots").frames)
     progress = Progress(
         SpinnerColumn("dots" if encodes(output.err, dots) else "line"),  # line spins in ASCII

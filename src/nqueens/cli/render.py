@@ -11,10 +11,6 @@ import math
 from collections.abc import Collection, Iterator
 from typing import TYPE_CHECKING
 
-from rich.cells import cell_len
-from rich.table import Table
-from rich.text import Text
-
 from nqueens.api import (
     SUM,
     Board,
@@ -32,6 +28,9 @@ from nqueens.core.pictures import plain_grid
 from nqueens.formats import blocks
 
 if TYPE_CHECKING:
+    from rich.table import Table
+    from rich.text import Text
+
     from nqueens.api import Estimate
 
 _SQUARE_WIDTH = 3  # terminal cells are about twice as tall as wide: three make a squarish square
@@ -111,7 +110,7 @@ def key_lines(items: list[str], width: int | None) -> list[str]:
     lines: list[str] = []
     for item in items:
         joined = f"{lines[-1]}{KEY_GAP}{item}" if lines else item
-        if lines and (width is None or cell_len(joined) <= width):
+        if lines and (width is None or _cells(joined) <= width):
             lines[-1] = joined
         else:
             lines.append(item)
@@ -174,6 +173,8 @@ def rich_grid(
     drawn = glyphs(ascii_only)
     queen = drawn.queen
     marks = marks or {}
+    from rich.text import Text
+
     board = Text(" " * (label_width + 1), end="")
     for col in range(1, n + 1):
         board.append(f"{col:^{_SQUARE_WIDTH}}", style=_LABEL)
@@ -286,6 +287,8 @@ def stats_table(stats: Stats, board: Board) -> Table:
 
     The solution rate is a row where it is a rate (``has_rate``).
     """
+    from rich.table import Table
+
     table = Table(title="Statistics", show_header=False, title_justify="left")
     table.add_column("statistic", style="bold")
     table.add_column("value", justify="right")
@@ -346,3 +349,10 @@ def summary(stats: Stats, board: Board, *, in_all: int | None = None) -> str:
     if stats.status is not Status.COMPLETE:
         line += f" ({describe_status(stats.status)})"
     return line
+
+
+def _cells(text: str) -> int:
+    """The columns ``text`` takes on a terminal (wide characters take two)."""
+    from rich.cells import cell_len
+
+    return cell_len(text)

@@ -1,5 +1,6 @@
-"""What every layer says of squares and of input it refuses: the lowest module of the package,
-so that the board, its checks and the results can all use it."""
+"""What every layer says of squares, of input it refuses and of a count that cannot go on: the
+lowest module of the package, so that the board, its checks, the results and the command line
+can all use it without importing what raises them."""
 
 from __future__ import annotations
 
@@ -32,3 +33,18 @@ class InputError(ValueError):
         for name in self.names:
             text = text.replace(f"{{{name}}}", spell(name))
         return text
+
+
+class CheckpointUnwritable(OSError):
+    """A finished subproblem could not be written to the checkpoint (a full disk, a quota);
+    ``kept`` subproblems are safe in it."""
+
+    kept = 0
+
+
+class ClusterLost(RuntimeError):
+    """The scheduler went away in the middle of a count."""
+
+
+class ClusterUnreachable(RuntimeError):
+    """No scheduler answered at the address within the connect timeout."""

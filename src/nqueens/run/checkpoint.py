@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO
 
+from nqueens.core.errors import CheckpointUnwritable as CheckpointUnwritable
 from nqueens.core.results import InputError
 from nqueens.engines.base import Request, Subcount, Subproblem
 
@@ -265,13 +266,6 @@ class Checkpoint:
         line it held is cut short in the file, and dropped when the count resumes)."""
         with suppress(OSError):
             self._file.close()
-
-
-class CheckpointUnwritable(OSError):
-    """A finished subproblem could not be written to the checkpoint (a full disk, a quota);
-    ``kept`` subproblems are safe in it."""
-
-    kept = 0
 
 
 def _describe(belongs_to: dict[str, object]) -> str:

@@ -21,15 +21,16 @@ from multiprocessing import resource_tracker
 from typing import Any
 
 from nqueens.core import signals
+from nqueens.core.errors import ClusterLost as ClusterLost
+from nqueens.core.errors import ClusterUnreachable as ClusterUnreachable
 from nqueens.core.results import InputError
 from nqueens.core.validation import read_whole, shown
 from nqueens.engines.base import Engine
 from nqueens.run import local_cluster
-from nqueens.run.executors import MAX_WORKERS, Counted, Numbered
+from nqueens.run.executors import Counted, Numbered
 from nqueens.run.feeders import Batches, Shares
-
-CONNECT_SECONDS = 10.0
-"""How long a count waits for a scheduler to answer, unless told otherwise."""
+from nqueens.run.limits import CONNECT_SECONDS as CONNECT_SECONDS
+from nqueens.run.limits import MAX_WORKERS
 
 _SCHEMES = ("tcp", "tls", "ws", "wss")
 _ADDRESS = re.compile(
@@ -40,14 +41,6 @@ _ADDRESS = re.compile(
 )
 _RECONNECT_SECONDS = 5  # how long the client may look for its lost scheduler
 _POLL_SECONDS = 0.2
-
-
-class ClusterLost(RuntimeError):
-    """The scheduler went away in the middle of a count."""
-
-
-class ClusterUnreachable(RuntimeError):
-    """No scheduler answered at the address within the connect timeout."""
 
 
 @dataclass(frozen=True)

@@ -21,13 +21,11 @@ from collections.abc import Generator, Sequence
 from nqueens.core import signals, wording
 from nqueens.core.results import InputError
 from nqueens.engines.base import Subcount, Subproblem
+from nqueens.run.limits import MAX_WORKERS as MAX_WORKERS
 
 Numbered = tuple[int, Subproblem]  # a subproblem and its place in the list of them
 Counted = tuple[int, Subcount]
 
-MAX_WORKERS = 1024
-"""The most worker processes a count starts on one machine (``-j``, ``local:K``): a mistyped
--j 99999 would otherwise fork one for each of a count's thousands of subproblems."""
 
 _POLL_SECONDS = 0.05
 _GRACE_SECONDS = 0.1  # after a deadline, for subproblems under way to report what they found

@@ -6,13 +6,6 @@ import json
 from typing import TYPE_CHECKING
 
 import click
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-)
 
 from nqueens.api import (
     ENGINES,
@@ -155,6 +148,14 @@ def bench(
             f"Measuring {counted(total, 'cell')}, {bound}. --sizes, --first-sizes, --engines and "
             "--time-limit measure less."
         )
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     with Progress(
         TextColumn("[bold]Benchmarking"),
         BarColumn(),

@@ -4,7 +4,6 @@ needed."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 from pathlib import Path
@@ -47,5 +46,7 @@ def cache_folder(source: Path) -> Path | None:
 def _cache_subfolder(source: Path) -> str:
     """The folder numba gives a source's cache inside a cache folder: its folder's name and a
     hash of its path."""
+    import hashlib  # here: only a count on the GPU needs it
+
     folder = os.path.dirname(os.path.abspath(source))
     return f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"

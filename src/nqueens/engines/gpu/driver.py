@@ -15,10 +15,7 @@ with numba's own launch (``nqueens.engines.gpu.kernel.launcher``).
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 import os
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -341,6 +338,8 @@ def compiled_by() -> tuple[str, str]:
 def kept_path(folder: Path, capability: tuple[int, int]) -> Path:
     """Where the kernel's machine code is kept in ``folder``: a name that changes with its
     source (its sizes with it), numba's and numba-cuda's versions and the compute capability."""
+    import hashlib  # here, as json and tempfile below: only a count on the GPU needs them
+
     signed = hashlib.sha256(KERNEL_SOURCE.read_bytes())
     signed.update(repr((*compiled_by(), capability)).encode())
     major, minor = capability
@@ -349,6 +348,8 @@ def kept_path(folder: Path, capability: tuple[int, int]) -> Path:
 
 def kept(path: Path) -> Machine | None:
     """The machine code kept at ``path``, if it is there whole."""
+    import json
+
     try:
         facts = json.loads(path.with_suffix(".json").read_text())
         cubin = path.with_suffix(".cubin").read_bytes()
@@ -362,6 +363,9 @@ def kept(path: Path) -> Machine | None:
 def keep(path: Path, machine: Machine) -> None:
     """Keep machine code at ``path``, its facts written last, each file whole or not at all;
     where the folder cannot be written, it is compiled again by the next process."""
+    import json
+    import tempfile
+
     facts = {name: getattr(machine, name) for name in Machine._fields[1:]}
     facts["bytes"] = len(machine.cubin)
     try:
