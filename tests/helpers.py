@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import click
 from click.testing import CliRunner, Result
 
 ROOT = Path(__file__).parent.parent
@@ -180,6 +181,14 @@ def invoke(
     with mock.patch.object(output, "is_terminal", lambda stream: on_terminal):
         runner = CliRunner(charset=charset)
         return runner.invoke(cli, list(args), input=stdin, env=env, catch_exceptions=False)
+
+
+def every_command() -> dict[str, click.Command]:
+    """Every command of the group, by name, each loaded (the group loads one when it runs)."""
+    from nqueens.cli import COMMANDS, cli
+
+    context = click.Context(cli)
+    return {name: command for name in COMMANDS if (command := cli.get_command(context, name))}
 
 
 def run_on_terminal(

@@ -20,6 +20,7 @@ from helpers import (
     PLAIN_ENV,
     ROOT,
     TERMINAL_ENV,
+    every_command,
     invoke,
     known_total,
     process_env,
@@ -31,6 +32,9 @@ from nqueens.cli import cli
 from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
 from nqueens.engines.mip import BACKENDS
+
+COMMANDS_BY_NAME = every_command()
+"""Every command of the command line, by name."""
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 """What a user reads: the README and every page of the documentation site."""
@@ -289,7 +293,7 @@ def test_every_command_shown_to_type_parses(
             if re.fullmatch(r"[\w-]+\.(?:txt|cnf|mzn)", word):
                 (tmp_path / word).touch()
         name, *arguments = [word for word in words[1:] if word not in {"--no-color", "--color"}]
-        command = cli.commands[name]
+        command = COMMANDS_BY_NAME[name]
         parent = click.Context(cli, info_name="nqueens")
         with command.make_context(name, arguments, parent=parent):
             pass
@@ -339,7 +343,7 @@ def test_nothing_shipped_speaks_of_how_the_project_was_made() -> None:
 
 def test_the_help_speaks_of_the_program_alone() -> None:
     """Every command's help, as a user reads it: no making-of words either."""
-    for name in ["", *cli.commands]:
+    for name in ["", *COMMANDS_BY_NAME]:
         shown = invoke(*([name] if name else []), "--help").stdout
         assert not MAKING_OF.search(shown), (name, MAKING_OF.search(shown))
 
@@ -354,7 +358,7 @@ def test_the_cli_reference_is_generated_from_the_commands() -> None:
     spec.loader.exec_module(hook)
     assert hook.MARKER in page and "--time-limit" not in page
     written = hook.on_page_markdown(page)
-    for name in ["", *cli.commands]:
+    for name in ["", *COMMANDS_BY_NAME]:
         shown = invoke(*([name] if name else []), "--help", env={**PLAIN_ENV, "COLUMNS": "80"})
         assert shown.stdout.replace("Usage: cli", "Usage: nqueens").strip() in written, name
     assert "::: nqueens.api.count" in _text(ROOT / "docs" / "reference" / "api.md")

@@ -23,7 +23,7 @@ import pytest
 from browser import Browser, needs_chromium, open_page, start_chromium
 from helpers import ROOT
 
-from nqueens.cli import cli
+from nqueens.cli import COMMANDS
 
 pytest.importorskip("mkdocs", reason="the docs dependency group is not installed")
 pytest.importorskip("material", reason="the docs dependency group is not installed")
@@ -118,9 +118,9 @@ def test_the_home_page_renders_with_every_asset(served: tuple[Browser, _Server])
 def test_the_cli_reference_renders_every_command(served: tuple[Browser, _Server]) -> None:
     browser, server = served
     shown = _visit(browser, server, "/reference/cli/")
-    for command in cli.commands:
+    for command in COMMANDS:
         assert f"nqueens {command}" in shown["text"], command
-    assert "--time-limit" in shown["text"] and shown["code"] == len(cli.commands) + 1
+    assert "--time-limit" in shown["text"] and shown["code"] == len(COMMANDS) + 1
     assert shown["elsewhere"] == []
     assert not [(path, code) for path, code in server.requests if code >= 400]
 

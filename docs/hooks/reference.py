@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from nqueens.cli import cli
+from nqueens.cli import COMMANDS, cli
 
 MARKER = "<!-- the help of every command -->"
 """Where a page wants the reference."""
@@ -39,7 +39,9 @@ def reference() -> str:
     """A section per command, in the order the group lists them, each its ``--help``."""
     root = _context(cli, "nqueens", None)
     sections = [_section("nqueens", cli.get_help(root))]
-    for name, command in cli.commands.items():
+    for name in COMMANDS:
+        command = cli.get_command(root, name)
+        assert command is not None, name
         context = _context(command, name, root)
         sections.append(_section(f"nqueens {name}", command.get_help(context)))
     return "\n\n".join(sections)

@@ -20,6 +20,7 @@ from helpers import (
     TERMINAL_ENV,
     assert_valid_board,
     brute_force_solutions,
+    every_command,
     invoke,
     json_lines,
     json_stream,
@@ -35,9 +36,12 @@ from helpers import (
 
 import nqueens
 from nqueens import InputError, SearchInterrupted, Stats, Status, api
-from nqueens.cli import cli, progress
+from nqueens.cli import progress
 from nqueens.engines import reduced, registry
 from nqueens.engines.base import Request
+
+COMMANDS_BY_NAME = every_command()
+"""Every command of the command line, by name."""
 
 # --- solve -------------------------------------------------------------------------------------
 
@@ -490,11 +494,11 @@ def test_help_says_each_thing_once() -> None:
         assert re.search(
             rf"^    {re.escape(name)} +{re.escape(described.summary[:20])}", main, re.M
         )
-    for command in cli.commands:
+    for command in COMMANDS_BY_NAME:
         text = invoke(command, "--help").stdout
         assert "Exit codes, and how rows and columns are numbered: nqueens --help." in text
         assert "130" not in text and "rows[c]" not in text
-        option = next((p for p in cli.commands[command].params if p.name == "engine"), None)
+        option = next((p for p in COMMANDS_BY_NAME[command].params if p.name == "engine"), None)
         if option is not None:
             assert isinstance(option.type, click.Choice)
             able = {n for n, e in registry.ENGINES.items() if command in e.commands}
@@ -671,13 +675,13 @@ def test_progress_bar_is_quiet_off_a_terminal_and_with_quiet() -> None:
     assert invoke("count", "12", "--quiet", env=TERMINAL_ENV).stderr == ""
 
 
-@pytest.mark.parametrize("command", sorted(cli.commands))
+@pytest.mark.parametrize("command", sorted(COMMANDS_BY_NAME))
 def test_every_command_has_help_with_h(command: str) -> None:
     """As sqlite-utils checks: every command documents itself, and -h is --help."""
     result = invoke(command, "-h")
     assert result.exit_code == 0
     assert result.stdout.startswith(f"Usage: cli {command}") or "Usage:" in result.stdout
-    assert cli.commands[command].help, f"{command} has no help text"
+    assert COMMANDS_BY_NAME[command].help, f"{command} has no help text"
     assert result.stdout == invoke(command, "--help").stdout
     # each value named in the user's words: bench --repeat and first --seed said INTEGER
     typed = r"^\s+(-\w, )?--[\w-]+ (INTEGER|FLOAT|TEXT|PATH|FILENAME|BOOLEAN)\b"
@@ -876,7 +880,7 @@ def test_a_split_count_shows_its_total_from_the_first_frame(
 HISTORY_WORDS = ["the guide", "blog post", "seed", "Oz tutorial", "four engines", "the paper"]
 
 
-@pytest.mark.parametrize("command", sorted(cli.commands))
+@pytest.mark.parametrize("command", sorted(COMMANDS_BY_NAME))
 def test_every_command_has_examples_and_speaks_the_users_words(command: str) -> None:
     text = invoke(command, "--help").stdout
     assert "Examples:" in text

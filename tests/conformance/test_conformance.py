@@ -37,6 +37,7 @@ from helpers import (
     TERMINAL_ENV,
     assert_valid_board,
     bound,
+    every_command,
     invoke,
     json_lines,
     json_stream,
@@ -50,13 +51,16 @@ from helpers import (
 )
 
 import nqueens
-from nqueens.cli import cli, params
+from nqueens.cli import params
 from nqueens.core.board import Board
 from nqueens.core.geometry import RULES
 from nqueens.core.results import InputError
 from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
 from nqueens.engines.base import Request
+
+COMMANDS_BY_NAME = every_command()
+"""Every command of the command line, by name."""
 
 DOCUMENTED_EXIT_CODES = {0, 1, 2, 3, 74}
 """What a command may end with when no signal stops it (docs/reference/exit-codes.md)."""
@@ -170,7 +174,7 @@ def tokens(param: click.Parameter, value: str) -> list[list[str]]:
 
 def engines_of(command: str) -> list[str]:
     """The engines ``command`` offers (none: it has no --engine)."""
-    param = next((p for p in cli.commands[command].params if p.name == "engine"), None)
+    param = next((p for p in COMMANDS_BY_NAME[command].params if p.name == "engine"), None)
     if param is None:
         return [""]
     assert isinstance(param.type, click.Choice)
@@ -182,7 +186,7 @@ def option_cases() -> Iterator[object]:
     engine (auto, the default, among them)."""
     for command in BASE:
         for engine in engines_of(command):
-            for param in cli.commands[command].params:
+            for param in COMMANDS_BY_NAME[command].params:
                 for value in hostile_values(param) or []:
                     for words in tokens(param, value):
                         yield pytest.param(
@@ -284,12 +288,12 @@ def _assert_json(command: str, arguments: list[str], code: int, stdout: str) -> 
 def test_every_option_has_hostile_values() -> None:
     unknown = [
         f"{name} {param.name}"
-        for name, command in cli.commands.items()
+        for name, command in COMMANDS_BY_NAME.items()
         for param in command.params
         if hostile_values(param) is None
     ]
     assert not unknown, f"give these parameters hostile values in this file: {unknown}"
-    assert set(BASE) == set(cli.commands), "every command needs a base case here"
+    assert set(BASE) == set(COMMANDS_BY_NAME), "every command needs a base case here"
 
 
 @pytest.mark.slow
@@ -501,7 +505,7 @@ def test_every_command_goes_on_quietly_when_a_pipes_reader_is_gone(
     """A reader gone from stdout ends the command quietly, with exit 0; one gone from stderr
     costs nothing on stdout. rich's own answer, exit 1 and no word (and, from stderr, stdout's
     data thrown away), ended ``bench | head`` and ``solve --stats`` with stderr's reader gone."""
-    takes_stats = any(param.name == "stats" for param in cli.commands[command].params)
+    takes_stats = any(param.name == "stats" for param in COMMANDS_BY_NAME[command].params)
     arguments = filled([*BASE[command], *(["--stats"] if takes_stats else [])], files, command)
     ran = run_with_a_reader_gone([*NQUEENS, *arguments], stream)
     done = Ran(ran.returncode, ran.stdout or "", ran.stderr or "")
@@ -531,7 +535,9 @@ def test_a_refusal_names_only_the_options_of_its_own_command(arguments: list[str
     assert refused.exit_code == 2
     named = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", refused.stderr))
     assert named, refused.stderr
-    own = {opt for param in cli.commands[arguments[0]].params for opt in param.opts} | {"--help"}
+    own = {opt for param in COMMANDS_BY_NAME[arguments[0]].params for opt in param.opts} | {
+        "--help"
+    }
     assert named <= own, refused.stderr
 
 

@@ -20,12 +20,15 @@ from typing import Any, NamedTuple
 
 import numpy
 import pytest
-from helpers import bound, known_total, known_unique, searched
+from helpers import bound, every_command, known_total, known_unique, searched
 
 import nqueens
 from nqueens.engines import gpu
 from nqueens.engines.bitboard import _edges
 from nqueens.engines.gpu import caching, driver, early, kernel, needs
+
+COMMANDS_BY_NAME = every_command()
+"""Every command of the command line, by name."""
 
 Result = enum.Enum(
     "Result",
@@ -467,9 +470,8 @@ def test_only_a_count_that_names_the_gpu_starts_its_driver_early(
 def test_the_early_start_reads_the_command_line_as_the_command_line_is() -> None:
     """What it looks for before the command line is imported is what the command line takes:
     the command, its engine option (with the gpu engine among its choices), the cluster's."""
-    from nqueens.cli import cli
 
-    command = cli.commands[early.COMMAND]
+    command = COMMANDS_BY_NAME[early.COMMAND]
     options = {option: parameter for parameter in command.params for option in parameter.opts}
     assert early.REMOTE_OPTION in options
     engine_option = options[early.ENGINE_OPTION]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import atexit
 import errno
+import importlib
 import io
 import os
 import re
@@ -38,12 +39,28 @@ from nqueens.cli.output import (
 )
 from nqueens.cli.records import keep_whole_records
 
+COMMANDS = ("solve", "count", "first", "explain", "verify", "export", "bench")
+"""Every command, each the function of that name in its module of ``nqueens.cli.commands``,
+in the order the reference lists them."""
+
 
 class QueensGroup(click.Group):
-    """Ends quietly on a closed pipe and with exit code 130 on Ctrl-C, never with a traceback."""
+    """Ends quietly on a closed pipe and with exit code 130 on Ctrl-C, never with a traceback.
+
+    Each command is imported when it runs (or help lists them all), so that ``nqueens count 8``
+    does not load what ``export`` or ``bench`` need."""
 
     command_class = QueensCommand
     context_class = QueensContext
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in COMMANDS and cmd_name not in self.commands:
+            module = importlib.import_module(f"nqueens.cli.commands.{cmd_name}")
+            self.add_command(getattr(module, cmd_name))
+        return super().get_command(ctx, cmd_name)
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]

@@ -5,20 +5,23 @@ Data goes to stdout; summaries, statistics, progress and messages to stderr.
 
 from __future__ import annotations
 
-import errno
 import os
 import sys
 from collections.abc import Iterator
 from contextlib import suppress
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
 
 from nqueens.api import Board, EngineStream, Solution, Stats, Status, signals
 from nqueens.cli import render
 from nqueens.cli.records import note_records
 from nqueens.core import pictures
 from nqueens.formats import blocks
+
+if TYPE_CHECKING:
+    from nqueens.cli.consoles import StreamConsole
 
 COLOR_KEY = "nqueens.color"
 """Where the command line keeps --color (True), --no-color (False) or neither (None)."""
@@ -70,22 +73,6 @@ def discard_stdout() -> None:
     os.close(devnull)
 
 
-class StreamConsole(Console):
-    """A rich console that leaves a reader who closed the pipe to the command line.
-
-    rich's own answer to a closed pipe is to raise SystemExit(1), after pointing stdout (whichever
-    stream the console writes to) at /dev/null: ``nqueens bench | head -c 5`` ended with exit 1
-    and no word. Here a closed stdout raises BrokenPipeError, which the command line answers as
-    it answers every write to a closed pipe (exit 0, quietly); a closed stderr only silences
-    this console, so that the data on stdout goes on.
-    """
-
-    def on_broken_pipe(self) -> None:
-        self.quiet = True
-        if not self.stderr:
-            raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
-
-
 class Output:
     """Where and how results are shown: the chosen format and style, and the two consoles."""
 
@@ -109,22 +96,53 @@ class Output:
         context = click.get_current_context(silent=True)
         color = context.meta.get(COLOR_KEY) if context is not None else None
         # --color acts as FORCE_COLOR and --no-color as NO_COLOR; neither leaves them to rich.
-        force_terminal = True if color is True else None
-        no_color = True if color is False else None
-        # Off a terminal stdout carries data, the same bytes whatever the colour settings: no
-        # colour setting may turn it into a drawing for people.
-        out_is_terminal = is_terminal(sys.stdout)
-        self.out = StreamConsole(
+        self._force_terminal = True if color is True else None
+        self._no_color = True if color is False else None
+        self._out_is_terminal = is_terminal(sys.stdout)
+        self.rich = (
+            output_format == "text" and self._out_is_terminal and os.environ.get("TERM") != "dumb"
+        )
+
+    @cached_property
+    def out(self) -> StreamConsole:
+        """The console of stdout. Off a terminal stdout carries data, the same bytes whatever
+        the colour settings: no colour setting may turn it into a drawing for people."""
+        from nqueens.cli.consoles import StreamConsole
+
+        force_terminal = self._force_terminal if self._out_is_terminal else False
+        return StreamConsole(
+            highlight=False, force_terminal=force_terminal, no_color=self._no_color
+        )
+
+    @cached_property
+    def err(self) -> StreamConsole:
+        """The console of stderr: messages, statistics, progress."""
+        from nqueens.cli.consoles import StreamConsole
+
+        return StreamConsole(
+            stderr=True,
             highlight=False,
-            force_terminal=force_terminal if out_is_terminal else False,
-            no_color=no_color,
+            force_terminal=self._force_terminal,
+            no_color=self._no_color,
         )
-        self.err = StreamConsole(
-            stderr=True, highlight=False, force_terminal=force_terminal, no_color=no_color
+
+    @cached_property
+    def in_letters(self) -> bool:
+        """Whether queens are drawn as letters: asked for (--ascii), or a terminal set to ASCII
+        or Latin-1, which cannot show the chess symbols."""
+        return self.ascii_only or not encodes(self.out, render.SYMBOLS_DRAWN)
+
+    @property
+    def err_is_terminal(self) -> bool:
+        """Whether stderr is a terminal, as rich judges it (--color and FORCE_COLOR make it one,
+        TTY_COMPATIBLE says either way); known without rich where nothing makes it one."""
+        plainly_not = (
+            self._force_terminal is None
+            and not is_terminal(sys.stderr)
+            and os.environ.get("TTY_COMPATIBLE", "") != "1"
+            and "FORCE_COLOR" not in os.environ
         )
-        self.rich = output_format == "text" and out_is_terminal and os.environ.get("TERM") != "dumb"
-        # A terminal set to ASCII or Latin-1 cannot show the chess symbols: letters, as --ascii.
-        self.in_letters = ascii_only or not encodes(self.out, render.SYMBOLS_DRAWN)
+        return False if plainly_not else self.err.is_terminal
 
     def _headed(self, n: int, number: int | None) -> bool:
         """Whether a solution's record off a terminal is a numbered board ending in a blank
@@ -242,7 +260,7 @@ class Output:
         self.err.print(render.stats_table(stats, board))
 
 
-def encodes(console: Console, text: str) -> bool:
+def encodes(console: StreamConsole, text: str) -> bool:
     """Whether the console's stream can write ``text`` in its encoding (a terminal set to ASCII
     cannot write a chess queen, and stdout would fail on it)."""
     try:

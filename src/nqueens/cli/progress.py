@@ -101,7 +101,7 @@ def count_display(
     progress bar instead: how far, the solutions so far, the time taken and the time left.
     The engine that counts decides, whichever ``auto`` picked.
     """
-    if not (enabled and output.err.is_terminal):
+    if not (enabled and output.err_is_terminal):
         yield None
         return
     from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
@@ -146,7 +146,7 @@ def listing_display(
     after a second, the boards written, the time taken and, where the board's number of
     solutions is known (``known_total``), how far and the time left. It yields the function
     that says how many boards are written so far."""
-    if not (enabled and output.err.is_terminal):
+    if not (enabled and output.err_is_terminal):
         yield lambda written: None
         return
     from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
@@ -185,7 +185,7 @@ def spinner(output: Output, text: str, *, enabled: bool = True) -> Iterator[Call
     It appears only once the search has run ``SPINNER_DELAY_SECONDS``, so quick searches stay
     quiet, and it leaves nothing behind. The function it yields stops it early.
     """
-    if not (enabled and output.err.is_terminal):
+    if not (enabled and output.err_is_terminal):
         yield lambda: None
         return
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn

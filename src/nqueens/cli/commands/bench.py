@@ -18,7 +18,7 @@ from nqueens.api import (
     signals,
 )
 from nqueens.cli.options import QueensCommand, given
-from nqueens.cli.output import SEE_MAIN_HELP, Output, StreamConsole
+from nqueens.cli.output import SEE_MAIN_HELP, Output
 from nqueens.cli.params import BoardSizes, Names, Seconds, WholeNumber
 from nqueens.cli.report import said
 
@@ -193,6 +193,8 @@ def bench(
     elif output_format == "csv":
         click.echo(benchmark.csv_text(cells), nl=False)
     else:
+        from nqueens.cli.consoles import StreamConsole
+
         # Off a terminal (a file, a page) the tables keep their natural width.
         on_terminal = output.out.is_terminal
         console = (

@@ -9,7 +9,6 @@ is restarted with new seeds until it succeeds, the time is up or the user stops 
 
 from __future__ import annotations
 
-import secrets
 import time
 from array import array
 
@@ -101,6 +100,8 @@ def local_first(request: Request) -> FirstResult:
         rows[col] = row
         fixed[col] = 1
     blocked = array("q", sorted(row * n + col for row, col in board.closed_squares()))
+    import secrets  # here: hashing comes with it, which only an unseeded search needs
+
     seed = request.seed if request.seed is not None else secrets.randbelow(1 << 31)
     attempts = swaps = moves = 0  # those of the attempts before this one
     more_swaps = more_moves = 0  # this one's
