@@ -413,3 +413,21 @@ def test_export_benchmark_times_every_format() -> None:
     assert [row[:2] for row in table] == [["20", name] for name in FORMATS]
     assert all(float(row[2]) > 0 and float(row[4]) > 0 for row in table)
     assert [row[5] != "-" for row in table] == [name in ("lp", "mps") for name in FORMATS]
+
+
+@pytest.mark.slow  # whole benchmark runs, seconds each: -m slow, as CI runs
+def test_startup_benchmark_times_each_command_beside_another_installation() -> None:
+    """Run against this installation itself as the other one: every command, both columns,
+    each cell a best, a median wall time and a median processor time."""
+    done = _benchmark("startup.py", "--against", sys.executable, "--repeat", "2")
+    ((table),) = _tables(done.stdout)
+    assert [row[0] for row in table] == [
+        "`count 8`",
+        "`count 8 --stats`",
+        "`first 8 --style compact`",
+        "`--help`",
+    ]
+    for row in table:
+        for cell in row[1:]:
+            best, median, processor = (float(part) for part in cell.split(" / "))
+            assert 0 < best <= median and processor > 0
