@@ -57,7 +57,8 @@ def test_the_command_line_starts_without_reading_package_metadata() -> None:
 def test_a_count_in_a_pipe_loads_no_console_cluster_checkpoint_or_other_command() -> None:
     """What a command does not use, it does not import: rich's consoles draw and speak only
     where there is something to draw or say, a cluster and a checkpoint only where asked for,
-    and the other commands only when they run."""
+    worker processes and an estimate only for a count that needs them, and the other commands
+    only when they run."""
     probe = (
         "import sys\n"
         "from nqueens.cli import cli\n"
@@ -65,8 +66,9 @@ def test_a_count_in_a_pipe_loads_no_console_cluster_checkpoint_or_other_command(
         "    cli(['count', '8'])\n"
         "except SystemExit:\n"
         "    pass\n"
-        "unused = ('rich', 'nqueens.run.cluster', 'nqueens.run.checkpoint',"
-        " 'nqueens.cli.commands.export', 'nqueens.export', 'nqueens.cli.commands.bench')\n"
+        "unused = ('rich', 'nqueens.run.cluster', 'nqueens.run.checkpoint', 'multiprocessing',"
+        " 'nqueens.run.estimate', 'nqueens.cli.commands.export', 'nqueens.export',"
+        " 'nqueens.cli.commands.bench')\n"
         "print([module for module in unused if module in sys.modules])\n"
     )
     done = run_python(probe)

@@ -20,16 +20,16 @@ from nqueens.core.results import SearchInterrupted, Stats, Status
 from nqueens.core.strategies import MAX_UNBOUNDED_ENUMERATION_N
 from nqueens.engines.base import Engine, Request, Subcount, Subproblem, SubproblemInterrupted
 from nqueens.run import plan
-from nqueens.run.estimate import Estimate, estimate
 from nqueens.run.executors import in_process, process_pool
 
 if TYPE_CHECKING:
     from nqueens.run.checkpoint import Checkpoint
     from nqueens.run.cluster import Cluster
+    from nqueens.run.estimate import Estimate
 
 ProgressCallback = Callable[[int, int, int], None]
 """Called as ``on_progress(subproblems_done, subproblems_total, solutions_so_far)``."""
-EstimateCallback = Callable[[Estimate, int], None]
+EstimateCallback = Callable[["Estimate", int], None]
 """Called as ``on_estimate(estimate, workers)`` before a long count."""
 
 ESTIMATE_SECONDS = 1.0
@@ -258,6 +258,8 @@ class _Counting:
             # cut short at its deadline would leave its launch running on the device
             return None
         else:
+            from nqueens.run.estimate import estimate  # here: only a long count is estimated
+
             guess = estimate(self.engine, [task for _, task in self.todo], ESTIMATE_SECONDS)
         if self.bounded_by_estimate:  # nothing else stops this count: hours are refused
             if guess is None:

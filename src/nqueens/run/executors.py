@@ -9,19 +9,21 @@ only needs this package installed.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
-import multiprocessing.pool
 import os
 import sys
 import threading
 import time
 import warnings
 from collections.abc import Generator, Sequence
+from typing import TYPE_CHECKING
 
 from nqueens.core import signals, wording
 from nqueens.core.results import InputError
 from nqueens.engines.base import Subcount, Subproblem
 from nqueens.run.limits import MAX_WORKERS as MAX_WORKERS
+
+if TYPE_CHECKING:
+    import multiprocessing.pool
 
 Numbered = tuple[int, Subproblem]  # a subproblem and its place in the list of them
 Counted = tuple[int, Subcount]
@@ -131,6 +133,8 @@ def process_pool(
     # fork starts workers with the solvers (and compiled code) already loaded; spawn re-imports.
     method = "fork" if sys.platform == "linux" else "spawn"
     batches = batches_of(tasks, workers, seconds_each)
+    import multiprocessing  # here: a count that needs no processes starts without it
+
     context = multiprocessing.get_context(method)
     pools = []  # the pool once it exists: a stop signal held back while it starts ends the try
     try:
