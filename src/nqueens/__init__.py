@@ -78,10 +78,12 @@ def __getattr__(name: str) -> "Any":
     """Load a public name from the module that defines it, once."""
     if name == "__version__":
         return _version()
-    if name not in _HOMES:
+    if name not in _HOMES and name != "bench":
         raise AttributeError(f"module 'nqueens' has no attribute {name!r}")
     import importlib
 
+    if name == "bench":  # a module of its own: every engine timed, as ``nqueens bench`` does
+        return importlib.import_module("nqueens.bench")
     value = getattr(importlib.import_module(_HOMES[name]), name)
     globals()[name] = value
     return value

@@ -93,13 +93,19 @@ def _ready() -> None:
         raise _Planned
 
 
-def _answered(request: Request, engine: str, on_plan: PlanCallback | None) -> EngineStream | None:
-    """A theorem's answer to ``request``, planned, where one answers without a search."""
+def _answered(
+    request: Request, engine: str, on_plan: PlanCallback | None, unused: tuple[str, ...] = ()
+) -> EngineStream | None:
+    """A theorem's answer to ``request``, planned (with a note on the ``unused`` arguments that
+    then have nothing to do), where one answers without a search."""
     answered = answered_at_once(request, engine)
     if answered is None:
         return None
     reason = theorems.unsolvable(request.board) or "a line of queens solves the board"
-    _planned(request, theorems.THEOREM, f"a theorem answers without a search: {reason}", on_plan)
+    said = notes.nothing_started(unused)
+    why = f"a theorem answers without a search: {reason}"
+    _planned(request, theorems.THEOREM, why, on_plan, said=() if said is None else (said,))
+    _ready()
     return answered
 
 
@@ -147,7 +153,6 @@ def solve(
     )
     answered = _answered(request, engine, on_plan)
     if answered is not None:
-        _ready()
         return answered.stopping_after(request.limit)
     chosen, reason = engine_for(engine, request)
     _planned(request, chosen.name, reason, on_plan, said=notes.before_search(request, engine))
@@ -244,15 +249,10 @@ def count(
         )
     on_progress = validation.callback(on_progress, "on_progress")
     on_estimate = validation.callback(on_estimate, "on_estimate")
-    answered = answered_at_once(request, engine)
+    asked = (("checkpoint", checkpoint), ("cluster", cluster), ("workers", workers))
+    unused = tuple(name for name, value in asked if value is not None)
+    answered = _answered(request, engine, on_plan, unused)
     if answered is not None:
-        asked = (("checkpoint", checkpoint), ("cluster", cluster), ("workers", workers))
-        unused = notes.nothing_started(tuple(name for name, value in asked if value is not None))
-        reason = theorems.unsolvable(request.board)
-        said = () if unused is None else (unused,)
-        why = f"a theorem answers without a search: {reason}"
-        _planned(request, theorems.THEOREM, why, on_plan, said=said)
-        _ready()
         return count_all(answered)
     chosen, reason = engine_for(engine, request)
     _planned(request, chosen.name, reason, on_plan, said=notes.before_search(request, engine))
@@ -360,7 +360,6 @@ def first(
         raise InputError("a strategy needs an engine: the auto engine picks both")
     answered = _answered(request, engine, on_plan)
     if answered is not None:
-        _ready()
         found = first_of(answered)
         return _found_on(request, found.solution, found.stats)
     time_limit = request.time_limit  # validated: None for no limit, inf and 1e308 included
