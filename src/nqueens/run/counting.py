@@ -7,6 +7,7 @@ bound, and no worker left behind.
 
 from __future__ import annotations
 
+import importlib
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -60,6 +61,10 @@ def count_split(
     with the partial count.
     """
     started = time.monotonic()
+    if is_long(request):
+        # The estimate's module loads now, while a stop loses nothing: one that lands in an
+        # import ends the process at once, which would lose the partial count later on.
+        importlib.import_module("nqueens.run.estimate")
     if checkpoint is not None:
         from nqueens.run.checkpoint import finished
 
@@ -258,7 +263,7 @@ class _Counting:
             # cut short at its deadline would leave its launch running on the device
             return None
         else:
-            from nqueens.run.estimate import estimate  # here: only a long count is estimated
+            from nqueens.run.estimate import estimate  # loaded as the count began
 
             guess = estimate(self.engine, [task for _, task in self.todo], ESTIMATE_SECONDS)
         if self.bounded_by_estimate:  # nothing else stops this count: hours are refused
