@@ -11,6 +11,8 @@ from nqueens.engines.base import MAX_SEED as MAX_SEED
 from nqueens.engines.base import EngineOption
 from nqueens.run.limits import CONNECT_SECONDS as CONNECT_SECONDS
 from nqueens.run.limits import MAX_WORKERS as MAX_WORKERS
+from nqueens.run.requests import COUNT_REASON as COUNT_REASON
+from nqueens.run.requests import FIRST_REASON as FIRST_REASON
 from nqueens.run.requests import MAX_MODEL_N as MAX_MODEL_N
 
 AUTO_ENGINE = registry.AUTO_ENGINE
@@ -78,8 +80,10 @@ def engines_that(capability: str) -> str:
 __all__ = [
     "AUTO_ENGINE",
     "CONNECT_SECONDS",
+    "COUNT_REASON",
     "ENGINES",
     "ENGINE_OPTIONS",
+    "FIRST_REASON",
     "MAX_MODEL_N",
     "MAX_SEED",
     "MAX_WORKERS",

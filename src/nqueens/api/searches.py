@@ -21,21 +21,18 @@ from nqueens.core.board import Board
 from nqueens.core.plans import Attempt, Note, Plan
 from nqueens.core.results import FirstResult, InputError, Solution, Square, Stats
 from nqueens.engines import registry
-from nqueens.engines.base import COUNT, FIRST, SOLVE, Request
+from nqueens.engines.base import COUNT, FIRST, SOLVE, Engine, Request
 from nqueens.engines.streams import EngineStream, count_all, first_of
 from nqueens.run import notes
 from nqueens.run.limits import MAX_WORKERS
 from nqueens.run.plan import answered_at_once, as_tried, check_bounded, first_plan, fitting
-from nqueens.run.requests import engine_for, plan_of, request_of
+from nqueens.run.requests import FIRST_REASON, engine_for, plan_of, request_of
 
 if TYPE_CHECKING:
     from nqueens.run.counting import EstimateCallback, ProgressCallback
 
 PlanCallback = Callable[[Plan], object]
 """Called with the plan of a search once it is decided, before the search starts."""
-
-FIRST_REASON = "the engines measured fastest to a first solution, in turn"
-"""Why ``first``'s auto engine runs the searches of its plan."""
 
 
 def plan(command: str, n: int | Board, **arguments: Any) -> Plan:
@@ -85,6 +82,16 @@ def _planned(
     """Hand the plan of ``request`` to ``on_plan``."""
     if on_plan is not None:
         on_plan(plan_of(request, engine, reason, attempts=attempts, said=said))
+
+
+def _chosen(request: Request, engine: str, on_plan: PlanCallback | None) -> Engine:
+    """The engine called ``engine`` (or auto's choice) for ``request``, checked, its plan and
+    the notes said before its search handed to ``on_plan``."""
+    chosen, reason = engine_for(engine, request)
+    if on_plan is not None:
+        said = notes.before_search(request, engine)
+        on_plan(plan_of(request, chosen.name, reason, said=said))
+    return chosen
 
 
 def _ready() -> None:
@@ -154,8 +161,7 @@ def solve(
     answered = _answered(request, engine, on_plan)
     if answered is not None:
         return answered.stopping_after(request.limit)
-    chosen, reason = engine_for(engine, request)
-    _planned(request, chosen.name, reason, on_plan, said=notes.before_search(request, engine))
+    chosen = _chosen(request, engine, on_plan)
     check_bounded(request, resumable=False, engine=chosen)
     _ready()
     chosen.prepare(request)
@@ -254,8 +260,7 @@ def count(
     answered = _answered(request, engine, on_plan, unused)
     if answered is not None:
         return count_all(answered)
-    chosen, reason = engine_for(engine, request)
-    _planned(request, chosen.name, reason, on_plan, said=notes.before_search(request, engine))
+    chosen = _chosen(request, engine, on_plan)
     if where is not None and where.local_workers is not None and chosen.resource is not None:
         need = chosen.resource
         raise InputError(
@@ -350,8 +355,7 @@ def first(
         seed=seed,
     )
     if engine != registry.AUTO_ENGINE or request.options:  # an engine's options choose it
-        chosen, reason = engine_for(engine, request)
-        _planned(request, chosen.name, reason, on_plan, said=notes.before_search(request, engine))
+        chosen = _chosen(request, engine, on_plan)
         _ready()
         chosen.prepare(request)
         found = chosen.first(replace(request, strategy=chosen.strategy_for(request)))

@@ -68,12 +68,16 @@ def check_drawable(output: Output, n: int, svg_path: str | None) -> None:
         )
 
 
-def notes_said(output: Output) -> Callable[[Plan], None]:
+def notes_said(
+    output: Output, then: Callable[[Plan], object] | None = None
+) -> Callable[[Plan], None]:
     """What to do with a search's plan: say its notes, each as ``Note: ...``, before the
-    search."""
+    search, and hand the plan on to ``then``."""
 
     def said(plan: Plan) -> None:
         notes(output, plan.notes)
+        if then is not None:
+            then(plan)
 
     return said
 

@@ -135,9 +135,19 @@ def option_owner(request: Request) -> Engine | None:
     return owners.pop() if len(owners) == 1 else None
 
 
+def verdicts(request: Request) -> dict[str, str | None]:
+    """Each engine that has the request's command, with why it cannot take the request (None:
+    it can)."""
+    return {
+        name: refusal(engine, request)
+        for name, engine in ENGINES.items()
+        if request.command in engine.commands
+    }
+
+
 def able(request: Request) -> list[str]:
     """The engines that can take ``request``."""
-    return [name for name, engine in ENGINES.items() if refusal(engine, request) is None]
+    return [name for name, why in verdicts(request).items() if why is None]
 
 
 def check(engine: Engine, request: Request) -> None:

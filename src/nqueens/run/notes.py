@@ -25,9 +25,11 @@ def _theorem_set_aside(request: Request, engine: str) -> Note | None:
     """Where a theorem says the board has no solution but the request chooses its search, which
     must then prove it, at length on large boards; nothing where the engine named refuses the
     board anyway (it says why)."""
+    if not plan.names_its_search(engine, request.strategy, request.options):
+        return None  # auto: the theorem answers, without a search
     board = request.board
     reason = theorems.without_solution(board)
-    if reason is None or not plan.names_its_search(engine, request.strategy, request.options):
+    if reason is None:
         return None
     named = registry.ENGINES.get(engine)
     if named is not None and registry.refusal(named, Request(request.command, board)) is not None:

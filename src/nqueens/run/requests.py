@@ -95,6 +95,13 @@ def request_of(
     return request
 
 
+COUNT_REASON = "the fastest exact engine that can take the board"
+"""Why ``count``'s auto engine runs the engine it picks."""
+
+FIRST_REASON = "the engines measured fastest to a first solution, in turn"
+"""Why ``first``'s auto engine runs the searches of its plan."""
+
+
 def engine_for(name: str, request: Request) -> tuple[Engine, str]:
     """The engine called ``name`` (``auto``: the engine whose options were given, or else the
     fastest that can count, or solve's default), checked against the request, and why it runs."""
@@ -107,23 +114,12 @@ def engine_for(name: str, request: Request) -> tuple[Engine, str]:
     elif owner is not None:
         engine, reason = owner, "its own options were given"
     elif request.command == COUNT:
-        engine = registry.for_count(request)
-        reason = "the fastest exact engine that can count the board"
+        engine, reason = registry.for_count(request), COUNT_REASON
     else:
         engine = registry.for_solve(request)
         reason = "the engine that lists the board's solutions fastest of those that can take it"
     registry.check(engine, request)
     return engine, reason
-
-
-def verdicts(request: Request) -> dict[str, str | None]:
-    """Each engine that has the request's command, with why it cannot take the request (None:
-    it can)."""
-    return {
-        name: registry.refusal(engine, request)
-        for name, engine in registry.ENGINES.items()
-        if request.command in engine.commands
-    }
 
 
 def plan_of(
@@ -145,5 +141,5 @@ def plan_of(
         attempts=attempts or (Attempt(engine, request.strategy),),
         notes=said,
         known_total=KNOWN_TOTALS.get(board.n) if board.plain else None,
-        judged=lambda: verdicts(request),
+        judged=lambda: registry.verdicts(request),
     )

@@ -10,11 +10,11 @@ from nqueens import api
 from nqueens.api import (
     AUTO_ENGINE,
     COUNT,
+    COUNT_REASON,
     Board,
     CheckpointUnwritable,
     ClusterLost,
     ClusterUnreachable,
-    Plan,
     SearchInterrupted,
     clock,
     engines_that,
@@ -38,7 +38,7 @@ from nqueens.cli.output import (
 )
 from nqueens.cli.params import Seconds, WholeNumber
 from nqueens.cli.progress import count_display
-from nqueens.cli.report import notes
+from nqueens.cli.report import notes_said
 
 
 @click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
@@ -87,7 +87,7 @@ from nqueens.cli.report import notes
     help="How long --cluster waits for its scheduler, e.g. 30 on a slow network.",
 )
 @takes_board
-@engine_options(COUNT, AUTO_ENGINE, "the fastest exact engine that can take the board")
+@engine_options(COUNT, AUTO_ENGINE, COUNT_REASON)
 @common_options
 @click.pass_context
 def count(
@@ -124,12 +124,6 @@ def count(
         raise click.UsageError("--connect-timeout is how long --cluster waits: give --cluster")
     output = Output(output_format)
     with count_display(output, board.n, enabled=not quiet, cluster=cluster is not None) as display:
-
-        def planned(plan: Plan) -> None:
-            notes(output, plan.notes)
-            if display is not None:
-                display.planned(plan)
-
         try:
             with usage_errors():
                 stats = api.count(
@@ -146,7 +140,7 @@ def count(
                     checkpoint=checkpoint_path,
                     cluster=cluster,
                     connect_timeout=connect_timeout,
-                    on_plan=planned,
+                    on_plan=notes_said(output, display.planned if display else None),
                 )
         except SearchInterrupted as interrupted:
             stats = interrupted.stats

@@ -7,7 +7,16 @@ from typing import Any
 import click
 
 from nqueens import api
-from nqueens.api import AUTO_ENGINE, FIRST, MAX_SEED, Board, SearchInterrupted, clock, signals
+from nqueens.api import (
+    AUTO_ENGINE,
+    FIRST,
+    FIRST_REASON,
+    MAX_SEED,
+    Board,
+    SearchInterrupted,
+    clock,
+    signals,
+)
 from nqueens.cli.boards import board_size, takes_board
 from nqueens.cli.options import (
     QueensCommand,
@@ -42,7 +51,7 @@ from nqueens.core.pictures import board_svg
     "workers may still differ from run to run.",
 )
 @takes_board
-@engine_options(FIRST, AUTO_ENGINE, "the engines measured fastest to a first solution, in turn")
+@engine_options(FIRST, AUTO_ENGINE, FIRST_REASON)
 @board_options
 @common_options
 @click.pass_context

@@ -39,7 +39,7 @@ from nqueens.cli.output import (
 )
 from nqueens.cli.params import WholeNumber
 from nqueens.cli.progress import listing_display
-from nqueens.cli.report import check_drawable, notes
+from nqueens.cli.report import check_drawable, notes_said
 from nqueens.core.pictures import board_svg
 
 
@@ -95,11 +95,6 @@ def solve(
     n = board.n
     check_drawable(output, n, svg_path)
     planned: list[Plan] = []
-
-    def said(plan: Plan) -> None:
-        notes(output, plan.notes)
-        planned.append(plan)
-
     pictures = Pictures(svg_path)
     written = Written(output)
     with usage_errors():
@@ -111,7 +106,7 @@ def solve(
             engine=engine,
             strategy=strategy,
             **engine_options,
-            on_plan=said,
+            on_plan=notes_said(output, planned.append),
         )
     known_total = planned[0].known_total
     digits = len(str(limit or known_total or 1))
