@@ -26,9 +26,11 @@ static char *number(char *at, unsigned long long value) {
 
 static Py_ssize_t longest(int form, int n, Py_ssize_t prefix) {
     switch (form) {
-    case COMPACT: return 32 + 3 * (Py_ssize_t)n;
+    /* rows are at most 256 (three digits): a column takes 4 bytes in compact rows ("256 "),
+       5 in JSON ("255, "), and a number of 20 digits heads a board or a record */
+    case COMPACT: return 32 + 4 * (Py_ssize_t)n;
     case BOARD: return 32 + 2 * (Py_ssize_t)n * n;
-    default: return prefix + 48 + 4 * (Py_ssize_t)n;
+    default: return prefix + 48 + 5 * (Py_ssize_t)n;
     }
 }
 
@@ -216,10 +218,11 @@ static PyObject *text_clauses(PyObject *Py_UNUSED(self), PyObject *args) {
     text = PyBytes_FromStringAndSize(NULL, count * 12);
     if (text == NULL) goto done;
     char *start = PyBytes_AS_STRING(text), *at = start;
-    const int *literal = literals.buf;
+    const char *literal = literals.buf;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t index = 0; index < count; index++) {
-        int value = literal[index];
+        int value; /* copied: the caller's buffer may be of any alignment */
+        memcpy(&value, literal + index * (Py_ssize_t)sizeof(int), sizeof(int));
         if (value == 0) {
             *at++ = '0';
             *at++ = '\n';

@@ -154,7 +154,12 @@ def _added_up(
     engine: Engine, request: Request, found: Sequence[Subcount], started: float, status: Status
 ) -> Stats:
     """The subproblems' counts and statistics added up."""
-    counts_classes = request.symmetry and request.board.symmetric
+    # An engine that does not count classes leaves them None: not counted, never 0.
+    counts_classes = (
+        request.symmetry
+        and request.board.symmetric
+        and all(sub.unique is not None for sub in found)
+    )
     return Stats(
         n=request.n,
         solutions=sum(sub.solutions for sub in found),

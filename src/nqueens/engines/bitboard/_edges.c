@@ -17,7 +17,7 @@
    of the queens it placed, by the distance to the next free line. The last line is not entered:
    one row at most is left for it, and a solution is counted when it is free.
 
-   The search keeps its whole state in a buffer that the caller holds, and stops after a budget
+   A count is an object of this module (`start`) that owns its search, and stops after a budget
    of placements, so that a deadline or Ctrl-C gets a word in between calls. */
 
 #define PY_SSIZE_T_CLEAN
@@ -65,7 +65,6 @@ static Py_ssize_t cached_count[MAX_N + 1];
 
 /* One search under way: the constellation it counts and its stack. */
 typedef struct {
-    int32_t started;    /* 0 until the first call sets the rest up */
     int32_t index;      /* the constellation counted now */
     int32_t active;     /* its search is set up */
     int32_t depth;      /* the free line the search is at */
@@ -535,75 +534,82 @@ static int read_rows(PyObject *given, int *rows, int most) {
     return (int)size;
 }
 
-static int valid_state(const Search *s, int n, Py_ssize_t start, Py_ssize_t end) {
-    /* Whether a state count() left (or a fresh one, all zeros) can be gone on with safely: every
-       number that indexes an array or sizes a shift within its bounds. */
-    if (!s->started) return 1;
-    if (s->index < start || s->index > end || s->free_lines < 1 || s->free_lines > n ||
-        s->base < 0 || s->depth < s->base || s->depth >= s->free_lines ||
-        (s->stabiliser != 1 && s->stabiliser != 2 && s->stabiliser != 4 && s->stabiliser != 8))
-        return 0;
-    for (int line = 0; line < n; line++)
-        if (s->fixed_row[line] < -1 || s->fixed_row[line] >= n) return 0;
-    for (int i = 0; i < s->free_lines; i++)
-        if (s->line_of[i] < 0 || s->line_of[i] >= n || s->gap[i] >= 64) return 0;
-    return 1;
+/* A count of constellations start to end - 1 under way, owned by a Python object: its search
+   lives in the object, so no caller can hand it a state it did not leave, and one thread at a
+   time drives it. */
+typedef struct {
+    PyObject_HEAD
+    Search search;
+    int n, given, busy;
+    Py_ssize_t end;
+    int rows[MAX_N];
+} Counter;
+
+static void counter_free(Counter *self) {
+    PyObject *type = (PyObject *)Py_TYPE(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+    Py_DECREF(type);
+}
+
+static PyType_Slot counter_slots[] = {
+    {Py_tp_dealloc, (void *)counter_free},
+    {Py_tp_doc, "A count of constellations under way: start() makes it, count() runs it."},
+    {0, NULL},
+};
+
+static PyType_Spec counter_spec = {
+    "nqueens.engines.bitboard._edges.Counter", sizeof(Counter), 0, Py_TPFLAGS_DEFAULT,
+    counter_slots,
+};
+
+static PyTypeObject *counter_type;
+
+static PyObject *edges_start(PyObject *Py_UNUSED(self), PyObject *args) {
+    int n, rows[MAX_N], given = 0;
+    Py_ssize_t start, end;
+    PyObject *given_rows = NULL;
+    if (!PyArg_ParseTuple(args, "inn|O!", &n, &start, &end, &PyTuple_Type, &given_rows))
+        return NULL;
+    if (ensure(n) < 0) return NULL;
+    if (start < 0 || end > cached_count[n] || start > end)
+        return PyErr_Format(PyExc_IndexError, "constellations %zd to %zd of %zd", start, end,
+                            cached_count[n]);
+    if (given_rows != NULL && PyTuple_GET_SIZE(given_rows) > 0) {
+        /* a part of one constellation: the lines before the last two can be given */
+        if (end != start + 1)
+            return PyErr_Format(PyExc_ValueError, "rows are given for one constellation only");
+        const Edges *e = &cached[n][start].canonical;
+        int edge_lines = 2 + (e->c != 0 && e->c != n - 1) + (e->d != 0 && e->d != n - 1);
+        given = read_rows(given_rows, rows, n - edge_lines - 2);
+        if (given < 0) return NULL;
+    }
+    for (Py_ssize_t index = start; index < end; index++) searched(n, index);
+    Counter *counter = PyObject_New(Counter, counter_type);
+    if (counter == NULL) return NULL;
+    memset((char *)counter + sizeof(PyObject), 0, sizeof(Counter) - sizeof(PyObject));
+    counter->n = n;
+    counter->given = given;
+    counter->end = end;
+    memcpy(counter->rows, rows, sizeof(int) * (size_t)given);
+    counter->search.index = (int32_t)start;
+    return (PyObject *)counter;
 }
 
 static PyObject *edges_count(PyObject *Py_UNUSED(self), PyObject *args) {
-    int n, rows[MAX_N], given = 0;
-    Py_ssize_t start, end;
-    Py_buffer buffer;
+    Counter *counter;
     unsigned long long budget;
-    PyObject *given_rows = NULL;
-    if (!PyArg_ParseTuple(args, "innw*K|O!", &n, &start, &end, &buffer, &budget, &PyTuple_Type,
-                          &given_rows))
-        return NULL;
-    if (buffer.len != (Py_ssize_t)sizeof(Search)) {
-        PyBuffer_Release(&buffer);
-        return PyErr_Format(PyExc_ValueError, "the state must be %zd bytes", sizeof(Search));
-    }
-    if (ensure(n) < 0) {
-        PyBuffer_Release(&buffer);
-        return NULL;
-    }
-    if (start < 0 || end > cached_count[n] || start > end) {
-        PyBuffer_Release(&buffer);
-        return PyErr_Format(PyExc_IndexError, "constellations %zd to %zd of %zd", start, end,
-                            cached_count[n]);
-    }
-    if (given_rows != NULL && PyTuple_GET_SIZE(given_rows) > 0) {
-        /* a part of one constellation: the lines before the last two can be given */
-        const Edges *e = &cached[n][start].canonical;
-        int edge_lines = 2 + (e->c != 0 && e->c != n - 1) + (e->d != 0 && e->d != n - 1);
-        if (end != start + 1) {
-            PyBuffer_Release(&buffer);
-            return PyErr_Format(PyExc_ValueError, "rows are given for one constellation only");
-        }
-        given = read_rows(given_rows, rows, n - edge_lines - 2);
-        if (given < 0) {
-            PyBuffer_Release(&buffer);
-            return NULL;
-        }
-    }
-    Search *s = buffer.buf;
+    if (!PyArg_ParseTuple(args, "O!K", counter_type, &counter, &budget)) return NULL;
+    if (counter->busy) return PyErr_Format(PyExc_RuntimeError, "another thread runs this count");
+    Search *s = &counter->search;
+    int n = counter->n, given = counter->given;
     const Constellation *all = cached[n];
-    if (!valid_state(s, n, start, end)) {
-        PyBuffer_Release(&buffer);
-        return PyErr_Format(PyExc_ValueError, "not a state count() left for these constellations");
-    }
-    if (!s->started) {
-        memset(s, 0, sizeof(Search));
-        s->started = 1;
-        s->index = (int32_t)start;
-    }
-    for (Py_ssize_t index = s->index; index < end; index++) searched(n, index);
     u64 spent_before = s->nodes;
+    counter->busy = 1;
     Py_BEGIN_ALLOW_THREADS
-    while (s->index < end) {
+    while (s->index < counter->end) {
         if (!s->active) {
             set_up(s, n, &all[s->index].searched, all[s->index].keeps);
-            if (given) place_given(s, rows, given);
+            if (given) place_given(s, counter->rows, given);
         }
         u64 spent = s->nodes - spent_before;
         if (spent >= budget) break;
@@ -612,13 +618,13 @@ static PyObject *edges_count(PyObject *Py_UNUSED(self), PyObject *args) {
         s->index++;
     }
     Py_END_ALLOW_THREADS
-    int over = s->index >= end;
+    counter->busy = 0;
+    int over = s->index >= counter->end;
     u64 solutions = s->solutions, classes = s->classes;
     if (s->active) { /* a lower bound from the constellation under way */
         solutions += (u64)(8 / s->stabiliser) * s->count;
         classes += s->count / (u64)s->stabiliser;
     }
-    PyBuffer_Release(&buffer);
     return Py_BuildValue("KKKO", solutions, classes, s->nodes, over ? Py_True : Py_False);
 }
 
@@ -753,11 +759,13 @@ static PyMethodDef methods[] = {
      "which its classes need: (count + turns) / the symmetries keeping it."},
     {"count_one", edges_count_one, METH_VARARGS,
      "count_one(n, a, b, c, d) -> (solutions, placements) with these edge queens."},
+    {"start", edges_start, METH_VARARGS,
+     "start(n, start, end, rows=()) -> a count of constellations start to end - 1 of size n; "
+     "with rows, only the solutions of constellation start with queens at those rows on its "
+     "first free lines."},
     {"count", edges_count, METH_VARARGS,
-     "count(n, start, end, state, budget, rows=()) -> (solutions, classes, placements, over)\n\n"
-     "Count constellations start to end - 1 of size n, going on from state for at most about "
-     "budget placements; with rows, only the solutions of constellation start with queens at "
-     "those rows on its first free lines."},
+     "count(counter, budget) -> (solutions, classes, placements, over)\n\n"
+     "Go on with the count for at most about budget placements."},
     {"constellations", edges_constellations, METH_VARARGS,
      "constellations(n) -> [(a, b, c, d, symmetries keeping it)], the canonical ones in order."},
     {NULL, NULL, 0, NULL},
@@ -771,7 +779,8 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__edges(void) {
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
-    if (PyModule_AddIntConstant(m, "STATE_SIZE", (long)sizeof(Search)) < 0 ||
+    counter_type = (PyTypeObject *)PyType_FromSpec(&counter_spec);
+    if (counter_type == NULL || PyModule_AddObjectRef(m, "Counter", (PyObject *)counter_type) < 0 ||
         PyModule_AddIntConstant(m, "MAX_N", MAX_N) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -14,7 +14,7 @@
    them). A copy of the loop is compiled for each combination of rules, so the plain search pays
    nothing for them.
 
-   The search keeps its whole state in a bytearray the caller holds (`start` makes it), and
+   A search is an object of this module (`start` makes it) that owns its whole state, and
    stops after a budget of placements, so that a deadline or Ctrl-C gets a word in between
    calls, which run without Python's lock. `count` counts (or stops at each solution, whose rows
    `rows` gives); `fill` writes the rows of each solution into a buffer, one byte a column, and
@@ -32,11 +32,8 @@ typedef uint64_t u64;
 enum { TORUS = 1, KNIGHT = 2, UNIQUE = 4 };
 enum { COUNT = 0, COUNT_CLASSES = 1, STOP_AT_SOLUTION = 2, LIST = 3 };
 
-#define MAGIC 0x6e7175656e73ULL /* a state made by `start` */
-
 typedef struct {
-    u64 magic;
-    int32_t n, flags, last, need_line, first_row, pad;
+    int32_t n, flags, last, need_line, first_row;
     int64_t line; /* the line the search is on; -1 once it is over */
     u64 need_rows;
     u64 in_all; /* with UNIQUE: how many solutions the solutions listed stand for */
@@ -229,16 +226,41 @@ static Found walk_ruled(State *s, int mode, u64 budget, unsigned char *out, Py_s
     }
 }
 
-static State *state_of(Py_buffer *buffer) {
-    /* The state in `buffer`, or NULL with an exception set where it is not one `start` made. */
-    State *s = buffer->buf;
-    if (buffer->len != (Py_ssize_t)sizeof(State) || s->magic != MAGIC || s->n < 1 ||
-        s->n > MAX_N || s->last < 0 || s->last >= s->n || s->line < -1 || s->line > s->last ||
-        s->first_row < 0 || s->first_row >= s->n) {
-        PyErr_SetString(PyExc_ValueError, "not the state of a search made by start()");
+/* A search owned by a Python object: `start` makes it, and only this module writes its state,
+   one thread at a time. */
+typedef struct {
+    PyObject_HEAD
+    State state;
+    int busy; /* a call is under way, without the lock */
+} Search;
+
+static void search_free(Search *self) {
+    PyObject *type = (PyObject *)Py_TYPE(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+    Py_DECREF(type);
+}
+
+static PyType_Slot search_slots[] = {
+    {Py_tp_dealloc, (void *)search_free},
+    {Py_tp_doc, "One search of a board: start() makes it; count(), fill() and rows() go on with it."},
+    {0, NULL},
+};
+
+static PyType_Spec search_spec = {
+    "nqueens.engines.bitboard._search.Search", sizeof(Search), 0, Py_TPFLAGS_DEFAULT, search_slots,
+};
+
+static PyTypeObject *search_type;
+
+static State *claim(Search *search) {
+    /* The search's state for one call, or NULL with an exception set while another thread is
+       in a call on it. */
+    if (search->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "another thread runs this search");
         return NULL;
     }
-    return s;
+    search->busy = 1;
+    return &search->state;
 }
 
 static PyObject *search_start(PyObject *Py_UNUSED(self), PyObject *args) {
@@ -254,20 +276,18 @@ static PyObject *search_start(PyObject *Py_UNUSED(self), PyObject *args) {
     if (last < 0 || last >= n || first_row < 0 || first_row >= n)
         return PyErr_Format(PyExc_ValueError, "last and first_row are lines of the board");
     if (flags & ~(TORUS | KNIGHT | UNIQUE)) return PyErr_Format(PyExc_ValueError, "unknown flags");
-    PyObject *buffer = PyByteArray_FromStringAndSize(NULL, sizeof(State));
-    if (buffer == NULL) return NULL;
-    State *s = (State *)PyByteArray_AS_STRING(buffer);
+    u64 blocked[MAX_N];
+    for (int line = 0; line < n; line++) {
+        blocked[line] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(masks, line));
+        if (blocked[line] == (u64)-1 && PyErr_Occurred()) return NULL;
+    }
+    Search *search = PyObject_New(Search, search_type);
+    if (search == NULL) return NULL;
+    search->busy = 0;
+    State *s = &search->state;
     memset(s, 0, sizeof(State));
     const u64 full = n == 64 ? ~(u64)0 : ((u64)1 << n) - 1;
-    for (int line = 0; line < n; line++) {
-        u64 mask = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(masks, line));
-        if (mask == (u64)-1 && PyErr_Occurred()) {
-            Py_DECREF(buffer);
-            return NULL;
-        }
-        s->blocked[line] = mask;
-    }
-    s->magic = MAGIC;
+    memcpy(s->blocked, blocked, sizeof(u64) * (size_t)n);
     s->n = n;
     s->flags = flags;
     s->last = last;
@@ -276,42 +296,41 @@ static PyObject *search_start(PyObject *Py_UNUSED(self), PyObject *args) {
     s->first_row = first_row;
     s->avail[0] = with_needs(s, 0, ~s->blocked[0] & full, 0);
     s->line = s->avail[0] ? 0 : -1;
-    return buffer;
+    return (PyObject *)search;
 }
 
 static PyObject *search_count(PyObject *Py_UNUSED(self), PyObject *args) {
-    Py_buffer buffer;
+    Search *search;
     int mode;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "w*iK", &buffer, &mode, &budget)) return NULL;
-    PyObject *result = NULL;
-    State *s = state_of(&buffer);
-    if (s != NULL && (mode < COUNT || mode > STOP_AT_SOLUTION)) {
-        PyErr_Format(PyExc_ValueError, "mode %d is none of COUNT, COUNT_CLASSES, STOP_AT_SOLUTION", mode);
-    } else if (s != NULL && mode == COUNT_CLASSES && s->last != s->n - 1) {
-        PyErr_SetString(PyExc_ValueError, "symmetry classes are counted on whole boards");
-    } else if (s != NULL) {
-        Found found;
-        Py_ssize_t written = 0;
-        Py_BEGIN_ALLOW_THREADS
-        found = walk_ruled(s, mode, budget, NULL, 0, &written);
-        Py_END_ALLOW_THREADS
-        result = Py_BuildValue("KKKKO", found.solutions, found.quarter_kept, found.half_kept,
-                               found.placements, s->line < 0 ? Py_True : Py_False);
-    }
-    PyBuffer_Release(&buffer);
-    return result;
+    if (!PyArg_ParseTuple(args, "O!iK", search_type, &search, &mode, &budget)) return NULL;
+    if (mode < COUNT || mode > STOP_AT_SOLUTION)
+        return PyErr_Format(PyExc_ValueError,
+                            "mode %d is none of COUNT, COUNT_CLASSES, STOP_AT_SOLUTION", mode);
+    if (mode == COUNT_CLASSES && search->state.last != search->state.n - 1)
+        return PyErr_Format(PyExc_ValueError, "symmetry classes are counted on whole boards");
+    State *s = claim(search);
+    if (s == NULL) return NULL;
+    Found found;
+    Py_ssize_t written = 0;
+    Py_BEGIN_ALLOW_THREADS
+    found = walk_ruled(s, mode, budget, NULL, 0, &written);
+    Py_END_ALLOW_THREADS
+    search->busy = 0;
+    return Py_BuildValue("KKKKO", found.solutions, found.quarter_kept, found.half_kept,
+                         found.placements, s->line < 0 ? Py_True : Py_False);
 }
 
 static PyObject *search_fill(PyObject *Py_UNUSED(self), PyObject *args) {
-    Py_buffer state, out;
+    Search *search;
+    Py_buffer out;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "w*w*K", &state, &out, &budget)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!w*K", search_type, &search, &out, &budget)) return NULL;
     PyObject *result = NULL;
-    State *s = state_of(&state);
-    if (s != NULL && s->last != s->n - 1) {
+    State *s = NULL;
+    if (search->state.last != search->state.n - 1) {
         PyErr_SetString(PyExc_ValueError, "a listing searches the whole board");
-    } else if (s != NULL) {
+    } else if ((s = claim(search)) != NULL) {
         Py_ssize_t written = 0, capacity = out.len / s->n;
         Found found = {0, 0, 0, 0};
         if (capacity > 0) {
@@ -319,27 +338,26 @@ static PyObject *search_fill(PyObject *Py_UNUSED(self), PyObject *args) {
             found = walk_ruled(s, LIST, budget, out.buf, capacity, &written);
             Py_END_ALLOW_THREADS
         }
+        search->busy = 0;
         result = Py_BuildValue("nKOK", written, found.placements, s->line < 0 ? Py_True : Py_False,
                                s->in_all);
     }
-    PyBuffer_Release(&state);
     PyBuffer_Release(&out);
     return result;
 }
 
 static PyObject *search_rows(PyObject *Py_UNUSED(self), PyObject *args) {
-    Py_buffer buffer;
-    if (!PyArg_ParseTuple(args, "y*", &buffer)) return NULL;
-    PyObject *rows = NULL;
-    const State *s = state_of(&buffer);
-    if (s != NULL) rows = PyTuple_New(s->last + 1);
+    Search *search;
+    if (!PyArg_ParseTuple(args, "O!", search_type, &search)) return NULL;
+    if (search->busy) return PyErr_Format(PyExc_RuntimeError, "another thread runs this search");
+    const State *s = &search->state;
+    PyObject *rows = PyTuple_New(s->last + 1);
     for (int line = 0; rows != NULL && line <= s->last; line++) {
         u64 bit = s->placed[line];
         PyObject *row = PyLong_FromLong(bit ? row_of(bit) : -1);
         if (row == NULL) Py_CLEAR(rows);
         else PyTuple_SET_ITEM(rows, line, row);
     }
-    PyBuffer_Release(&buffer);
     return rows;
 }
 
@@ -368,7 +386,10 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__search(void) {
     PyObject *search = PyModule_Create(&module);
     if (search == NULL) return NULL;
-    if (PyModule_AddIntConstant(search, "MAX_N", MAX_N) < 0 ||
+    search_type = (PyTypeObject *)PyType_FromSpec(&search_spec);
+    if (search_type == NULL ||
+        PyModule_AddObjectRef(search, "Search", (PyObject *)search_type) < 0 ||
+        PyModule_AddIntConstant(search, "MAX_N", MAX_N) < 0 ||
         PyModule_AddIntConstant(search, "TORUS", TORUS) < 0 ||
         PyModule_AddIntConstant(search, "KNIGHT", KNIGHT) < 0 ||
         PyModule_AddIntConstant(search, "UNIQUE", UNIQUE) < 0 ||

@@ -68,14 +68,14 @@ def count_span(
     """Count constellations ``span[0]`` to ``span[1] - 1`` (with ``rows`` on the first free lines
     of one) in the C module, ``budget`` placements at a time so that the deadline (a time.time()
     value) and Ctrl-C are heard."""
-    state = bytearray(_edges.STATE_SIZE)
     start, end = span
+    counter = _edges.start(n, start, end, rows)
     solutions = classes = nodes = 0
     try:
         while True:
             if deadline is not None and time.time() >= deadline:
                 return Subcount(solutions, classes, 1, nodes, complete=False)
-            solutions, classes, nodes, over = _edges.count(n, start, end, state, budget, rows)
+            solutions, classes, nodes, over = _edges.count(counter, budget)
             if over:
                 return Subcount(solutions, classes, 1, nodes, complete=True)
     except KeyboardInterrupt:

@@ -219,8 +219,8 @@ static int64_t attempt(const Board *b, const unsigned char *fixed, u64 seed, int
         return UNFINISHED;
     }
     if (s->phase == LAY_OUT) { /* a memory-bound pass over 2 n numbers, also cut in steps */
-        int64_t j = s->position, end = j + LINEAR_STEPS * budget;
-        if (end > 2 * (int64_t)n) end = 2 * (int64_t)n;
+        int64_t j = s->position, end = 2 * (int64_t)n;
+        if (budget < (end - j) / LINEAR_STEPS) end = j + LINEAR_STEPS * budget; /* no overflow */
         for (; j < end; j++) {
             if (j < free) b->rows[b->free_columns[j]] = b->free_rows[j];
             b->sums[j] = 0;
@@ -348,9 +348,6 @@ static PyObject *local_start(PyObject *Py_UNUSED(self), PyObject *args) {
                           &flags))
         return NULL;
     Attempt *attempt = NULL;
-    const i32 *given_rows = rows.buf;
-    const unsigned char *given = fixed.buf;
-    const int64_t *codes = blocked.buf;
     if (n < 1 || n > MAX_N) {
         PyErr_Format(PyExc_ValueError, "n must be 1 to %d, not %d", MAX_N, n);
         goto done;
@@ -360,18 +357,6 @@ static PyObject *local_start(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "rows: n int32; fixed: n bytes; blocked: int64 codes; "
                                           "max_moves not negative; flags TORUS and KNIGHT");
         goto done;
-    }
-    for (i32 col = 0; col < n; col++) {
-        if (given[col] && (given_rows[col] < 0 || given_rows[col] >= n)) {
-            PyErr_Format(PyExc_ValueError, "the given queen of column %d is off the board", col);
-            goto done;
-        }
-    }
-    for (Py_ssize_t at = 1; at < blocked.len / 8; at++) {
-        if (codes[at - 1] >= codes[at]) {
-            PyErr_SetString(PyExc_ValueError, "blocked codes must be sorted, each once");
-            goto done;
-        }
     }
     attempt = PyObject_New(Attempt, attempt_type);
     if (attempt == NULL) goto done;
@@ -385,9 +370,24 @@ static PyObject *local_start(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    memcpy(attempt->fixed, given, (size_t)n);
-    memcpy(attempt->rows, given_rows, (size_t)n * sizeof(i32));
-    memcpy(attempt->blocked, codes, (size_t)blocked.len);
+    /* copied first, then checked: the caller's buffers may be of any alignment */
+    memcpy(attempt->fixed, fixed.buf, (size_t)n);
+    memcpy(attempt->rows, rows.buf, (size_t)n * sizeof(i32));
+    memcpy(attempt->blocked, blocked.buf, (size_t)blocked.len);
+    for (i32 col = 0; col < n; col++) {
+        if (attempt->fixed[col] && (attempt->rows[col] < 0 || attempt->rows[col] >= n)) {
+            PyErr_Format(PyExc_ValueError, "the given queen of column %d is off the board", col);
+            Py_CLEAR(attempt);
+            goto done;
+        }
+    }
+    for (Py_ssize_t at = 1; at < blocked.len / 8; at++) {
+        if (attempt->blocked[at - 1] >= attempt->blocked[at]) {
+            PyErr_SetString(PyExc_ValueError, "blocked codes must be sorted, each once");
+            Py_CLEAR(attempt);
+            goto done;
+        }
+    }
     i32 *w = attempt->work;
     Board board = {n, flags & TORUS, (flags & KNIGHT) != 0, attempt->rows, w, w + n,
                    w + 3 * (size_t)n, w + 5 * (size_t)n, attempt->blocked, blocked.len / 8,

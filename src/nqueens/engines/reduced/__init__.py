@@ -280,15 +280,14 @@ class Search:
     def __init__(self, reduction: Reduction, listing: int) -> None:
         self.reduction = reduction
         self.m = len(reduction.columns)
-        self._attack = attacks(reduction)
-        self._state = _reduced.start(tuple(reduction.allowed))
-        self.out = bytearray(listing * max(self.m, 1))
+        self._search = _reduced.start(tuple(reduction.allowed), attacks(reduction), listing)
+        self.out = b""
         self.done = False
         self.nodes = 0
 
     def advance(self) -> int:
         """One slice of the search; the solutions it found (listed in ``out`` when listing)."""
-        found, placements, self.done = _reduced.search(self._attack, self._state, self.out, _SLICE)
+        found, placements, self.done, self.out = _reduced.search(self._search, _SLICE)
         self.nodes += placements
         return found
 

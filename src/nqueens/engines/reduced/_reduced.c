@@ -6,9 +6,10 @@
    column with the fewest candidates left is searched next, and one left without any ends the
    branch at once (forward checking).
 
-   The state (depth, the candidates still to try, the rows and columns chosen at each depth)
-   lives in a bytearray the caller holds, so a search is resumed where it stopped: the caller
-   looks at the clock and at Ctrl-C between calls, which run without Python's lock. */
+   A search is an object of this module that owns its state (depth, the candidates still to try,
+   the rows and columns chosen at each depth) and its tables, so a search is resumed where it
+   stopped: the caller looks at the clock and at Ctrl-C between calls, which run without
+   Python's lock. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -17,11 +18,9 @@
 typedef uint64_t u64;
 
 #define MAX_M 64
-#define MAGIC 0x7265647563656400ULL /* a state made by `start` */
 
 typedef struct {
-    u64 magic;
-    int32_t m, depth, done, pad;
+    int32_t m, depth, done;
     u64 available[MAX_M + 1][MAX_M]; /* each column's rows left at each depth */
     u64 candidates[MAX_M];           /* the rows still to try at each depth */
     u64 assigned[MAX_M + 1];         /* the columns chosen above each depth */
@@ -106,28 +105,76 @@ static u64 search_on(State *s, const u64 *attack, uint8_t *out, Py_ssize_t room,
     return found;
 }
 
-static int columns_valid(const State *s) {
-    /* Whether the columns and rows a state holds index the tables within their bounds. */
-    for (int level = 0; level < s->m; level++)
-        if (s->column_at[level] >= s->m || s->chosen[level] >= 64) return 0;
-    return 1;
+/* A search owned by a Python object: its state, its copy of the attack table and the room for
+   the solutions it lists, written only by this module, one thread at a time. */
+typedef struct {
+    PyObject_HEAD
+    State state;
+    u64 *attack;
+    uint8_t *out;
+    Py_ssize_t room; /* solutions `out` holds */
+    int busy;        /* a call is under way, without the lock */
+} Search;
+
+static void search_free(Search *self) {
+    PyMem_RawFree(self->attack);
+    PyMem_RawFree(self->out);
+    PyObject *type = (PyObject *)Py_TYPE(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+    Py_DECREF(type);
 }
+
+static PyType_Slot search_slots[] = {
+    {Py_tp_dealloc, (void *)search_free},
+    {Py_tp_doc, "One search of a reduced puzzle: start() makes it, search() goes on with it."},
+    {0, NULL},
+};
+
+static PyType_Spec search_spec = {
+    "nqueens.engines.reduced._reduced.Search", sizeof(Search), 0, Py_TPFLAGS_DEFAULT, search_slots,
+};
+
+static PyTypeObject *search_type;
 
 static PyObject *reduced_start(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *allowed;
-    if (!PyArg_ParseTuple(args, "O!", &PyTuple_Type, &allowed)) return NULL;
+    Py_buffer attack;
+    Py_ssize_t listing;
+    if (!PyArg_ParseTuple(args, "O!y*n", &PyTuple_Type, &allowed, &attack, &listing)) return NULL;
+    Search *search = NULL;
     Py_ssize_t m = PyTuple_GET_SIZE(allowed);
-    if (m > MAX_M) return PyErr_Format(PyExc_ValueError, "at most %d free columns", MAX_M);
-    PyObject *buffer = PyByteArray_FromStringAndSize(NULL, sizeof(State));
-    if (buffer == NULL) return NULL;
-    State *s = (State *)PyByteArray_AS_STRING(buffer);
-    memset(s, 0, sizeof(State));
+    if (m > MAX_M) {
+        PyErr_Format(PyExc_ValueError, "at most %d free columns", MAX_M);
+        goto done;
+    }
+    Py_ssize_t table = m * m * m * 8;
+    if (attack.len < table) {
+        PyErr_SetString(PyExc_ValueError, "attack must hold m x m x m 64-bit masks");
+        goto done;
+    }
+    if (listing < 0 || listing > PY_SSIZE_T_MAX / (m ? m : 1) / 2) {
+        PyErr_SetString(PyExc_ValueError, "listing is the number of solutions kept, 0 or more");
+        goto done;
+    }
+    search = PyObject_New(Search, search_type);
+    if (search == NULL) goto done;
+    memset((char *)search + sizeof(PyObject), 0, sizeof(Search) - sizeof(PyObject));
+    search->attack = PyMem_RawMalloc(table ? (size_t)table : 1);
+    search->out = PyMem_RawMalloc(listing > 0 && m > 0 ? (size_t)(listing * m) : 1);
+    if (search->attack == NULL || search->out == NULL) {
+        Py_CLEAR(search);
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(search->attack, attack.buf, (size_t)table); /* whatever the caller's alignment */
+    search->room = listing;
+    State *s = &search->state;
     int first = 0, fewest = 65;
     for (int column = 0; column < m; column++) {
         u64 rows = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(allowed, column));
         if (rows == (u64)-1 && PyErr_Occurred()) {
-            Py_DECREF(buffer);
-            return NULL;
+            Py_CLEAR(search);
+            goto done;
         }
         if (m < 64) rows &= ((u64)1 << m) - 1;
         s->available[0][column] = rows;
@@ -136,52 +183,44 @@ static PyObject *reduced_start(PyObject *Py_UNUSED(self), PyObject *args) {
             first = column;
         }
     }
-    s->magic = MAGIC;
     s->m = (int32_t)m;
     if (m > 0) { /* the first column searched has the fewest candidate rows */
         s->column_at[0] = (uint8_t)first;
         s->candidates[0] = s->available[0][first];
     }
-    return buffer;
+done:
+    PyBuffer_Release(&attack);
+    return (PyObject *)search;
 }
 
 static PyObject *reduced_search(PyObject *Py_UNUSED(self), PyObject *args) {
-    Py_buffer attack, state, out;
+    Search *search;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "y*w*w*K", &attack, &state, &out, &budget)) return NULL;
-    PyObject *result = NULL;
-    State *s = state.buf;
-    if (state.len != (Py_ssize_t)sizeof(State) || s->magic != MAGIC || s->m < 0 ||
-        s->m > MAX_M || s->depth < -1 || s->depth > s->m) {
-        PyErr_SetString(PyExc_ValueError, "not the state of a search made by start()");
-    } else if (attack.len < (Py_ssize_t)s->m * s->m * s->m * 8) {
-        PyErr_SetString(PyExc_ValueError, "attack must hold m x m x m 64-bit masks");
-    } else if (!columns_valid(s)) {
-        PyErr_SetString(PyExc_ValueError, "not the state of a search made by start()");
-    } else {
-        Py_ssize_t room = s->m ? out.len / s->m : out.len;
-        u64 found = 0, placements = 0;
-        if (!s->done) {
-            Py_BEGIN_ALLOW_THREADS
-            found = search_on(s, attack.buf, out.buf, room, budget, &placements);
-            Py_END_ALLOW_THREADS
-        }
-        result = Py_BuildValue("KKO", found, placements, s->done ? Py_True : Py_False);
+    if (!PyArg_ParseTuple(args, "O!K", search_type, &search, &budget)) return NULL;
+    if (search->busy) return PyErr_Format(PyExc_RuntimeError, "another thread runs this search");
+    State *s = &search->state;
+    u64 found = 0, placements = 0;
+    search->busy = 1;
+    if (!s->done) {
+        Py_BEGIN_ALLOW_THREADS
+        found = search_on(s, search->attack, search->out, search->room, budget, &placements);
+        Py_END_ALLOW_THREADS
     }
-    PyBuffer_Release(&attack);
-    PyBuffer_Release(&state);
-    PyBuffer_Release(&out);
-    return result;
+    search->busy = 0;
+    Py_ssize_t listed = search->room ? (Py_ssize_t)found * s->m : 0;
+    return Py_BuildValue("KKOy#", found, placements, s->done ? Py_True : Py_False,
+                         (const char *)search->out, listed);
 }
 
 static PyMethodDef methods[] = {
     {"start", reduced_start, METH_VARARGS,
-     "start(allowed) -> state: a search of the free columns, with the free rows each allows."},
+     "start(allowed, attack, listing) -> a search of the free columns, with the free rows each\n"
+     "allows and the m x m x m attack masks; it lists up to `listing` solutions a call (0: they\n"
+     "are only counted)."},
     {"search", reduced_search, METH_VARARGS,
-     "search(attack, state, out, budget) -> (found, placements, over)\n"
+     "search(search, budget) -> (found, placements, over, listed)\n"
      "Go on for at most `budget` placements; each solution's free rows (a byte a free column)\n"
-     "go into `out` until it is full, then the search pauses; with an empty `out` solutions\n"
-     "are only counted."},
+     "go into `listed` until `listing` are found, then the search pauses."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -193,7 +232,10 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__reduced(void) {
     PyObject *reduced = PyModule_Create(&module);
     if (reduced == NULL) return NULL;
-    if (PyModule_AddIntConstant(reduced, "MAX_M", MAX_M) < 0) {
+    search_type = (PyTypeObject *)PyType_FromSpec(&search_spec);
+    if (search_type == NULL ||
+        PyModule_AddObjectRef(reduced, "Search", (PyObject *)search_type) < 0 ||
+        PyModule_AddIntConstant(reduced, "MAX_M", MAX_M) < 0) {
         Py_DECREF(reduced);
         return NULL;
     }
