@@ -238,3 +238,19 @@ def test_more_workers_than_cores_are_capped_with_a_warning() -> None:
     assert done.returncode in (0, 3), done.stderr
     assert done.stderr.startswith("Warning: 1,024 worker processes would outnumber the ")
     assert int(done.stdout) == known_total(14)
+
+
+@pytest.mark.parametrize("engine", ["reduced", "cp", "mip"])
+def test_an_engine_that_does_not_count_classes_says_none_not_zero(engine: str) -> None:
+    """Its unique count is None (not counted) and --stats shows no row for it: the pieces'
+    missing classes once added up to 0."""
+    stats = nqueens.count(6, engine=engine)
+    assert (stats.solutions, stats.unique) == (known_total(6), None)
+    shown = run_nqueens("count", "6", "--engine", engine, "--stats")
+    assert shown.returncode == 0, shown.stderr
+    assert "unique" not in shown.stdout + shown.stderr
+
+
+def test_an_engine_that_counts_classes_still_gives_them() -> None:
+    assert nqueens.count(8, engine="cp-sat").unique == known_unique(8)
+    assert nqueens.count(8, engine="bitboard").unique == known_unique(8)
