@@ -8,6 +8,7 @@ Each tool is Debian's (``.ci/run`` installs them); where one is missing its test
 from __future__ import annotations
 
 import io
+import json
 import random
 import re
 import shutil
@@ -307,3 +308,48 @@ def test_the_binary_cp_sat_model_is_the_text_one() -> None:
     export(board, "cp-sat", Target(binary, "m.pb", binary=True))
     body = "".join(line for line in text.getvalue().decode().splitlines(True) if line[0] != "#")
     assert str(cp_model_pb2.CpModelProto.FromString(binary.getvalue())).strip() == body.strip()
+
+
+@needs_picosat
+@pytest.mark.parametrize("n", [6, 8])
+def test_verify_reads_every_model_picosat_lists_as_a_board(n: int, tmp_path: Path) -> None:
+    """picosat --all prints one 's SATISFIABLE' and 'v' lines per model: each is a board (they
+    were once merged into one board of N² queens)."""
+    cnf = written(Board(n), "dimacs", tmp_path, ".cnf")
+    answer = subprocess.run(
+        ["picosat", "--all", str(cnf)], capture_output=True, text=True, timeout=60
+    ).stdout
+    result = invoke("verify", "--dimacs", str(cnf), "-", stdin=answer)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert f"{len(solutions(n, ())):,} boards checked: all valid" in result.stderr
+    one_wrong = answer.replace("v -1 ", "v 1 ", 1)
+    result = invoke("verify", "--dimacs", str(cnf), "-", "--format", "json", stdin=one_wrong)
+    assert result.exit_code == 1
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(records) == len(solutions(n, ()))
+    assert [record["board"] for record in records if not record["valid"]] == [1]
+
+
+@needs_minisat
+def test_verify_reads_minisat_result_files_one_after_another(tmp_path: Path) -> None:
+    """Result files of several runs (the blocking-clause enumeration above), concatenated:
+    each SAT and its line is a board, and the last run's UNSAT ends them."""
+    n = 5
+    cnf = written(Board(n), "dimacs", tmp_path, ".cnf")
+    text = cnf.read_text()
+    answers = []
+    for _ in range(20):
+        scratch = tmp_path / "scratch.cnf"
+        scratch.write_text(text)
+        result = tmp_path / "result.txt"
+        subprocess.run(["minisat", str(scratch), str(result)], capture_output=True, timeout=60)
+        answer = result.read_text()
+        answers.append(answer)
+        if answer.startswith("UNSAT"):
+            break
+        queens = [v for v in map(int, answer.split("\n")[1].split()) if 0 < v <= n * n]
+        text = re.sub(r"p cnf (\d+) (\d+)", lambda m: f"p cnf {m[1]} {int(m[2]) + 1}", text)
+        text += " ".join(str(-v) for v in queens) + " 0\n"
+    checked = invoke("verify", "--dimacs", str(cnf), "-", stdin="".join(answers))
+    assert checked.exit_code == 0, checked.stderr
+    assert f"{len(solutions(n, ())):,} boards checked: all valid" in checked.stderr

@@ -2,14 +2,15 @@
 
 The CNF's header names the board (``c Board: N = 8 (torus)``); variables 1 to N² are its
 squares, row by row. The answer is MiniSat's result file (``SAT`` and a line of literals) or the
-SAT competitions' output (``s SATISFIABLE`` and ``v`` lines), as most solvers print it. The
-model is checked against every clause of the CNF, and its queens as a board by the checker of
-``nqueens.formats.verify``.
+SAT competitions' output (``s SATISFIABLE`` and ``v`` lines), as most solvers print it, with one
+model or many (``picosat --all``). Each model is a board: it is checked against every clause of
+the CNF, and its queens as a board by the checker of ``nqueens.formats.verify``.
 """
 
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -62,18 +63,27 @@ def read_header(lines: Iterator[str], name: str) -> Cnf:
     )
 
 
-def read_model(lines: Iterable[str], name: str) -> set[int] | None:
-    """The variables a solver's answer sets true, or None where it found the CNF
-    unsatisfiable; InputError where it says neither."""
+def read_models(lines: Iterable[str], name: str) -> Iterator[set[int]]:
+    """The variables each model of a solver's answer sets true, model by model: a model ends
+    at its literal 0 or at the next SAT line (``picosat --all`` prints many, and so do
+    MiniSat's result files run one after another). InputError where the answer finds the CNF
+    unsatisfiable before any model, or says neither SAT nor UNSAT."""
     status: bool | None = None
     true: set[int] = set()
+    open_model = False
     for number, line in enumerate(lines, start=1):
         text = line.strip()
         if text in _SATISFIABLE or text in _UNSATISFIABLE:
-            status = text in _SATISFIABLE
+            if open_model:
+                yield true
+                true, open_model = set(), False
+            if status is None or text in _SATISFIABLE:
+                status = text in _SATISFIABLE
             continue
         if not text or text.startswith("c") or text.startswith("s "):
             continue
+        if status is None:
+            break
         values = text[2:] if text.startswith("v ") else text
         try:
             literals = [int(value) for value in values.split()]
@@ -81,32 +91,48 @@ def read_model(lines: Iterable[str], name: str) -> set[int] | None:
             raise InputError(
                 f"line {number} of {name}: {text[:40]!r} is not part of a SAT solver's answer"
             ) from None
-        true.update(literal for literal in literals if literal > 0)
+        for literal in literals:
+            if literal == 0:
+                yield true
+                true, open_model = set(), False
+                continue
+            open_model = True
+            if literal > 0:
+                true.add(literal)
+    if open_model:
+        yield true
     if status is None:
         raise InputError(
             f"{name} is not a SAT solver's answer: no SAT, UNSAT, 's SATISFIABLE' or "
             "'s UNSATISFIABLE' line"
         )
-    return true if status else None
+    if not status:
+        raise InputError("the SAT solver found the CNF unsatisfiable: there is no board to check")
 
 
-def unsatisfied(lines: Iterable[str], true: set[int]) -> int | None:
-    """The number of the first clause that the model leaves false, or None (the rest of a CNF
-    after its ``p cnf`` line)."""
-    clause = 0
-    holds = False
+def read_clauses(lines: Iterable[str]) -> array[int]:
+    """The literals of a CNF's clauses, each clause ended by 0 (the rest of a CNF after its
+    ``p cnf`` line), kept so that every model of an answer is checked against them."""
+    literals = array("i")
     for line in lines:
         text = line.strip()
-        if not text or text.startswith("c"):
-            continue
-        for literal in map(int, text.split()):
-            if literal == 0:
-                clause += 1
-                if not holds:
-                    return clause
-                holds = False
-            elif not holds:
-                holds = literal in true if literal > 0 else -literal not in true
+        if text and not text.startswith("c"):
+            literals.extend(map(int, text.split()))
+    return literals
+
+
+def unsatisfied(literals: Iterable[int], true: set[int]) -> int | None:
+    """The number of the first clause that the model leaves false, or None."""
+    clause = 0
+    holds = False
+    for literal in literals:
+        if literal == 0:
+            clause += 1
+            if not holds:
+                return clause
+            holds = False
+        elif not holds:
+            holds = literal in true if literal > 0 else -literal not in true
     return None
 
 

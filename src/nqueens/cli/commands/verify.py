@@ -42,7 +42,8 @@ if TYPE_CHECKING:
     type=TextLines(),
     metavar="CNF",
     help="FILE is a SAT solver's answer to CNF, written by nqueens export --to dimacs: "
-    "MiniSat's result file, or 's SATISFIABLE' and 'v' lines.",
+    "MiniSat's result file, or 's SATISFIABLE' and 'v' lines; each model is a board "
+    "(picosat --all prints them all).",
 )
 @rule_options
 @click.pass_context
@@ -120,19 +121,21 @@ def verify(
 def _sat_answer(
     cnf: Iterator[str], answer: Iterator[str], rules: frozenset[str]
 ) -> Iterator[BoardCheck]:
-    """The board of a SAT solver's answer to a CNF of nqueens', checked under the CNF's rules
-    and ``rules``, with the first clause it leaves false as one more problem."""
+    """The board of each model of a SAT solver's answer to a CNF of nqueens', checked under
+    the CNF's rules and ``rules``, with the first clause it leaves false as one more problem."""
     from nqueens.formats import sat
 
     header = sat.read_header(cnf, "the --dimacs file")
-    true = sat.read_model(answer, "the solver's answer")
-    if true is None:
-        raise InputError("the SAT solver found the CNF unsatisfiable: there is no board to check")
-    board = sat.board_of(dataclasses.replace(header, rules=header.rules | rules), true)
-    clause = sat.unsatisfied(cnf, true)
-    if clause is not None:
-        board.problems.append(f"the model leaves clause {clause:,} of the CNF false")
-    yield board
+    header = dataclasses.replace(header, rules=header.rules | rules)
+    clauses = None
+    for number, true in enumerate(sat.read_models(answer, "the solver's answer"), start=1):
+        if clauses is None:
+            clauses = sat.read_clauses(cnf)
+        board = sat.board_of(header, true, number)
+        clause = sat.unsatisfied(clauses, true)
+        if clause is not None:
+            board.problems.append(f"the model leaves clause {clause:,} of the CNF false")
+        yield board
 
 
 def _checked(checked: int, invalid: int) -> str:
