@@ -122,3 +122,51 @@ def test_a_time_limit_ends_a_listing_within_a_block() -> None:
         listed = sum(len(block) for block in stream.blocks())
     assert time.monotonic() - started < bound(0.3 + 0.2)
     assert stream.stats.status.value == "time-limit" and 0 < listed < known_total(17)
+
+
+STREAMING_ENGINES = ["bitboard", "cp-sat", "cp", "reduced"]
+
+
+@pytest.mark.parametrize("engine", STREAMING_ENGINES)
+@pytest.mark.parametrize("taken", [0, 2, 4, 5, 91])
+def test_blocks_after_next_give_every_solution_not_yet_taken(engine: str, taken: int) -> None:
+    """next() then blocks(): the rest of the block next() began comes first (the bitboard
+    listing lost it, giving 89, 91 or 90 boards of 92)."""
+    stream = nqueens.solve(8, engine=engine)
+    first = [next(stream).rows for _ in range(taken)]
+    rest = [tuple(int(row) for row in rows) for block in stream.blocks() for rows in block]
+    every = first + rest
+    assert len(every) == len(set(every)) == known_total(8)
+    for rows in every:
+        assert_valid_board(rows, 8)
+    assert stream.stats.solutions == known_total(8)
+
+
+@pytest.mark.parametrize("engine", STREAMING_ENGINES)
+def test_a_stream_shared_by_threads_serves_one_and_refuses_the_others(engine: str) -> None:
+    """Three threads take from one stream: a thread that asks while another is served gets
+    ValueError ("generator already executing"), no board comes twice or is lost, and no
+    thread is left waiting."""
+    import threading
+
+    stream = nqueens.solve(9, engine=engine)
+    taken: list[tuple[int, ...]] = []
+    refused: list[str] = []
+
+    def take() -> None:
+        try:
+            for solution in stream:
+                taken.append(solution.rows)
+        except ValueError as error:
+            refused.append(str(error))
+
+    threads = [threading.Thread(target=take) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(bound(30))
+    assert not any(thread.is_alive() for thread in threads), "a thread was left waiting"
+    assert all("generator already executing" in words for words in refused)
+    taken.extend(solution.rows for solution in stream)  # what the threads left
+    assert len(taken) == len(set(taken)) == known_total(9)
+    assert stream.stats.solutions == known_total(9)

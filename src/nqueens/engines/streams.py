@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from typing import Any
 
@@ -16,12 +17,19 @@ BLOCK_SOLUTIONS = 4096
 finds them one at a time."""
 
 
+ALREADY_EXECUTING = "generator already executing: a stream serves one thread at a time"
+"""What a second thread is told when it asks a stream for solutions while another thread does
+(a generator's own words, as a generator shared by threads raises them)."""
+
+
 class EngineStream(Iterator[Solution]):
     """A stream of solutions with ``stats`` once it has ended, stoppable with ``close()``.
 
-    Subclasses find solutions in ``_next_solution`` and call ``_end(status)`` when they stop;
-    this class stops at the solve's limit (``stopping_after``, which the API calls on every
-    stream) and ends the search as interrupted on Ctrl-C.
+    Subclasses find solutions in ``_next_solution`` (or the whole step, ``_step``) and call
+    ``_end(status)`` when they stop; this class stops at the solve's limit (``stopping_after``,
+    which the API calls on every stream) and ends the search as interrupted on Ctrl-C. A stream
+    serves one thread at a time, as a generator does: a second thread that asks for solutions
+    while one is being found gets ValueError, never a solution twice or a lost one.
     """
 
     _stats: Stats | None = None
@@ -32,7 +40,23 @@ class EngineStream(Iterator[Solution]):
     def __iter__(self) -> EngineStream:
         return self
 
+    @contextmanager
+    def _one_thread(self) -> Iterator[None]:
+        """Held while a thread takes solutions from the stream; ValueError for another."""
+        lock: threading.Lock = self.__dict__.setdefault("_taking", threading.Lock())
+        if not lock.acquire(blocking=False):
+            raise ValueError(ALREADY_EXECUTING)
+        try:
+            yield
+        finally:
+            lock.release()
+
     def __next__(self) -> Solution:
+        with self._one_thread():
+            return self._step()
+
+    def _step(self) -> Solution:
+        """The next solution, or StopIteration."""
         if self._stats is not None:
             raise StopIteration
         if self._limit is not None and self._delivered >= self._limit:
@@ -62,7 +86,7 @@ class EngineStream(Iterator[Solution]):
         import numpy
 
         batch: list[tuple[int, ...]] = []
-        for solution in self:
+        for solution in self:  # each step held by one thread, as next() is
             batch.append(solution.rows)
             if len(batch) == BLOCK_SOLUTIONS:
                 yield numpy.array(batch, dtype=numpy.int64)

@@ -125,7 +125,8 @@ class ListingStream(EngineStream):
         self._counter_names = counter_names
         self._listing = Blocks(request, tasks)
         self._source = iter(self._listing)
-        self._rows: Iterator[tuple[int, ...]] = iter(())
+        self._block = b""  # the block next() takes its solutions from
+        self._taken = 0  # the bytes of it taken
         self._started = time.monotonic()
 
     def stopping_after(self, limit: int | None) -> EngineStream:
@@ -146,29 +147,44 @@ class ListingStream(EngineStream):
 
     def packed_blocks(self) -> Iterator[bytes]:
         """The solutions left, a block at a time: their rows one after another, a byte a
-        column; the stream ends with them."""
+        column; the stream ends with them. The rest of a block that next() began comes first."""
+        while True:
+            with self._one_thread():
+                packed = self._next_block()
+            if packed is None:
+                return
+            yield packed
+
+    def _next_block(self) -> bytes | None:
+        """The solutions not yet taken, up to a block of them; None once the stream ended."""
         if self._stats is not None:
-            return
-        try:
-            for packed in self._source:
-                self._delivered += len(packed) // self.n
-                yield packed
-        except KeyboardInterrupt:
-            self._end(Status.INTERRUPTED)
-            raise
-        self._end(self._ending())
+            return None
+        if self._taken < len(self._block):
+            packed = self._block[self._taken :]
+            self._block, self._taken = b"", 0
+        else:
+            try:
+                packed = next(self._source, None)
+            except KeyboardInterrupt:
+                self._end(Status.INTERRUPTED)
+                raise
+            if packed is None:
+                self._end(self._ending())
+                return None
+        self._delivered += len(packed) // self.n
+        return packed
 
     def _next_solution(self) -> Solution | None:
-        while True:
-            rows = next(self._rows, None)
-            if rows is not None:
-                return Solution(rows=rows)
+        n = self.n
+        while self._taken >= len(self._block):
             packed = next(self._source, None)
             if packed is None:
                 self._end(self._ending())
                 return None
-            n = self.n
-            self._rows = (tuple(packed[at : at + n]) for at in range(0, len(packed), n))
+            self._block, self._taken = packed, 0
+        rows = tuple(self._block[self._taken : self._taken + n])
+        self._taken += n
+        return Solution(rows=rows)
 
     def _ending(self) -> Status:
         if self._listing.complete:

@@ -180,7 +180,7 @@ class CpSatSolutionStream(EngineStream):
         self._delivered = 0
         weakref.finalize(self, _stop, self._channel, self._search)
 
-    def __next__(self) -> Solution:
+    def _step(self) -> Solution:
         if self._stats is not None:
             raise StopIteration
         if not self._started:
