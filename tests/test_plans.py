@@ -117,3 +117,56 @@ def test_the_facts_help_shows_come_from_the_api() -> None:
     splitting = [name for name, engine in api.ENGINES.items() if engine.splits]
     assert api.engines_that("splits") == ", ".join(splitting)
     assert api.SOLVE_DEFAULT in api.ENGINES and api.AUTO_ENGINE not in api.ENGINES
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        Board(49, rules=frozenset({"superqueens"})),  # cp for a second, then CP-SAT
+        Board(600, queens=((0, 0),)),  # local search for three seconds, then the others
+    ],
+    ids=["superqueens", "a puzzle past 500"],
+)
+@pytest.mark.parametrize("time_limit", [None, 20.0])
+def test_every_attempt_of_first_keeps_its_share_of_the_time(
+    board: Board, time_limit: float | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each attempt is given its own share, with or without a time limit (under one, the first
+    attempt was given the whole limit, and `first 49 --superqueens -t 20` found nothing)."""
+    from nqueens.core.results import FirstResult, Stats, Status
+    from nqueens.engines import registry
+
+    attempts = api.plan("first", board, time_limit=time_limit).attempts
+    given: list[tuple[str, float | None]] = []
+
+    def record(engine: str) -> object:
+        def first(request: object) -> FirstResult:
+            deadline = request.deadline  # type: ignore[attr-defined]
+            given.append((engine, None if deadline is None else deadline - time.monotonic()))
+            stats = Stats(
+                n=board.n,
+                solutions=0,
+                conflicts=0,
+                branches=0,
+                wall_time=0.0,
+                status=Status.TIME_LIMIT,
+                engine=engine,
+                counter_names=("", ""),
+            )
+            return FirstResult(None, stats)
+
+        return first
+
+    for attempt in attempts:
+        engine = registry.engine_named(attempt.engine)
+        monkeypatch.setattr(engine, "prepare", lambda request: None)
+        monkeypatch.setattr(engine, "first", record(attempt.engine))
+    api.first(board, time_limit=time_limit)
+    assert [engine for engine, _ in given] == [attempt.engine for attempt in attempts]
+    for attempt, (_, seconds) in zip(attempts, given, strict=True):
+        if attempt.seconds is not None:
+            assert seconds is not None and seconds <= attempt.seconds
+        elif time_limit is None:
+            assert seconds is None
+        else:
+            assert seconds is not None and seconds <= time_limit

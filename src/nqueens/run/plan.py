@@ -148,7 +148,9 @@ def as_tried(attempt: Attempt, request: Request) -> tuple[Engine, Request]:
     limit = request.time_limit
     if attempt.seconds is not None:
         limit = attempt.seconds if limit is None else min(limit, attempt.seconds)
-    tried = replace(request, strategy=attempt.strategy, time_limit=limit)
+    # The deadline is worked out anew from the share: one carried over would hold the whole
+    # limit, and the first attempt would spend it all.
+    tried = replace(request, strategy=attempt.strategy, time_limit=limit, deadline=None)
     return registry.engine_named(attempt.engine), tried
 
 
