@@ -610,3 +610,40 @@ def test_auto_runs_an_engine_that_fits_the_memory_the_process_may_take() -> None
     found, status = (json.loads(line) for line in done.stdout.splitlines())
     assert status["engine"] == "local" and status["status"] == "complete"
     assert_valid_board(found["rows"], 1000)
+
+
+def _blocked_writing(process: subprocess.Popen[str]) -> None:
+    """Wait until ``process`` waits in a write to its stdout, a pipe nobody reads."""
+    deadline = time.monotonic() + bound(20)
+    wchan = Path(f"/proc/{process.pid}/wchan")
+    while "pipe_write" not in (wchan.read_text() if wchan.exists() else ""):
+        assert process.poll() is None and time.monotonic() < deadline, "it never blocked"
+        time.sleep(0.05)
+
+
+@pytest.mark.skipif(not Path("/proc/self/wchan").exists(), reason="needs Linux's /proc")
+@pytest.mark.parametrize(
+    ("arguments", "stop"),
+    [
+        ("solve 16 --style compact", signal.SIGTERM),
+        ("solve 16 --format json", signal.SIGINT),
+        ("solve 12 --engine cp-sat --style compact", signal.SIGTERM),
+        ("solve 12 --engine reduced --format json", signal.SIGTERM),
+    ],
+)
+def test_a_stop_ends_a_process_whose_stdout_nobody_reads(
+    arguments: str, stop: signal.Signals
+) -> None:
+    """A stop waits for a record being written at most half a second, then ends the process
+    and says on stderr where stdout was cut: it waited for the reader, maybe for ever."""
+    with start_nqueens(*arguments.split()) as process:
+        try:
+            _blocked_writing(process)
+            process.send_signal(stop)
+            process.wait(timeout=bound(1.5))
+            stderr = process.stderr.read() if process.stderr else ""
+        finally:
+            process.kill()
+    assert process.returncode == 128 + stop
+    assert "Output cut: stdout was not read" in stderr
+    assert "(interrupted; partial, a lower bound)" in stderr

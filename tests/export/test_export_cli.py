@@ -13,7 +13,15 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import assert_valid_board, bound, invoke, solutions, start_nqueens
+from helpers import (
+    NQUEENS,
+    assert_valid_board,
+    bound,
+    invoke,
+    process_env,
+    solutions,
+    start_nqueens,
+)
 
 from nqueens.export import FORMATS
 
@@ -369,3 +377,28 @@ def test_verify_reads_glpks_report_of_a_solution(report: str, exit_code: int, sa
     checked = invoke("verify", stdin=report)
     assert checked.exit_code == exit_code, checked.stderr
     assert said in checked.stderr, checked.stderr
+
+
+def test_a_stopped_export_to_stdout_says_it_holds_a_cut_model() -> None:
+    """What went down the pipe cannot be taken back: the message says stdout holds a model cut
+    short, where it said that nothing was written."""
+    with subprocess.Popen(
+        [*NQUEENS, "export", "3000", "--to", "dimacs"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=process_env(),
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        try:
+            assert process.stdout.read(1 << 20)  # a megabyte of the model came
+            process.send_signal(signal.SIGINT)
+            received = 1 << 20
+            while chunk := process.stdout.read(1 << 20):
+                received += len(chunk)
+            stderr = process.stderr.read().decode()
+        finally:
+            process.kill()
+    assert process.returncode == 130
+    assert received > 1 << 20
+    assert "Interrupted: stdout holds the dimacs model cut short, not a whole one." in stderr
+    assert "nothing was written" not in stderr

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -160,7 +160,7 @@ class Output:
     def solution(self, solution: Solution, number: int | None = None) -> None:
         """Write one solution to stdout, numbered when it is one of many: whole, a stop signal
         waiting until it is written (never a heading without its board)."""
-        with signals.held():
+        with _whole_or_cut(number or 1):
             note_records(b"\n\n" if self._headed(solution.n, number) else b"\n")
             self._solution(solution, number)
             self.written += 1
@@ -218,7 +218,7 @@ class Output:
         else:
             form = blocks.COMPACT if self._compact(n) else blocks.BOARD
             text = blocks.solutions(packed, n, form, first)
-        with signals.held():
+        with _whole_or_cut(first):
             note_records(b"\n\n" if self._headed(n, first) else b"\n")
             write_whole(text)
             self.written += len(packed) // n
@@ -276,6 +276,30 @@ def is_terminal(stream: object) -> bool:
         return bool(stream.isatty())  # type: ignore[attr-defined]
     except (AttributeError, OSError, ValueError):
         return False
+
+
+STOP_PATIENCE = 0.5
+"""How long a stop waits for a record being written to stdout, in seconds: a reader that does
+not read for that long has the record cut, and the process ends."""
+
+
+@contextmanager
+def _whole_or_cut(number: int) -> Iterator[None]:
+    """Records written whole, numbered from ``number``: a stop signal waits until they are
+    written, unless stdout takes nothing for STOP_PATIENCE seconds (a pipe nobody reads). Then
+    the write is left cut, stdout is let go, and stderr says where."""
+    try:
+        with signals.held(patience=STOP_PATIENCE):
+            yield
+    except signals.Abandoned:
+        discard_stdout()
+        with suppress(OSError, ValueError):
+            click.echo(
+                f"Output cut: stdout was not read for {STOP_PATIENCE:g} s after the stop, so "
+                f"it ends inside the record of solution {number:,} or one after it.",
+                err=True,
+            )
+        raise KeyboardInterrupt from None
 
 
 def write_whole(data: bytes) -> None:

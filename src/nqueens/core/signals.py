@@ -230,28 +230,64 @@ def redirected(stop: Callable[[], None]) -> Iterator[None]:
         yield
 
 
+class Abandoned(KeyboardInterrupt):
+    """A stop that a held block waited on for its whole patience: the block was left where it
+    was (a write to a pipe that nobody reads)."""
+
+
 @contextmanager
-def held(*, end_now_if_idle: bool = False) -> Iterator[list[int]]:
+def held(
+    *, end_now_if_idle: bool = False, patience: float | None = None
+) -> Iterator[list[int]]:
     """Hold stop signals back while worker processes start or stop, or code compiles, then act
     on them; with ``end_now_if_idle``, end the process at once where that loses nothing (in the
     command line only: a program that calls the API gets its KeyboardInterrupt). The block is
-    given the list of the signals that arrived so far.
+    given the list of the signals that arrived so far. With ``patience``, a stop waits that many
+    seconds at most: if the block has not ended by then (a write blocked on a full pipe), it is
+    left where it is, with Abandoned.
 
     A KeyboardInterrupt in the middle of starting or terminating a process pool can leave it
     waiting forever for a worker that was never told what to do.
     """
     arrived: list[int] = []
+    first_stop: list[float] = []
+    over = threading.Event()
 
     def handler(signum: int, frame: FrameType | None) -> None:
         _heard(signum)
         if end_now_if_idle:
             _end_now_if_idle(signum)
         arrived.append(signum)
+        if patience is None:
+            return
+        if not first_stop:
+            first_stop.append(time.monotonic())
+            _send_again_after(patience, signum, over)
+        elif time.monotonic() - first_stop[0] >= patience:
+            raise Abandoned
 
-    with _handled_by(handler):
-        yield arrived
+    try:
+        with _handled_by(handler):
+            yield arrived
+    finally:
+        over.set()
     if arrived:
         raise KeyboardInterrupt
+
+
+def _send_again_after(seconds: float, signum: int, over: threading.Event) -> None:
+    """Send ``signum`` to the main thread again after ``seconds``, and then every tenth of a
+    second, until ``over`` is set: a call blocked in the main thread hears it there."""
+    main = threading.main_thread()
+
+    def send() -> None:
+        if over.wait(seconds):
+            return
+        while main.ident is not None and main.is_alive() and not over.is_set():
+            signal.pthread_kill(main.ident, signum)
+            over.wait(0.1)
+
+    threading.Thread(target=send, name="nqueens-stop", daemon=True).start()
 
 
 @contextmanager

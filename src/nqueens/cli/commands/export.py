@@ -65,16 +65,24 @@ def export(ctx: click.Context, board: Board, format_name: str | None, path: str 
     output = Output("text")
     name = path or f"queens{chosen.suffixes[0]}"
     binary = path is not None and path.lower().endswith(".pb")
+    stdout = _Stdout()
     try:
         # A stop raises here rather than ending the process, so that no part file is left.
         with signals.keeping(), usage_errors():
             if path is None:
-                _to_stdout(board, chosen.name, name)
+                write_model(board, chosen.name, Target(cast(BinaryIO, stdout), name))
             else:
                 with written_whole(path) as stream:
                     write_model(board, chosen.name, Target(stream, name, binary))
     except KeyboardInterrupt:
-        output.message("Interrupted: nothing was written" + (f" to {path}." if path else "."))
+        if path is not None:
+            output.message(f"Interrupted: nothing was written to {path}.")
+        elif stdout.written:  # what went down a pipe cannot be taken back: say it is cut
+            output.message(
+                f"Interrupted: stdout holds the {chosen.name} model cut short, not a whole one."
+            )
+        else:
+            output.message("Interrupted: nothing was written.")
         ctx.exit(signals.exit_code())
     if path is not None:
         output.message(f"Wrote the {chosen.name} model of {board.title} to {path}.")
@@ -82,15 +90,15 @@ def export(ctx: click.Context, board: Board, format_name: str | None, path: str 
 
 
 class _Stdout(io.RawIOBase):
-    """stdout for the model, written whole, block by block, however stdout was left open."""
+    """stdout for the model, written whole, block by block, however stdout was left open;
+    ``written`` is true once a write began."""
+
+    written = False
 
     def writable(self) -> bool:
         return True
 
     def write(self, data: ReadableBuffer) -> int:
+        self.written = True
         write_whole(bytes(data))
         return len(memoryview(data))
-
-
-def _to_stdout(board: Board, format_name: str, name: str) -> None:
-    write_model(board, format_name, Target(cast(BinaryIO, _Stdout()), name))
