@@ -207,6 +207,13 @@ HOSTILE = [
     (lambda: hostile.solve(8, limit=2.5), "not 2.5"),
     (lambda: hostile.count(8, on_progress=5), "on_progress must be a function"),
     (lambda: hostile.count(8, on_estimate="soon"), "on_estimate must be a function"),
+    (lambda: hostile.count(8, on_plan=5), "on_plan must be a function or None, not 5"),
+    (lambda: hostile.solve(8, on_plan="x"), "on_plan must be a function or None, not 'x'"),
+    (lambda: hostile.first(8, on_plan=5), "on_plan must be a function or None, not 5"),
+    (
+        lambda: hostile.first(8, engine="cp", on_plan=[]),
+        "on_plan must be a function or None, not []",
+    ),
     (lambda: hostile.count(10**5000), "about 5,001 digits"),
     (lambda: hostile.first(8, queens=[(10**5000, 0)]), "about 5,001 digits"),
     (lambda: hostile.count(8, engine=5), "unknown engine 5"),

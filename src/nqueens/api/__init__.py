@@ -35,8 +35,9 @@ from nqueens.api.facts import (
     EngineInfo,
     EngineOption,
     engines_that,
+    none_exists,
 )
-from nqueens.api.searches import PlanCallback, count, first, none_exists, plan, solve
+from nqueens.api.searches import PlanCallback, count, first, plan, solve
 from nqueens.core import clock, signals
 from nqueens.core.board import MAX_N, Board, BoardError
 from nqueens.core.errors import CheckpointUnwritable, ClusterLost, ClusterUnreachable

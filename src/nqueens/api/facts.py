@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from nqueens.core.board import Board
 from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import mip, registry
 from nqueens.engines.base import MAX_SEED as MAX_SEED
@@ -14,6 +15,14 @@ from nqueens.run.limits import MAX_WORKERS as MAX_WORKERS
 from nqueens.run.requests import COUNT_REASON as COUNT_REASON
 from nqueens.run.requests import FIRST_REASON as FIRST_REASON
 from nqueens.run.requests import MAX_MODEL_N as MAX_MODEL_N
+
+
+def none_exists(board: Board) -> str:
+    """Why ``board`` has no solution to show, in a sentence: the theorem that says so where one
+    does, or its given squares that no solution respects."""
+    from nqueens.run import notes
+
+    return notes.none_exists(board)
 
 AUTO_ENGINE = registry.AUTO_ENGINE
 """The engine name that lets nqueens choose, per request (see ``plan``)."""

@@ -57,12 +57,6 @@ def plan(command: str, n: int | Board, **arguments: Any) -> Plan:
     raise AssertionError("every search stops at _ready() while planning")  # pragma: no cover
 
 
-def none_exists(board: Board) -> str:
-    """Why ``board`` has no solution to show, in a sentence: the theorem that says so where one
-    does, or its given squares that no solution respects."""
-    return notes.none_exists(board)
-
-
 _planning: ContextVar[bool] = ContextVar("planning", default=False)
 
 
@@ -158,6 +152,7 @@ def solve(
         limit=limit,
         unique=unique,
     )
+    on_plan = validation.callback(on_plan, "on_plan")
     answered = _answered(request, engine, on_plan)
     if answered is not None:
         return answered.stopping_after(request.limit)
@@ -255,6 +250,7 @@ def count(
         )
     on_progress = validation.callback(on_progress, "on_progress")
     on_estimate = validation.callback(on_estimate, "on_estimate")
+    on_plan = validation.callback(on_plan, "on_plan")
     asked = (("checkpoint", checkpoint), ("cluster", cluster), ("workers", workers))
     unused = tuple(name for name, value in asked if value is not None)
     answered = _answered(request, engine, on_plan, unused)
@@ -354,6 +350,7 @@ def first(
         time_limit=time_limit,
         seed=seed,
     )
+    on_plan = validation.callback(on_plan, "on_plan")
     if engine != registry.AUTO_ENGINE or request.options:  # an engine's options choose it
         chosen = _chosen(request, engine, on_plan)
         _ready()

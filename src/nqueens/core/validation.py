@@ -156,7 +156,8 @@ def path(value: object, what: str) -> Path:
 
 
 def callback(value: object, name: str) -> Callable[..., Any] | None:
-    """``on_progress`` or ``on_estimate``: None or something to call."""
+    """A callback argument (``on_plan``, ``on_progress``, ``on_estimate``): None or something
+    to call."""
     if value is not None and not callable(value):
         raise InputError(f"{name} must be a function or None, not {shown(value)}")
     return value
