@@ -236,12 +236,17 @@ def test_a_gpu_count_on_a_cluster_without_a_gpu_says_how_to_offer_one(cluster: C
 def test_a_gpu_count_on_local_workers_says_they_have_no_gpu_before_starting_them() -> None:
     """local:K's workers never offer a GPU: the advice to start dask workers with one was the
     only way out, and only after K processes had started."""
-    started = time.monotonic()
-    result = invoke("count", "8", "--engine", "gpu", "--cluster", "local:2")
+    import distributed
+
+    def no_cluster(*arguments: object, **options: object) -> None:
+        raise AssertionError("a local cluster was started")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(distributed, "LocalCluster", no_cluster)
+        result = invoke("count", "8", "--engine", "gpu", "--cluster", "local:2")
     assert result.exit_code == 2 and not result.stdout
     assert "local:2 starts its workers without a GPU" in result.stderr, result.stderr
     assert "this machine's GPU without a cluster" in result.stderr
-    assert time.monotonic() - started < bound(1.0)  # starting two workers takes seconds
 
 
 @pytest.mark.parametrize(
@@ -301,42 +306,53 @@ def test_without_dask_a_cluster_count_says_how_to_install_it(
         nqueens.count(10, cluster="local:1")
 
 
-def _ends_within(quiet: float, *arguments: str) -> subprocess.CompletedProcess[str]:
-    """Run nqueens, which takes ``quiet`` seconds on a quiet machine: it ends on a slow one."""
-    started = time.monotonic()
-    process = run_nqueens(*arguments)
-    took = time.monotonic() - started
-    assert took < bound(quiet), f"{' '.join(arguments)} took {took:.1f} s"
-    return process
-
-
-@pytest.mark.slow  # seconds of processes: with -m slow, the README's command stays under 90 s
-def test_an_unreachable_scheduler_exits_1_within_the_connect_timeout() -> None:
+def test_a_refused_connection_is_said_at_once() -> None:
+    """A refusal is an answer: said as such, not waited on until the connect timeout (Dask
+    retries it), and a host that does not resolve too."""
     address = f"tcp://127.0.0.1:{_free_port()}"
-    process = _ends_within(1.0, "count", "10", "--cluster", address, "--connect-timeout", "0.3")
+    process = run_nqueens("count", "10", "--cluster", address, "--connect-timeout", "600")
+    assert process.returncode == 1, process.stderr
+    port = address.rsplit(":", 1)[1]
+    assert process.stderr.strip() == (
+        f"Error: cannot reach the cluster at {address}: nothing listens at 127.0.0.1 port "
+        f"{port} (the connection was refused)"
+    )
+    process = run_nqueens("count", "10", "--cluster", "tcp://nowhere.invalid:8786")
+    assert process.returncode == 1, process.stderr
+    assert "the host nowhere.invalid is unknown" in process.stderr
+
+
+def _silent_server() -> socket.socket:
+    """A port that accepts and never answers (as a web server waits for a request)."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    return server
+
+
+def test_a_server_that_is_not_dask_is_given_up_on_after_the_connect_timeout() -> None:
+    """Dask's own timeout stops at the accept, and would wait for the greeting forever: the
+    greeting is given the connect timeout, which the message names."""
+    with _silent_server() as server:
+        address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+        process = run_nqueens("count", "10", "--cluster", address, "--connect-timeout", "0.3")
     assert process.returncode == 1, process.stderr
     assert process.stderr.strip() == (
         f"Error: cannot reach the cluster at {address}: no Dask scheduler answered within 0.3 s"
     )
 
 
-def test_a_server_that_is_not_dask_is_given_up_on_within_the_connect_timeout() -> None:
-    """A port that accepts and never answers (as a web server waits for a request): Dask's own
-    timeout stops at the accept, and would wait for the greeting forever."""
-    with socket.socket() as server:
-        server.bind(("127.0.0.1", 0))
-        server.listen()
-        address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
-        process = _ends_within(1.0, "count", "10", "--cluster", address, "--connect-timeout", "0.3")
-    assert process.returncode == 1, process.stderr
-    assert "cannot reach the cluster" in process.stderr
-    assert "Traceback" not in process.stderr
-
-
 def test_a_time_limit_shortens_the_wait_for_a_scheduler() -> None:
-    address = f"tcp://127.0.0.1:{_free_port()}"
-    process = _ends_within(1.0, "count", "10", "--cluster", address, "-t", "0.5")
+    """The count's time limit ends the wait before the connect timeout (10 s): the message
+    says so, where it named what little was left of the limit ("within 0.001 s")."""
+    with _silent_server() as server:
+        address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+        process = run_nqueens("count", "10", "--cluster", address, "-t", "0.5")
     assert process.returncode == 1, process.stderr
+    assert process.stderr.strip() == (
+        f"Error: cannot reach the cluster at {address}: no Dask scheduler answered before the "
+        "count's time limit ran out"
+    )
 
 
 @pytest.mark.slow  # starts a local cluster: seconds
@@ -344,7 +360,7 @@ def test_a_time_limit_spent_starting_a_local_cluster_ends_as_a_time_limit() -> N
     """It was exit 1, 'cannot reach the cluster at local:2 ... after 0.001 s', one run in three:
     the cluster's own scheduler was given what was left of the limit to answer in."""
     for _ in range(3):
-        process = _ends_within(7.5, "count", "19", "--cluster", "local:2", "-t", "0.3")
+        process = run_nqueens("count", "19", "--cluster", "local:2", "-t", "0.3")
         assert process.returncode == 3, process.stderr
         assert "stopped by the time limit" in process.stderr
 
@@ -491,7 +507,6 @@ def _files_limited_to(soft: int, hard: int) -> None:
 def test_a_local_cluster_that_cannot_open_its_files_is_refused_before_it_starts() -> None:
     """ulimit -n 16: Dask retried for half a minute, then blamed a script without a main
     guard."""
-    started = time.monotonic()
     done = run_nqueens(
         "count",
         "12",
@@ -502,7 +517,6 @@ def test_a_local_cluster_that_cannot_open_its_files_is_refused_before_it_starts(
         "3",
         preexec_fn=lambda: _files_limited_to(16, 16),
     )
-    assert time.monotonic() - started < bound(START_UP + 1)
     assert done.returncode == 2, done.stderr
     assert "needs about 56 open files (ulimit -n), and this process may have 16" in done.stderr
     assert "__main__" not in done.stderr and "Traceback" not in done.stderr
@@ -537,12 +551,10 @@ def test_memory_running_out_as_a_local_cluster_starts_is_exit_2() -> None:
 def test_a_local_cluster_larger_than_the_cores_is_capped_with_a_warning() -> None:
     from nqueens.run.executors import default_workers
 
-    started = time.monotonic()
     done = run_nqueens("count", "12", "--cluster", f"local:{default_workers() + 14}", "-q")
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) == known_total(12)
     assert f"counting with {default_workers()}" in done.stderr
-    assert time.monotonic() - started < bound(START_UP + 6)
 
 
 @pytest.mark.slow
@@ -550,11 +562,10 @@ def test_a_local_cluster_larger_than_the_cores_is_capped_with_a_warning() -> Non
 def test_a_stop_signal_ends_a_local_cluster_count_at_once(
     tmp_path: Path, stop: signal.Signals
 ) -> None:
-    """The local workers are killed, not closed one by one: a median of 0.24 s once, about
-    0.05 s now (a close that waits on Dask can still take half a second). A stop while the
-    cluster starts waits for it to be up (tested with the stopped counts above), so the stop
-    here is sent once the count is under way, as its checkpoint shows."""
-    times = []
+    """The local workers are killed, not closed one by one (benchmarks/time_limits.py times
+    how soon). A stop while the cluster starts waits for it to be up (tested with the stopped
+    counts above), so the stop here is sent once the count is under way, as its checkpoint
+    shows."""
     for attempt in range(3):
         path = tmp_path / f"{attempt}.ckpt"
         counting = start_nqueens(
@@ -569,16 +580,11 @@ def test_a_stop_signal_ends_a_local_cluster_count_at_once(
         )
         try:
             _wait_for_lines(path, counting, 3)
-            stopped = time.monotonic()
             counting.send_signal(stop)
             _, err = counting.communicate(timeout=30)
-            times.append(time.monotonic() - stopped)
         finally:
             if counting.poll() is None:
                 os.killpg(counting.pid, signal.SIGKILL)
                 counting.wait()
         assert counting.returncode == 128 + stop, err
         assert "interrupted; partial, a lower bound" in err
-    # Quiet, a stop takes about 0.05 s: each of the three within a quarter of a second on a
-    # quiet machine, the second a loaded one may take (benchmarks/time_limits.py times them).
-    assert max(times) < bound(0.25), times

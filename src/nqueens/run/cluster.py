@@ -51,6 +51,7 @@ class Cluster:
     address: str
     local_workers: int | None = None
     connect_seconds: float | None = CONNECT_SECONDS
+    time_limited: bool = False  # the count's time limit ends the wait before connect_seconds
 
 
 def check_address(address: str, connect_seconds: float | None = CONNECT_SECONDS) -> Cluster:
@@ -105,8 +106,10 @@ def connected(cluster: Cluster, deadline: float | None) -> Iterator[Any]:
     if deadline is not None and cluster.local_workers is None:  # a local one is there once up
         left = max(0.001, deadline - time.time())
         seconds = cluster.connect_seconds
-        cluster = replace(cluster, connect_seconds=left if seconds is None else min(seconds, left))
+        if seconds is None or left < seconds:
+            cluster = replace(cluster, connect_seconds=left, time_limited=True)
     if cluster.local_workers is None:
+        _knock(cluster)
         _reach(distributed, cluster)
     else:
         _current_folder_checked()
@@ -236,6 +239,37 @@ def _quiet_logs() -> None:
             logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
+def _waited(cluster: Cluster) -> str:
+    """How long the scheduler was waited for, in the user's words: until the time limit they
+    gave, where it ended the wait, else the seconds to connect."""
+    if cluster.time_limited:
+        return "before the count's time limit ran out"
+    return f"within {cluster.connect_seconds:.3g} s"
+
+
+def _knock(cluster: Cluster) -> None:
+    """Open and close a plain connection to the scheduler's host and port: a refusal is an
+    answer, said at once (Dask would retry it until its timeout), and so is a host that does
+    not resolve. Where the knock itself times out, Dask's greeting says so."""
+    import socket
+
+    parts = _ADDRESS.fullmatch(cluster.address)
+    assert parts is not None and parts["port"] is not None  # check_address made sure
+    host = parts["host"].strip("[]")
+    seconds = cluster.connect_seconds
+    try:
+        with socket.create_connection((host, int(parts["port"])), timeout=seconds):
+            pass
+    except ConnectionRefusedError:
+        raise ClusterUnreachable(
+            f"nothing listens at {host} port {parts['port']} (the connection was refused)"
+        ) from None
+    except socket.gaierror as error:
+        raise ClusterUnreachable(f"the host {host} is unknown ({error.strerror})") from None
+    except OSError:  # a timeout, a network out of reach: Dask's own wait says it
+        return
+
+
 def _reach(distributed: Any, cluster: Cluster) -> None:
     """Greet the scheduler, or raise ClusterUnreachable: Dask's own timeout covers reaching the
     port but not the greeting, which a server that is not Dask's never answers."""
@@ -257,7 +291,7 @@ def _reach(distributed: Any, cluster: Cluster) -> None:
     except (OSError, asyncio.TimeoutError) as error:
         seconds = cluster.connect_seconds
         if seconds is not None and time.monotonic() - started >= seconds:  # Dask retried till then
-            raise ClusterUnreachable(f"no Dask scheduler answered within {seconds:.3g} s") from None
+            raise ClusterUnreachable(f"no Dask scheduler answered {_waited(cluster)}") from None
         raise ClusterUnreachable(str(error) or type(error).__name__) from None
     except MemoryError:  # a length read from a stream that is not Dask's
         raise ClusterUnreachable("what answered there is not a Dask scheduler") from None
