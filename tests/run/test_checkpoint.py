@@ -329,3 +329,48 @@ def test_a_long_count_is_allowed_with_a_checkpoint(tmp_path: Path) -> None:
             process.wait()
     assert process.returncode == 130
     assert int(out.split()[0]) >= 0  # the partial count, a lower bound
+
+
+def _kept_in(path: Path) -> int:
+    """The solutions of the finished pieces a checkpoint file holds, read by its format."""
+    return sum(int(line.split()[1]) for line in _lines(path)[1:])
+
+
+def test_a_stopped_count_says_how_far_it_got_and_what_its_checkpoint_holds(
+    tmp_path: Path,
+) -> None:
+    """The pieces finished hold what the checkpoint keeps and a resumed count starts from; the
+    lower bound also holds what pieces cut short found: the message says both, where the two
+    numbers once disagreed with no word why."""
+    path = tmp_path / "count.ckpt"
+    stopped = run_nqueens("count", "19", "--checkpoint", str(path), "-t", "1", "--workers", "1")
+    assert stopped.returncode == 3, stopped.stderr
+    bound = int(stopped.stdout)
+    finished = nqueens.count(19, checkpoint=path, time_limit=0.01, workers=1).finished
+    assert finished is not None
+    kept = _kept_in(path)
+    assert kept <= bound
+    pieces = len(_lines(path)) - 1
+    said = stopped.stderr.replace(",", "")
+    assert f"{pieces} of {finished.total} pieces finished" in said
+    assert f"holding {kept} solutions" in said or f"holding {kept} solution." in said
+    assert f"{path} keeps the finished pieces" in said
+    if bound > kept:
+        assert f"the {bound - kept} solutions found in pieces cut short are found again" in said
+    starts: list[int] = []
+    nqueens.count(
+        19,
+        checkpoint=path,
+        time_limit=0.01,
+        workers=1,
+        on_progress=lambda done, total, solutions: starts.append(solutions),
+    )
+    assert not starts or starts[0] >= kept
+
+
+def test_the_api_says_how_far_a_stopped_count_got() -> None:
+    stats = nqueens.count(18, time_limit=0.3, workers=1)
+    assert stats.status.partial and stats.finished is not None
+    assert stats.finished.total > stats.finished.pieces
+    assert stats.finished.solutions <= stats.solutions
+    assert nqueens.count(12).finished is None  # a complete count has nothing left

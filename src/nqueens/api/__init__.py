@@ -46,6 +46,7 @@ from nqueens.core.glyphs import glyphs
 from nqueens.core.known_counts import KNOWN_TOTALS
 from nqueens.core.plans import Attempt, Note, Plan
 from nqueens.core.results import (
+    Finished,
     FirstResult,
     InputError,
     SearchInterrupted,
@@ -140,6 +141,7 @@ __all__ = [
     "Solution",
     "Square",
     "Stats",
+    "Finished",
     "Status",
     "check_board_size",
     "class_size",

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from nqueens.api import (
     SUM,
     Board,
+    Finished,
     Solution,
     Square,
     Stats,
@@ -319,6 +320,20 @@ def estimate_line(estimate: Estimate, workers: int, *, cluster: bool) -> str:
         f"({spread}, from {estimate.probes:,} timed samples; "
         f"{duration(estimate.cpu_seconds)} on one core)."
     )
+
+
+def how_far(finished: Finished, *, seconds_left: float | None, workers: int | None) -> str:
+    """How far a count that stopped got, said after it: the pieces finished and what they
+    hold (a checkpoint keeps them), beside the lower bound; and the work left, where it was
+    estimated."""
+    kept = counted(finished.solutions, "solution")
+    percent = finished.share * 100
+    # floored, never rounded up: 99.96% of the pieces is not all of them
+    done = f"{math.floor(percent * 10) / 10:.1f}%" if percent < 10 else f"{math.floor(percent)}%"
+    line = f"{finished.pieces:,} of {finished.total:,} pieces finished ({done}), holding {kept}"
+    if seconds_left is not None and workers:
+        line += f"; about {duration(seconds_left)} of work left on {counted(workers, 'worker')}"
+    return line + "."
 
 
 def describe_status(status: Status) -> str:

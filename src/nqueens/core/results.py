@@ -74,6 +74,22 @@ class Status(enum.Enum):
 
 
 @dataclass(frozen=True)
+class Finished:
+    """How far a count that stopped got: ``pieces`` of its ``total`` pieces finished, holding
+    ``solutions`` (what a checkpoint keeps, and a resumed count starts from; the count's own
+    lower bound adds what the pieces cut short had found)."""
+
+    pieces: int
+    total: int
+    solutions: int
+
+    @property
+    def share(self) -> float:
+        """The part of the pieces finished, 0 to 1."""
+        return self.pieces / self.total if self.total else 1.0
+
+
+@dataclass(frozen=True)
 class Stats:
     """The solver's own statistics for one search, as the OR-Tools guide's programs report them.
 
@@ -93,6 +109,7 @@ class Stats:
     unique: int | None = None  # solutions up to the 8 symmetries, when the search counted them
     strategy: str | None = None  # the search strategy, where the engine takes one
     backend: str | None = None  # the solver behind the engine, where it has a choice (mip)
+    finished: Finished | None = None  # of a count cut into pieces that stopped: how far it got
 
     @property
     def solutions_per_second(self) -> float:

@@ -12,12 +12,13 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from nqueens.core import signals
 from nqueens.core.clock import seconds_until
-from nqueens.core.results import SearchInterrupted, Stats, Status
+from nqueens.core.results import Finished, SearchInterrupted, Stats, Status
 from nqueens.core.strategies import MAX_UNBOUNDED_ENUMERATION_N
 from nqueens.engines.base import Engine, Request, Subcount, Subproblem, SubproblemInterrupted
 from nqueens.run import plan
@@ -205,8 +206,14 @@ class _Counting:
         return sum(sub.solutions for sub in self.found)
 
     def stats(self, status: Status) -> Stats:
-        """The subproblems' counts and statistics added up."""
-        return _added_up(self.engine, self.request, self.found, self.started, status)
+        """The subproblems' counts and statistics added up; where the count stopped, how far
+        it got: the pieces finished, which a checkpoint keeps."""
+        stats = _added_up(self.engine, self.request, self.found, self.started, status)
+        if not status.partial:
+            return stats
+        whole = [sub for sub in self.found if sub.complete]
+        finished = Finished(len(whole), len(self.tasks), sum(sub.solutions for sub in whole))
+        return replace(stats, finished=finished)
 
     def run(
         self,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+import shlex
+import sys
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -15,7 +17,9 @@ from nqueens.api import (
     CheckpointUnwritable,
     ClusterLost,
     ClusterUnreachable,
+    Finished,
     SearchInterrupted,
+    Stats,
     clock,
     engines_that,
 )
@@ -38,6 +42,9 @@ from nqueens.cli.output import (
 )
 from nqueens.cli.params import Seconds, WholeNumber
 from nqueens.cli.progress import count_display
+
+if TYPE_CHECKING:
+    from nqueens.api import Estimate
 from nqueens.cli.report import notes_said
 
 
@@ -123,6 +130,13 @@ def count(
     if given(ctx, "connect_timeout") and cluster is None:
         raise click.UsageError("--connect-timeout is how long --cluster waits: give --cluster")
     output = Output(output_format)
+    expected: list[tuple[float, int]] = []  # the estimate's seconds and workers, if one was made
+
+    def estimated(estimate: Estimate, workers: int) -> None:
+        expected.append((estimate.seconds_on(workers), workers))
+        if display is not None:
+            display.estimate(estimate, workers)
+
     with count_display(output, board.n, enabled=not quiet, cluster=cluster is not None) as display:
         try:
             with usage_errors():
@@ -133,7 +147,7 @@ def count(
                     symmetry=symmetry,
                     unique=unique,
                     on_progress=display.progress if display else None,
-                    on_estimate=display.estimate if display else None,
+                    on_estimate=estimated,
                     engine=engine,
                     strategy=strategy,
                     **engine_options,
@@ -173,6 +187,36 @@ def count(
             click.echo(stats.unique)
     if stats.status.partial:  # the count on the terminal already says "at least"
         output.message(render.ending(stats) if output.rich else render.summary(stats, board))
+        if stats.finished is not None:
+            _say_how_far(output, stats, stats.finished, expected, checkpoint_path)
     if show_stats and output.format == "text":
         output.stats(stats, board)
     ctx.exit(exit_code(stats.status))
+
+
+def _say_how_far(
+    output: Output,
+    stats: Stats,
+    finished: Finished,
+    expected: list[tuple[float, int]],
+    checkpoint_path: str | None,
+) -> None:
+    """After a count that stopped: how much was done and what is left, and where a checkpoint
+    keeps it, how to go on; why its lower bound and the checkpoint's count differ."""
+    seconds, workers = expected[-1] if expected else (None, None)
+    left = None if seconds is None else seconds * (1 - finished.share)
+    output.message(render.how_far(finished, seconds_left=left, workers=workers))
+    if checkpoint_path is None:
+        return
+    cut_short = stats.solutions - finished.solutions
+    resumes = (
+        shlex.join(["nqueens", *sys.argv[1:]]) if sys.argv[1:2] == ["count"] else "the same count"
+    )
+    output.message(
+        f"{checkpoint_path} keeps the finished pieces, and {resumes} resumes from them"
+        + (
+            f" (the {cut_short:,} solutions found in pieces cut short are found again then)."
+            if cut_short
+            else "."
+        )
+    )
