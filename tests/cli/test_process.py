@@ -626,9 +626,13 @@ def _blocked_writing(process: subprocess.Popen[str]) -> None:
     ("arguments", "stop"),
     [
         ("solve 16 --style compact", signal.SIGTERM),
-        ("solve 16 --format json", signal.SIGINT),
-        ("solve 12 --engine cp-sat --style compact", signal.SIGTERM),
-        ("solve 12 --engine reduced --format json", signal.SIGTERM),
+        pytest.param("solve 16 --format json", signal.SIGINT, marks=pytest.mark.slow),
+        pytest.param(
+            "solve 12 --engine cp-sat --style compact", signal.SIGTERM, marks=pytest.mark.slow
+        ),
+        pytest.param(
+            "solve 12 --engine reduced --format json", signal.SIGTERM, marks=pytest.mark.slow
+        ),
     ],
 )
 def test_a_stop_ends_a_process_whose_stdout_nobody_reads(

@@ -235,19 +235,19 @@ def test_a_local_search_with_budgets_past_any_board_ends_and_stays_in_bounds() -
 
 def _counter_call() -> tuple[Callable[[], object], Callable[[], object]]:
     counter = _edges.start(20, 0, 40)
-    return (lambda: _edges.count(counter, 1 << 26)), (lambda: _edges.count(counter, 1))
+    return (lambda: _edges.count(counter, 1 << 25)), (lambda: _edges.count(counter, 1))
 
 
 def _search_call() -> tuple[Callable[[], object], Callable[[], object]]:
     search = _search.start(22, 0, (0,) * 22, 21, -1, 0, 0)
-    return (lambda: _search.count(search, _search.COUNT, 1 << 26)), (
+    return (lambda: _search.count(search, _search.COUNT, 1 << 25)), (
         lambda: _search.rows(search)
     )
 
 
 def _listing_call() -> tuple[Callable[[], object], Callable[[], object]]:
     search = _search.start(22, 0, (0,) * 22, 21, -1, 0, 0)
-    return (lambda: _search.fill(search, bytearray(22 << 20), 1 << 26)), (
+    return (lambda: _search.fill(search, bytearray(22 << 20), 1 << 25)), (
         lambda: _search.fill(search, bytearray(22), 1)
     )
 
@@ -318,13 +318,13 @@ def test_a_state_is_the_module_s_own_and_no_buffer() -> None:
 def test_a_state_dropped_by_its_caller_during_a_call_counts_on() -> None:
     """The thread that counts keeps the state alive: dropping every other reference while the
     call runs changes nothing."""
-    holder = [_edges.start(16, 0, len(_edges.constellations(16)))]
+    holder = [_edges.start(14, 0, len(_edges.constellations(14)))]
     found: list[tuple[int, int, int, bool]] = []
     worker = threading.Thread(target=lambda: found.append(_edges.count(holder[0], 1 << 40)))
     worker.start()
     holder.clear()
     worker.join()
-    assert found[0][0] == 14_772_512 and found[0][3]
+    assert found[0][0] == 365_596 and found[0][3]
 
 
 def _misaligned(data: bytes) -> memoryview:

@@ -336,6 +336,7 @@ def _kept_in(path: Path) -> int:
     return sum(int(line.split()[1]) for line in _lines(path)[1:])
 
 
+@pytest.mark.slow  # a process, counting for a second
 def test_a_stopped_count_says_how_far_it_got_and_what_its_checkpoint_holds(
     tmp_path: Path,
 ) -> None:
