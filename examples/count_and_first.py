@@ -6,13 +6,15 @@ Run it with ``python examples/count_and_first.py``.
 from __future__ import annotations
 
 import nqueens
+from nqueens.api import counted
 
 
 def main() -> None:
     for n in range(1, 11):
         stats = nqueens.count(n)
-        figures = ", ".join(f"{value:,} {name}" for name, value in stats.figures.items())
-        print(f"N = {n:2}: {stats.solutions:5} solutions ({figures}, {stats.engine} engine)")
+        figures = ", ".join(f"{name}: {value:,}" for name, value in stats.figures.items())
+        found = counted(stats.solutions, "solution")
+        print(f"N = {n:2}: {found} ({figures}, {stats.engine} engine)")
 
     with nqueens.solve(8, limit=3) as stream:
         for solution in stream:

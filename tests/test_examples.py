@@ -31,7 +31,9 @@ def test_count_and_first_example() -> None:
     )
     lines = done.stdout.splitlines()
     for n in range(1, 11):
-        assert lines[n - 1].startswith(f"N = {n:2}: {known_total(n):5} solutions")
+        noun = "solution" if known_total(n) == 1 else "solutions"  # "1 solutions" once
+        assert lines[n - 1].startswith(f"N = {n:2}: {known_total(n):,} {noun} (")
+        assert "1 subproblems" not in lines[n - 1] and "1 nodes" not in lines[n - 1]
     assert sum(line.startswith("8 queens at") for line in lines) == 3
     assert lines[-1].startswith("One solution for N = 60")
     rows = [int(value) for value in lines[-1].split(":", 1)[1].strip(" ()").split(",")]

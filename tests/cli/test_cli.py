@@ -989,3 +989,20 @@ def test_a_number_is_typed_with_a_plus_or_a_leading_zero_alike(arguments: list[s
     assert result.exit_code == 0, result.stderr
     plain = [argument.replace("+", "").replace("04", "4").lstrip("0") for argument in arguments]
     assert result.stdout == invoke(*plain).stdout
+
+
+@pytest.mark.parametrize(
+    ("command", "engine", "words"),
+    [
+        ("first", "gpu", "the gpu engine only counts (nqueens count --engine gpu); first takes"),
+        ("solve", "gpu", "the gpu engine only counts (nqueens count --engine gpu); solve takes"),
+        ("count", "local", "the local engine only finds one solution (nqueens first --engine"),
+    ],
+)
+def test_an_engine_of_other_commands_is_said_to_be_so(command: str, engine: str, words: str) -> None:
+    """Named as an engine, with what it does and the engines the command takes: it was only
+    "'gpu' is not one of ..."."""
+    refused = invoke(command, "8", "--engine", engine)
+    assert refused.exit_code == 2
+    assert words in refused.stderr
+    assert "auto" in refused.stderr.rsplit("takes", 1)[1]

@@ -8,6 +8,7 @@ file's own checker, never by ``verify``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -636,3 +637,11 @@ def test_an_engine_named_searches_what_a_theorem_answers() -> None:
         assert refused.exit_code == 2
         assert "Left to pick its own search (no --engine NAME, --strategy NAME" in refused.stderr
         assert hint in refused.stderr
+
+
+def test_a_refusal_of_years_writes_them_as_people_do() -> None:
+    """Whole years with thousands separators: it said "930473.0 years"."""
+    with pytest.raises(InputError) as refused:
+        nqueens.count(100, workers=2)
+    assert re.search(r"more than [0-9]{1,3}(,[0-9]{3})+ years on 2 cores", str(refused.value))
+    assert ".0 years" not in str(refused.value)

@@ -23,7 +23,7 @@ def either(words: list[str]) -> str:
 
 def duration(seconds: float) -> str:
     """A rough duration for people: '40 s', '12 min', '3.5 h', '2.7 days', '46 days',
-    '2.1 years'."""
+    '2.1 years', '930,473 years'."""
     if seconds < 120:
         return f"{seconds:.0f} s"
     if seconds < 2 * 3600:
@@ -34,4 +34,5 @@ def duration(seconds: float) -> str:
         return f"{seconds / 86400:.1f} days"
     if seconds < 365 * 86400:
         return f"{seconds / 86400:.0f} days"
-    return f"{seconds / (365.25 * 86400):.1f} years"
+    years = seconds / (365.25 * 86400)
+    return f"{years:.1f} years" if years < 10 else f"{years:,.0f} years"
