@@ -999,7 +999,9 @@ def test_a_number_is_typed_with_a_plus_or_a_leading_zero_alike(arguments: list[s
         ("count", "local", "the local engine only finds one solution (nqueens first --engine"),
     ],
 )
-def test_an_engine_of_other_commands_is_said_to_be_so(command: str, engine: str, words: str) -> None:
+def test_an_engine_of_other_commands_is_said_to_be_so(
+    command: str, engine: str, words: str
+) -> None:
     """Named as an engine, with what it does and the engines the command takes: it was only
     "'gpu' is not one of ..."."""
     refused = invoke(command, "8", "--engine", engine)

@@ -322,6 +322,8 @@ def test_squares_beyond_a_thousand_are_named_as_they_are_given() -> None:
         ("letting n = 8\nn = 9\n", "line 2: 'n = 9' is not part of a CSPLib instance"),
         ("letting n = 8\nletting init = [[0, 3]] junk\n", "line 2: the CSPLib instance's"),
         ("letting n = -8\n", "line 1: the CSPLib instance's n must be a positive whole number"),
+        ("n = 8;\ninit = [| 1,1 | 2,5 |];\n", "looks like a MiniZinc data file"),
+        ('{"n": 8}\n', "looks like JSON"),
     ],
 )
 def test_bad_board_files_exit_2(text: str, message: str) -> None:
@@ -330,6 +332,40 @@ def test_bad_board_files_exit_2(text: str, message: str) -> None:
     assert message in result.stderr
     if "letting n" in text and re.search(r"pair|square|share|twice", message):  # 0-based
         assert "count rows and columns from 0" in result.stderr
+    if "looks like" in message:  # the formats it reads are named
+        assert "A board file is a drawing" in result.stderr
+
+
+def test_a_drawing_with_more_rows_than_squares_is_refused_as_it_is_read() -> None:
+    """`yes '. .' | nqueens count --board -` read a gigabyte before it was refused: it stops
+    once the rows outnumber the first row's squares. A writer counts what was taken."""
+    import threading
+
+    process = subprocess.Popen(
+        [*NQUEENS, "count", "--board", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=process_env(),
+    )
+    taken = [0]
+
+    def write() -> None:
+        assert process.stdin is not None
+        try:
+            for _ in range(400):  # 200 MB at most
+                process.stdin.write(b". .\n" * (1 << 17))
+                taken[0] += 1 << 19
+        except (OSError, ValueError):  # the pipe closed as the process ended
+            pass
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    _, err = process.communicate(timeout=60)
+    writer.join()
+    assert process.returncode == 2
+    assert b"more rows than the 2 squares of its first row" in err
+    assert taken[0] < 20 << 20
 
 
 def test_a_csplib_instance_takes_comments_a_language_line_and_a_list_over_lines() -> None:

@@ -240,9 +240,7 @@ def _counter_call() -> tuple[Callable[[], object], Callable[[], object]]:
 
 def _search_call() -> tuple[Callable[[], object], Callable[[], object]]:
     search = _search.start(22, 0, (0,) * 22, 21, -1, 0, 0)
-    return (lambda: _search.count(search, _search.COUNT, 1 << 25)), (
-        lambda: _search.rows(search)
-    )
+    return (lambda: _search.count(search, _search.COUNT, 1 << 25)), (lambda: _search.rows(search))
 
 
 def _listing_call() -> tuple[Callable[[], object], Callable[[], object]]:
@@ -338,9 +336,7 @@ def test_misaligned_buffers_are_read_as_well_as_aligned_ones() -> None:
     literals = array("i", [1, -2, 0, 3, 0]).tobytes()
     assert _text.clauses(_misaligned(literals)) == _text.clauses(literals) == b"1 -2 0\n3 0\n"
     rows = bytes(range(8))
-    assert _text.solutions(_misaligned(rows), 8, 1, _text.COMPACT, b"", 1) == (
-        b"1 2 3 4 5 6 7 8\n"
-    )
+    assert _text.solutions(_misaligned(rows), 8, 1, _text.COMPACT, b"", 1) == (b"1 2 3 4 5 6 7 8\n")
     given = array("i", [0] * 8).tobytes()
     blocked = array("q", [3, 9]).tobytes()
     aligned = _local.start(8, array("i", [0] * 8), bytes(8), array("q", [3, 9]), 5, 1 << 20, 0)

@@ -16,8 +16,6 @@ from pathlib import Path
 
 import pytest
 from helpers import (
-    START_UP,
-    bound,
     invoke,
     known_total,
     known_unique,

@@ -24,6 +24,7 @@ def none_exists(board: Board) -> str:
 
     return notes.none_exists(board)
 
+
 AUTO_ENGINE = registry.AUTO_ENGINE
 """The engine name that lets nqueens choose, per request (see ``plan``)."""
 

@@ -22,7 +22,7 @@ from nqueens.api import (
 )
 from nqueens.cli import report
 from nqueens.cli.options import F, usage_errors
-from nqueens.cli.params import TextFile, WholeNumber
+from nqueens.cli.params import BoardFile, WholeNumber
 from nqueens.formats.boards import read_board
 
 
@@ -86,7 +86,7 @@ def takes_board(function: F) -> F:
     function = click.option(
         "--board",
         "board_text",
-        type=TextFile(),
+        type=BoardFile(),
         metavar="FILE",
         help="Start from the board in FILE ('-': stdin), which gives N: a drawing (Q a queen, "
         "# blocked, . free) or a CSPLib or excluded-diagonals file.",

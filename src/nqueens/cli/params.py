@@ -20,6 +20,7 @@ from nqueens import api
 from nqueens.api import COUNT, FIRST, MAX_N, InputError, clock, read_whole, shown
 from nqueens.cli.output import EXIT_TIME_LIMIT
 from nqueens.cli.text_input import Utf8Lines, decoded, not_binary
+from nqueens.formats.boards import DRAWING_CELLS, drawing_cells
 
 
 def option_flag(argument: str) -> str:
@@ -157,7 +158,43 @@ class TextFile(_Source):
             if size > self.max_bytes:
                 raise InputError(f"{name} is larger than {self.max_bytes >> 20:,} MB")
             chunks.append(chunk)
+            self._so_far(chunk, name)
         return b"".join(chunks), encoding or "utf-8"
+
+    def _so_far(self, chunk: bytes, name: str) -> None:
+        """Look at each chunk as it is read: InputError where what was read already cannot
+        be what the file is for (nothing here: any text is)."""
+
+
+class BoardFile(TextFile):
+    """A --board file: as TextFile, and a drawing is refused as soon as it has more rows than
+    its first row has squares (``yes '. .'`` was read to a gigabyte before it was refused)."""
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> str:
+        self._width: int | None = None  # the first row's squares, once it is read whole
+        self._rows = 0
+        return super().convert(value, param, ctx)
+
+    def _so_far(self, chunk: bytes, name: str) -> None:
+        lines = [line for line in chunk.split(b"\n") if line.strip()]
+        if self._width is None:
+            if b"\n" not in chunk or not lines:
+                return
+            first = drawing_cells(lines[0].decode("utf-8", "replace"))
+            if not set(first) <= DRAWING_CELLS:
+                self._width = 0  # not a drawing: read to its end, as any text
+                return
+            self._width = len(first)
+        if not self._width:
+            return
+        self._rows += len(lines)
+        if self._rows > self._width + 1:  # a row may be cut between two chunks: counted twice
+            raise InputError(
+                f"{name} is no board drawing: it has more rows than the {self._width} squares "
+                "of its first row (a drawing of N x N has N of each)"
+            )
 
 
 class TextLines(_Source):

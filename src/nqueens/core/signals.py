@@ -236,9 +236,7 @@ class Abandoned(KeyboardInterrupt):
 
 
 @contextmanager
-def held(
-    *, end_now_if_idle: bool = False, patience: float | None = None
-) -> Iterator[list[int]]:
+def held(*, end_now_if_idle: bool = False, patience: float | None = None) -> Iterator[list[int]]:
     """Hold stop signals back while worker processes start or stop, or code compiles, then act
     on them; with ``end_now_if_idle``, end the process at once where that loses nothing (in the
     command line only: a program that calls the API gets its KeyboardInterrupt). The block is

@@ -21,6 +21,14 @@ FREE_CELLS = frozenset({".", "_"})
 DRAWING_CELLS = QUEEN_CELLS | BLOCKED_CELLS | FREE_CELLS
 
 
+BOARD_FORMATS = (
+    "A board file is a drawing (a line a row: Q a queen, # blocked, . free), a CSPLib problem "
+    "79 instance (letting n be 8, letting init be [[1, 1], ...]) or an Excluded Diagonals file "
+    "(n = 12; diags = [[k, t], ...])."
+)
+"""The formats a board file may be in, said where a file is in none of them."""
+
+
 def drawing_cells(line: str) -> list[str]:
     """The squares of one row of a board drawing: separated by spaces or tabs, or not at all
     (``..Q.``). The one reading of a row, for ``--board`` and for ``verify``."""
@@ -46,6 +54,15 @@ def read_board(text: str, diagonals: int | None = None) -> Board:
         )
     if re.search(r"^\s*letting\b", text, flags=re.MULTILINE):
         return _read_csplib(text)
+    if re.search(r"^\s*[A-Za-z_]\w*\s*=", text, flags=re.MULTILINE):
+        raise InputError(
+            "this looks like a MiniZinc data file (name = value;), which nqueens does not read "
+            f"as a board. {BOARD_FORMATS}"
+        )
+    if text.lstrip().startswith(("{", "[")):
+        raise InputError(
+            f"this looks like JSON, which nqueens does not read as a board. {BOARD_FORMATS}"
+        )
     return _read_drawing(text)
 
 

@@ -159,10 +159,9 @@ class ListingStream(EngineStream):
         """The solutions not yet taken, up to a block of them; None once the stream ended."""
         if self._stats is not None:
             return None
-        if self._taken < len(self._block):
-            packed = self._block[self._taken :]
-            self._block, self._taken = b"", 0
-        else:
+        packed: bytes | None = self._block[self._taken :]
+        self._block, self._taken = b"", 0
+        if not packed:
             try:
                 packed = next(self._source, None)
             except KeyboardInterrupt:
