@@ -6,6 +6,7 @@ Read from the source with ``ast``, so that a lazy import inside a function count
 from __future__ import annotations
 
 import ast
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import nqueens
@@ -36,9 +37,12 @@ def _modules() -> dict[str, Path]:
     return found
 
 
-def _in_c(module: str) -> bool:
-    """Whether ``module`` is one of the package's C modules (its source beside the others)."""
-    return (PACKAGE.parent / module.replace(".", "/")).with_suffix(".c").exists()
+def _in_c(module: str, root: Path = PACKAGE.parent) -> bool:
+    """Whether ``module`` is one of the package's C modules: its source beside the others in a
+    checkout, or, installed from a wheel that carries no source, its built file."""
+    stem = root / module.replace(".", "/")
+    built = (stem.with_name(stem.name + suffix) for suffix in EXTENSION_SUFFIXES)
+    return stem.with_suffix(".c").exists() or any(path.exists() for path in built)
 
 
 def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
@@ -91,6 +95,17 @@ def test_no_module_imports_itself_back() -> None:
     for module in graph:
         walk(module, [module], set())
     assert cycles == []
+
+
+def test_a_c_module_installed_without_its_source_is_a_module(tmp_path: Path) -> None:
+    """An installation from a wheel holds the built file alone: ``from ... import _edges`` is
+    still an import of the C module, not of its package (150 cycles were reported so)."""
+    folder = tmp_path / "nqueens" / "engines" / "bitboard"
+    folder.mkdir(parents=True)
+    module = "nqueens.engines.bitboard._edges"
+    assert not _in_c(module, root=tmp_path)
+    (folder / f"_edges{EXTENSION_SUFFIXES[0]}").touch()
+    assert _in_c(module, root=tmp_path)
 
 
 def test_modules_stay_readable() -> None:

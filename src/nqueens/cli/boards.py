@@ -22,8 +22,39 @@ from nqueens.api import (
 )
 from nqueens.cli import report
 from nqueens.cli.options import F, usage_errors
-from nqueens.cli.params import BoardFile, WholeNumber
-from nqueens.formats.boards import read_board
+from nqueens.cli.params import TextFile, WholeNumber
+from nqueens.formats.boards import DRAWING_CELLS, drawing_cells, read_board
+
+
+class BoardFile(TextFile):
+    """A --board file: as TextFile, and a drawing is refused as soon as it has more rows than
+    its first row has squares (``yes '. .'`` was read to a gigabyte before it was refused)."""
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> str:
+        self._width: int | None = None  # the first row's squares, once it is read whole
+        self._rows = 0
+        return super().convert(value, param, ctx)
+
+    def _so_far(self, chunk: bytes, name: str) -> None:
+        lines = [line for line in chunk.split(b"\n") if line.strip()]
+        if self._width is None:
+            if b"\n" not in chunk or not lines:
+                return
+            first = drawing_cells(lines[0].decode("utf-8", "replace"))
+            if not set(first) <= DRAWING_CELLS:
+                self._width = 0  # not a drawing: read to its end, as any text
+                return
+            self._width = len(first)
+        if not self._width:
+            return
+        self._rows += len(lines)
+        if self._rows > self._width + 1:  # a row may be cut between two chunks: counted twice
+            raise InputError(
+                f"{name} is no board drawing: it has more rows than the {self._width} squares "
+                "of its first row (a drawing of N x N has N of each)"
+            )
 
 
 def board_size(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:

@@ -28,11 +28,10 @@ from nqueens.api import (
     THEOREMS_IN_SHORT,
     InputError,
     clock,
-    either,
 )
 from nqueens.cli import report
 from nqueens.cli.output import COLOR_KEY
-from nqueens.cli.params import Seconds, option_flag
+from nqueens.cli.params import EngineChoice, Seconds, option_flag
 from nqueens.core import pictures
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -242,36 +241,6 @@ def engines_help() -> str:
         f"  {AUTO:<16}the engine's own",
     ]
     return "\n".join(lines)
-
-
-_WHAT_COMMANDS_DO = {
-    "solve": "lists solutions",
-    "count": "counts",
-    "first": "finds one solution",
-}
-
-
-class EngineChoice(click.Choice[str]):
-    """The engines a command runs; an engine that runs other commands only is named as such,
-    with what it does and which engines this command takes."""
-
-    def __init__(self, engines: list[str], command_name: str) -> None:
-        super().__init__(engines)
-        self.command_name = command_name
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        engine = ENGINES.get(value) if isinstance(value, str) else None
-        if engine is not None and value not in self.choices:
-            commands = sorted(engine.commands)
-            does = either([_WHAT_COMMANDS_DO[command] for command in commands])
-            runs = ", ".join(f"nqueens {command} --engine {value}" for command in commands)
-            takes = either([str(choice) for choice in self.choices])
-            self.fail(
-                f"the {value} engine only {does} ({runs}); {self.command_name} takes {takes}",
-                param,
-                ctx,
-            )
-        return super().convert(value, param, ctx)
 
 
 def engine_options(command_name: str, default_engine: str, auto_help: str = "") -> Callable[[F], F]:

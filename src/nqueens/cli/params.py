@@ -12,15 +12,14 @@ import select
 import stat
 import sys
 from collections.abc import Iterator
-from typing import BinaryIO, NoReturn
+from typing import Any, BinaryIO, NoReturn
 
 import click
 
 from nqueens import api
-from nqueens.api import COUNT, FIRST, MAX_N, InputError, clock, read_whole, shown
+from nqueens.api import COUNT, ENGINES, FIRST, MAX_N, InputError, clock, either, read_whole, shown
 from nqueens.cli.output import EXIT_TIME_LIMIT
 from nqueens.cli.text_input import Utf8Lines, decoded, not_binary
-from nqueens.formats.boards import DRAWING_CELLS, drawing_cells
 
 
 def option_flag(argument: str) -> str:
@@ -164,37 +163,6 @@ class TextFile(_Source):
     def _so_far(self, chunk: bytes, name: str) -> None:
         """Look at each chunk as it is read: InputError where what was read already cannot
         be what the file is for (nothing here: any text is)."""
-
-
-class BoardFile(TextFile):
-    """A --board file: as TextFile, and a drawing is refused as soon as it has more rows than
-    its first row has squares (``yes '. .'`` was read to a gigabyte before it was refused)."""
-
-    def convert(
-        self, value: object, param: click.Parameter | None, ctx: click.Context | None
-    ) -> str:
-        self._width: int | None = None  # the first row's squares, once it is read whole
-        self._rows = 0
-        return super().convert(value, param, ctx)
-
-    def _so_far(self, chunk: bytes, name: str) -> None:
-        lines = [line for line in chunk.split(b"\n") if line.strip()]
-        if self._width is None:
-            if b"\n" not in chunk or not lines:
-                return
-            first = drawing_cells(lines[0].decode("utf-8", "replace"))
-            if not set(first) <= DRAWING_CELLS:
-                self._width = 0  # not a drawing: read to its end, as any text
-                return
-            self._width = len(first)
-        if not self._width:
-            return
-        self._rows += len(lines)
-        if self._rows > self._width + 1:  # a row may be cut between two chunks: counted twice
-            raise InputError(
-                f"{name} is no board drawing: it has more rows than the {self._width} squares "
-                "of its first row (a drawing of N x N has N of each)"
-            )
 
 
 class TextLines(_Source):
@@ -377,3 +345,33 @@ class Names(click.ParamType):  # type: ignore[type-arg]
                 ctx,
             )
         return names
+
+
+_WHAT_COMMANDS_DO = {
+    "solve": "lists solutions",
+    "count": "counts",
+    "first": "finds one solution",
+}
+
+
+class EngineChoice(click.Choice[str]):
+    """The engines a command runs; an engine that runs other commands only is named as such,
+    with what it does and which engines this command takes."""
+
+    def __init__(self, engines: list[str], command_name: str) -> None:
+        super().__init__(engines)
+        self.command_name = command_name
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        engine = ENGINES.get(value) if isinstance(value, str) else None
+        if engine is not None and value not in self.choices:
+            commands = sorted(engine.commands)
+            does = either([_WHAT_COMMANDS_DO[command] for command in commands])
+            runs = ", ".join(f"nqueens {command} --engine {value}" for command in commands)
+            takes = either([str(choice) for choice in self.choices])
+            self.fail(
+                f"the {value} engine only {does} ({runs}); {self.command_name} takes {takes}",
+                param,
+                ctx,
+            )
+        return super().convert(value, param, ctx)
