@@ -25,7 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ortools_program import DEFAULT_PEERS, ROOT, machine, parse_sizes, timed
+from ortools_program import ROOT, machine, parse_sizes, timed
 
 COUNTS = json.loads((ROOT / "tests" / "data" / "counts.json").read_text())
 
@@ -105,7 +105,7 @@ def main() -> None:
     parser.add_argument(
         "--peers",
         type=Path,
-        default=DEFAULT_PEERS,
+        default=ROOT / "benchmarks" / "peers",
         help="the folder with bitboard.c (benchmarks/peers)",
     )
     args = parser.parse_args()

@@ -6,16 +6,20 @@ keep one only while every row and column still has at least 4 free squares, and 
 of the list. For each instance this times, side by side and as whole processes:
 
 - ``nqueens first`` (auto) and ``nqueens count`` (auto), which use both cores;
-- ``shiftqueensdiags``, the paper's bit-manipulation solver, built here from benchmarks/peers
-  (it stops at the first solution, so it decides);
+- ``shiftqueensdiags``, the paper's bit-manipulation solver, built here from its source, which
+  --shiftqueens names (it stops at the first solution, so it decides);
 - CP-SAT and the original CP solver on the unreduced model (``first --engine cp-sat|cp``),
   stopped at --time-limit.
 
 Every decision is checked: a board printed by nqueens keeps the instance's diagonals (checked
 here, never by nqueens), and nqueens, shiftqueensdiags and the count agree on solvable or not.
 
-    python benchmarks/diagonals.py    # the table of docs/explanation/performance.md
-    python benchmarks/diagonals.py --sizes 16,17 --seeds 1
+    python benchmarks/diagonals.py --shiftqueens shiftqueensdiags.cc   # the Performance table
+    python benchmarks/diagonals.py --shiftqueens shiftqueensdiags.cc --sizes 16,17 --seeds 1
+
+The solver is another project's code, which this one does not hold: it is
+Problems/prob079/models/shiftqueensdiags.cc in the repository csplib/csplib (at commit
+0746d85bd3304d6500caab806915f13db94eb332; MIT, Christopher Jefferson).
 
 With ``--count-engines D1,D2,...`` it times instead the two engines that count such boards,
 ``nqueens count --engine reduced`` and ``--engine bitboard`` (each with --time-limit, which the
@@ -149,10 +153,18 @@ def run_shiftqueens(binary: Path, n: int, diagonals: list[tuple[int, int]], d: i
     return Timing(seconds, not last.startswith("Solutions: 0"))
 
 
-def build_shiftqueens(peers: Path, folder: Path) -> Path:
-    source = peers / "shiftqueensdiags.cc"
-    if not source.is_file():
-        raise SystemExit(f"{source} is missing: pass --peers")
+SHIFTQUEENS_WHERE = (
+    "Problems/prob079/models/shiftqueensdiags.cc of github.com/csplib/csplib "
+    "(commit 0746d85bd3304d6500caab806915f13db94eb332)"
+)
+
+
+def build_shiftqueens(source: Path | None, folder: Path) -> Path:
+    if source is None or not source.is_file():
+        raise SystemExit(
+            f"this table times the paper's solver beside nqueens: give --shiftqueens the path of "
+            f"its source, {SHIFTQUEENS_WHERE}"
+        )
     binary = folder / "shiftqueensdiags"
     subprocess.run(["g++", "-O3", "-o", str(binary), str(source)], check=True)
     return binary
@@ -218,7 +230,9 @@ def cell(timing: Timing, time_limit: float | None = None) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--peers", type=Path, default=Path(__file__).parent / "peers")
+    parser.add_argument(
+        "--shiftqueens", type=Path, help=f"the paper's solver's source: {SHIFTQUEENS_WHERE}"
+    )
     parser.add_argument("--sizes", type=parse_sizes, default=parse_sizes("16,17,18,19,20,21"))
     parser.add_argument("--seeds", type=int, default=2, help="instances (lists) per size")
     parser.add_argument("--below", type=int, default=4, help="d runs from n - BELOW to n")
@@ -236,7 +250,7 @@ def main() -> None:
         if args.count_engines:
             compare_counts(args, args.count_engines, folder)
             return
-        binary = build_shiftqueens(args.peers, folder)
+        binary = build_shiftqueens(args.shiftqueens, folder)
         header = "| n | seed | d | answer | nqueens first | nqueens count | shiftqueensdiags |"
         if not args.no_models:
             header += " CP-SAT | cp |"

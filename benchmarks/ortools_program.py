@@ -5,11 +5,16 @@ Every program is timed as a whole process (start-up included), in turn for each 
 machine noise hits them alike; the table shows medians over --repeat runs, the program/nqueens
 ratio, and the peak memory of the nqueens process and its workers.
 
-    python benchmarks/ortools_program.py                   # N = 4..14, the program to 13, 3 runs
-    python benchmarks/ortools_program.py --sizes 8-12 --repeat 5
-    python benchmarks/ortools_program.py --solve --sizes 4-10 --repeat 11
+    python benchmarks/ortools_program.py --program P       # N = 4..14, the program to 13, 3 runs
+    python benchmarks/ortools_program.py --program P --sizes 8-12 --repeat 5
+    python benchmarks/ortools_program.py --program P --solve --sizes 4-10 --repeat 11
 
-The program is benchmarks/peers/ortools_nqueens_sat.py (another folder: --peers).
+The program is the OR-Tools guide's, another project's code that this one does not hold: give
+its path with --program. It is ortools/sat/samples/nqueens_sat.py in the repository
+google/or-tools (at commit 189bd79aaecaeef171a234426657c8cea3339d36, Apache License 2.0). It is
+run as published: it prints every board, here into a file, when it counts too.
+
+    python benchmarks/ortools_program.py --program ~/or-tools/ortools/sat/samples/nqueens_sat.py
 """
 
 from __future__ import annotations
@@ -29,7 +34,10 @@ from importlib.metadata import version
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_PEERS = ROOT / "benchmarks" / "peers"
+WHERE = (
+    "ortools/sat/samples/nqueens_sat.py of github.com/google/or-tools "
+    "(commit 189bd79aaecaeef171a234426657c8cea3339d36)"
+)
 PROGRAM_COUNT = r"solutions found: (\d+)"
 KNOWN_COUNTS = json.loads((ROOT / "tests" / "data" / "counts.json").read_text())["total"]
 
@@ -108,7 +116,7 @@ def main() -> None:
         "--program-max", type=int, default=13, help="largest N to time the program on (it is slow)"
     )
     parser.add_argument(
-        "--peers", type=Path, default=DEFAULT_PEERS, help="the folder with ortools_nqueens_sat.py"
+        "--program", type=Path, required=True, help=f"the OR-Tools guide's program: {WHERE}"
     )
     parser.add_argument(
         "--solve",
@@ -116,11 +124,11 @@ def main() -> None:
         help="time `nqueens solve N` against the OR-Tools program, both printing every board",
     )
     args = parser.parse_args()
-    program = args.peers / "ortools_nqueens_sat.py"
+    program = args.program
     if not program.is_file():
         raise SystemExit(
-            f"{program} is missing: this benchmark runs the OR-Tools program beside nqueens; "
-            "pass --peers with the folder that holds it (benchmarks/peers)"
+            f"{program} is missing: this benchmark runs the OR-Tools guide's program beside "
+            f"nqueens; give --program its path, {WHERE}"
         )
 
     print(f"Machine: {machine()}; medians of {args.repeat} runs, whole processes.\n")
@@ -131,8 +139,8 @@ def main() -> None:
 
 
 def compare_count(sizes: list[int], repeat: int, program: Path, program_max: int) -> None:
-    """The table of ``nqueens count N`` (all cores and one) against the OR-Tools program,
-    counting only."""
+    """The table of ``nqueens count N`` (all cores and one) against the OR-Tools program, which
+    prints every board as it counts."""
     print(
         "| N | solutions | nqueens count (s) | nqueens --workers 1 (s) | OR-Tools program (s) "
         "| program / nqueens | nqueens peak memory (MB) |"
@@ -149,8 +157,7 @@ def compare_count(sizes: list[int], repeat: int, program: Path, program_max: int
                 counts.add(run.solutions)
                 peak = max(peak, run.peak_mb)
             if n <= program_max:
-                command = [sys.executable, str(program), str(n), "--quiet"]
-                run = timed(command, PROGRAM_COUNT)
+                run = timed([sys.executable, str(program), str(n)], PROGRAM_COUNT)
                 times["program"].append(run.seconds)
                 counts.add(run.solutions)
         ours, one = statistics.median(times["all"]), statistics.median(times["one"])

@@ -101,11 +101,27 @@ def test_variants_benchmark_times_each_rule_beside_a_plain_count_of_another_size
 
 
 def test_benchmarks_that_need_the_peers_say_so_when_they_are_missing(tmp_path: Path) -> None:
-    for script in ("ortools_program.py", "counting.py"):
-        done = _benchmark(script, "--peers", str(tmp_path), check=False)
-        assert done.returncode == 1, (script, done.stderr)
-        assert "is missing: " in done.stderr and "--peers" in done.stderr
-        assert "Traceback" not in done.stderr
+    done = _benchmark("counting.py", "--peers", str(tmp_path), check=False)
+    assert done.returncode == 1, done.stderr
+    assert "is missing: " in done.stderr and "--peers" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("script", "arguments", "where"),
+    [
+        ("ortools_program.py", ["--program", "nowhere.py"], "google/or-tools (commit "),
+        ("diagonals.py", ["--sizes", "16"], "csplib/csplib (commit "),
+    ],
+)
+def test_a_peer_of_another_project_is_asked_for_with_where_to_get_it(
+    script: str, arguments: list[str], where: str
+) -> None:
+    """Other projects' programs are not kept here: the benchmark asks for the path of one and
+    says which repository and commit it comes from."""
+    done = _benchmark(script, *arguments, check=False)
+    assert done.returncode == 1, done.stderr
+    assert where in done.stderr and "Traceback" not in done.stderr
 
 
 @pytest.mark.slow  # whole benchmark runs, seconds each: -m slow, as CI runs
@@ -371,9 +387,9 @@ def test_time_limit_benchmark_walks_every_engine_it_can_run_here() -> None:
 @pytest.mark.slow
 def test_the_ortools_program_comparison_checks_every_count(tmp_path: Path) -> None:
     """A stand-in for the OR-Tools program prints a count; the run stops where it is not N's."""
-    program = tmp_path / "ortools_nqueens_sat.py"
+    program = tmp_path / "nqueens_sat.py"
     program.write_text("import sys\nprint('solutions found:', 4 if sys.argv[1] == '6' else 41)\n")
-    arguments = ["--sizes", "6", "--repeat", "1", "--peers", str(tmp_path)]
+    arguments = ["--sizes", "6", "--repeat", "1", "--program", str(program)]
     ((counted,),) = _tables(_benchmark("ortools_program.py", *arguments).stdout)
     n, count, ours, ours_on_one, program_seconds, ratio, _ = counted
     assert (n, count) == ("6", "4") and ratio.endswith("x")
