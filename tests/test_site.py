@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -181,3 +182,78 @@ def test_every_page_names_the_version_it_documents(served: tuple[Browser, _Serve
     _visit(browser, server, "/")
     footer = browser.evaluate("document.querySelector('.md-copyright').innerText")
     assert f"nqueens {version(DISTRIBUTION)}" in footer
+
+
+@contextmanager
+def _window(browser: Browser, width: int) -> Iterator[None]:
+    """The pages laid out in a window ``width`` pixels wide (390: a phone's)."""
+    browser.call(
+        "Emulation.setDeviceMetricsOverride",
+        width=width,
+        height=844,
+        deviceScaleFactor=1,
+        mobile=width < 600,
+    )
+    try:
+        yield
+    finally:
+        browser.call("Emulation.clearDeviceMetricsOverride")
+
+
+_BROKEN_CODE = (
+    "[...document.querySelectorAll('article :not(pre) > code')].filter(code => "
+    "[...code.querySelectorAll('.whole')].some(word => word.getClientRects().length > 1) || "
+    "(!code.querySelector('.whole') && code.getClientRects().length > 1))"
+    ".map(code => code.textContent)"
+)
+"""The code in the text that a line end cuts inside a word (``--style com``/``pact``)."""
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_cli_reference_reads_on_a_phone_and_a_desktop(
+    served: tuple[Browser, _Server], width: int
+) -> None:
+    """Every command's help wraps inside the page (it was a 687-pixel block to scroll sideways)
+    and keeps clear of the copy button (which covered "[ARGS]...")."""
+    browser, server = served
+    with _window(browser, width):
+        _visit(browser, server, "/reference/cli/")
+        wide = browser.evaluate(
+            "[...document.querySelectorAll('article pre > code')]"
+            ".filter(code => code.scrollWidth > code.clientWidth + 1).length"
+        )
+        assert wide == 0, f"{wide} blocks of help run past a {width}-pixel window"
+        covered = browser.evaluate(
+            """[...document.querySelectorAll('article pre')].filter(pre => {
+                const button = pre.querySelector('.md-clipboard');
+                const code = pre.querySelector('code');
+                if (!button || !code) return false;
+                const range = document.createRange();
+                range.selectNodeContents(code);
+                const b = button.getBoundingClientRect();
+                return [...range.getClientRects()].some(r =>
+                    r.right > b.left && r.left < b.right && r.bottom > b.top && r.top < b.bottom);
+            }).length"""
+        )
+        assert covered == 0, f"the copy button covers the help of {covered} commands"
+
+
+@needs_chromium
+@pytest.mark.parametrize("page", ["/", "/tutorial/", "/how-to/scripting/", "/reference/json/"])
+def test_code_in_the_text_is_never_cut_on_a_phone(
+    served: tuple[Browser, _Server], page: str
+) -> None:
+    """An option (``--style compact``) or an extra (``.[cluster]``) moves to the next line whole:
+    they broke at their hyphen, or in a table's cell in the middle of a word ("clust/er")."""
+    browser, server = served
+    with _window(browser, 390):
+        _visit(browser, server, page)
+        assert browser.evaluate(_BROKEN_CODE) == []
+        article_width = browser.evaluate("document.querySelector('article').clientWidth")
+        past = browser.evaluate(
+            "[...document.querySelectorAll('article :not(pre) > code .whole')]"
+            ".filter(word => word.getBoundingClientRect().width > "
+            f"{article_width} && !word.closest('table')).map(word => word.textContent)"
+        )
+        assert past == [], "a word of code wider than the page"

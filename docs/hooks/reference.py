@@ -3,6 +3,7 @@ itself, as ``nqueens COMMAND --help`` prints it, so the page cannot drift from t
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import click
@@ -53,4 +54,25 @@ def _context(command: click.Command, name: str, parent: click.Context | None) ->
 
 
 def _section(title: str, text: str) -> str:
-    return f"## {title}\n\n```text\n{text}\n```"
+    """A command's help as a block that wraps its lines on a narrow screen (``cli-help``)."""
+    return f"## {title}\n\n``` {{.text .cli-help}}\n{text}\n```"
+
+
+_PRE = re.compile(r"(<pre\b.*?</pre>)", re.DOTALL)
+_INLINE_CODE = re.compile(r"<code>(.*?)</code>", re.DOTALL)
+
+
+def on_page_content(html: str, **_: Any) -> str:
+    """Code in the text keeps each word whole (``--style``, ``.[cluster]``), so a narrow screen
+    breaks it only between words: each word is a span that does not wrap (extra.css). Code
+    blocks are left as they are."""
+    return "".join(
+        part if part.startswith("<pre") else _INLINE_CODE.sub(_words_whole, part)
+        for part in _PRE.split(html)
+    )
+
+
+def _words_whole(code: re.Match[str]) -> str:
+    words = code.group(1).split(" ")
+    spans = " ".join(f'<span class="whole">{word}</span>' if word else word for word in words)
+    return f"<code>{spans}</code>"

@@ -1008,3 +1008,13 @@ def test_an_engine_of_other_commands_is_said_to_be_so(
     assert refused.exit_code == 2
     assert words in refused.stderr
     assert "auto" in refused.stderr.rsplit("takes", 1)[1]
+
+
+@pytest.mark.parametrize("columns", ["80", "50"])
+def test_every_command_summary_is_whole_in_the_main_help(columns: str) -> None:
+    """bench, export, first and verify were cut with '...' at 80 columns."""
+    shown = invoke("--help", env={**PLAIN_ENV, "COLUMNS": columns}).stdout
+    listed = shown.split("Commands:", 1)[1].split("\n\n", 1)[0]
+    assert "..." not in listed
+    for name in ("bench", "export", "first", "verify"):
+        assert f"  {name} " in listed

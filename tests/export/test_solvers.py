@@ -13,11 +13,12 @@ import random
 import re
 import shutil
 import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from helpers import attacks, count_completions, invoke, solutions
+from helpers import ROOT, attacks, count_completions, invoke, solutions
 
 import nqueens
 from nqueens.core.board import Board
@@ -353,3 +354,21 @@ def test_verify_reads_minisat_result_files_one_after_another(tmp_path: Path) -> 
     checked = invoke("verify", "--dimacs", str(cnf), "-", stdin="".join(answers))
     assert checked.exit_code == 0, checked.stderr
     assert f"{len(solutions(n, ())):,} boards checked: all valid" in checked.stderr
+
+
+def test_the_binary_models_recipe_in_the_docs_loads_and_solves_it(tmp_path: Path) -> None:
+    """The page's Python, run as shown on a file exported as the page exports it: the obvious
+    ``model.proto.ParseFromString`` fails on OR-Tools 9.15."""
+    page = (ROOT / "docs" / "how-to" / "export.md").read_text()
+    (recipe,) = [
+        block for block in re.findall(r"```python\n(.*?)```", page, re.S) if ".pb" in block
+    ]
+    assert invoke("export", "7", "--torus", "-o", str(tmp_path / "torus.pb")).exit_code == 0
+    done = subprocess.run(
+        [sys.executable, "-c", recipe], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    status, rows = done.stdout.split(" ", 1)
+    assert status == "OPTIMAL"
+    board = json.loads(rows)
+    assert tuple(board) in solutions(7, ("torus",))

@@ -109,6 +109,10 @@ class QueensCommand(click.Command):
         super().__init__(*args, **kwargs)
         self.params.append(color_option())
 
+    def get_short_help_str(self, limit: int = 45) -> str:
+        """The command's summary whole, wrapped by the list it is in, never cut with '...'."""
+        return self.short_help or (self.help or "").split("\n\n")[0].strip()
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         typed = list(args)  # click's parser consumes the list it is given
         try:

@@ -26,7 +26,11 @@ if TYPE_CHECKING:
     from nqueens import bench as benchmark
 
 
-@click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
+@click.command(
+    cls=QueensCommand,
+    epilog=SEE_MAIN_HELP,
+    short_help="Time every engine and search order side by side.",
+)
 @click.option(
     "--sizes",
     type=BoardSizes(),

@@ -21,7 +21,11 @@ from nqueens.export import export as write_model
 _FORMATS_HELP = "; ".join(f"{f.name}: {f.summary}" for f in FORMATS.values())
 
 
-@click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
+@click.command(
+    cls=QueensCommand,
+    epilog=SEE_MAIN_HELP,
+    short_help="Write a board's model for MiniZinc, SAT, MIP or CP-SAT.",
+)
 @click.argument("n", callback=board_size, required=False, metavar="N")
 @click.option(
     "--to",

@@ -39,7 +39,11 @@ from nqueens.cli.report import check_drawable, notes, notes_said
 from nqueens.core.pictures import board_svg
 
 
-@click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
+@click.command(
+    cls=QueensCommand,
+    epilog=SEE_MAIN_HELP,
+    short_help="Find one solution for an N x N board, fast.",
+)
 @click.argument("n", callback=board_size, required=False, metavar="N")
 @click.option(
     "--seed",

@@ -26,7 +26,11 @@ if TYPE_CHECKING:
     from nqueens.formats.verify import BoardCheck
 
 
-@click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
+@click.command(
+    cls=QueensCommand,
+    epilog=SEE_MAIN_HELP,
+    short_help="Check boards, as solve and first print them.",
+)
 @click.argument("source", type=TextLines(), default="-", metavar="[FILE]")
 @click.option(
     "--format",
