@@ -84,7 +84,7 @@ def main() -> None:
                     b"\n",
                 ),
                 (
-                    "solve --style compact \\| verify",
+                    "solve --style compact, piped to verify",
                     f"{solve} --style compact | {nqueens} verify",
                     total,
                     None,

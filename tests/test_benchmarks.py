@@ -415,7 +415,7 @@ def test_listing_benchmark_times_every_format_beside_the_c_printer() -> None:
         ["6", "solve --style compact", "4"],
         ["6", "solve --format json", "4"],
         ["6", "solve --unique --style compact", "1"],
-        ["6", "solve --style compact \\| verify", "4"],
+        ["6", "solve --style compact, piped to verify", "4"],
     ]
     assert all(float(row[3]) >= 0 and float(row[4]) > 0 for row in table)
 

@@ -257,3 +257,11 @@ def test_code_in_the_text_is_never_cut_on_a_phone(
             f"{article_width} && !word.closest('table')).map(word => word.textContent)"
         )
         assert past == [], "a word of code wider than the page"
+
+
+@needs_chromium
+def test_no_table_shows_the_escape_of_a_bar(served: tuple[Browser, _Server]) -> None:
+    """A bar escaped inside a table's code showed as a literal backslash and bar."""
+    browser, server = served
+    for page in ("/explanation/performance/", "/reference/limits/", "/how-to/export/"):
+        assert "\\|" not in _visit(browser, server, page)["text"], page
