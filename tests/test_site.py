@@ -265,3 +265,17 @@ def test_no_table_shows_the_escape_of_a_bar(served: tuple[Browser, _Server]) -> 
     browser, server = served
     for page in ("/explanation/performance/", "/reference/limits/", "/how-to/export/"):
         assert "\\|" not in _visit(browser, server, page)["text"], page
+
+
+@needs_chromium
+def test_the_api_reference_shows_values_not_the_code_that_makes_them(
+    served: tuple[Browser, _Server],
+) -> None:
+    """``AUTO_ENGINE = registry.AUTO_ENGINE`` and ``engine: str = registry.AUTO_ENGINE`` said
+    nothing; a docstring sent the reader to a module the page does not show."""
+    browser, server = served
+    text = _visit(browser, server, "/reference/api/")["text"]
+    assert "AUTO_ENGINE = 'auto'" in text and "engine: str = 'auto'" in text
+    assert "MIP_SOLVERS = ('" in text
+    assert "registry." not in text and "mip.BACKENDS" not in text
+    assert "nqueens.run" not in text and "nqueens.engines" not in text

@@ -3,6 +3,9 @@ itself, as ``nqueens COMMAND --help`` prints it, so the page cannot drift from t
 
 from __future__ import annotations
 
+import html
+import importlib
+import inspect
 import re
 from typing import Any
 
@@ -62,14 +65,51 @@ _PRE = re.compile(r"(<pre\b.*?</pre>)", re.DOTALL)
 _INLINE_CODE = re.compile(r"<code>(.*?)</code>", re.DOTALL)
 
 
-def on_page_content(html: str, **_: Any) -> str:
+def on_page_content(content: str, **_: Any) -> str:
     """Code in the text keeps each word whole (``--style``, ``.[cluster]``), so a narrow screen
     breaks it only between words: each word is a span that does not wrap (extra.css). Code
-    blocks are left as they are."""
+    blocks are left as they are. The API's signatures show values, not the code that makes
+    them (``AUTO_ENGINE = 'auto'``, not ``= registry.AUTO_ENGINE``)."""
+    content = _SIGNATURE.sub(_with_values, content)
     return "".join(
         part if part.startswith("<pre") else _INLINE_CODE.sub(_words_whole, part)
-        for part in _PRE.split(html)
+        for part in _PRE.split(content)
     )
+
+
+_SIGNATURE = re.compile(
+    r'(<h\d id="(?P<path>nqueens[\w.]*)"(?:(?!<h\d).)*?'
+    r'<div class="doc-signature highlight"><pre><span></span><code>)(?P<code>.*?)(</code>)',
+    re.DOTALL,
+)
+
+
+def _with_values(signature: re.Match[str]) -> str:
+    """A signature of the API with each value its code computes written as the value: an
+    attribute's, and each default of a function's parameters."""
+    text = html.unescape(re.sub(r"<[^>]+>", "", signature["code"]))
+    module, _, name = signature["path"].rpartition(".")
+    try:
+        value = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
+        return signature[0]
+    if callable(value) and not isinstance(value, type):
+        shown = text
+        for parameter in inspect.signature(value).parameters.values():
+            if parameter.default is not inspect.Parameter.empty:
+                pattern = rf"(\b{parameter.name}\b[^=\n]*= )([^,\n]+)"
+                default = repr(parameter.default).replace("\\", "\\\\")
+                shown = re.sub(pattern, rf"\g<1>{default}", shown, count=1)
+    elif (declared := re.match(rf"{name}(: [^=]+)? = ", text)) and not isinstance(value, type):
+        written = repr(value)
+        # a value too long to read in a signature (a table of every engine) shows its type alone
+        shown = declared[0][:-3] if len(written) > 100 else f"{declared[0]}{written}"
+        shown += "\n"
+    else:
+        return signature[0]
+    if shown == text:
+        return signature[0]
+    return signature[1] + html.escape(shown, quote=False) + signature[4]
 
 
 def _words_whole(code: re.Match[str]) -> str:

@@ -330,7 +330,7 @@ def first(
     race, so its runs may still differ.
 
     ``engine="auto"`` runs the engines and strategies measured fastest to a first solution
-    (see ``nqueens.run.plan``); ``stats.engine`` and ``stats.strategy`` say which one
+    (see ``plan``); ``stats.engine`` and ``stats.strategy`` say which one
     decided, and ``stats.wall_time`` covers every attempt. A theorem answers without a search
     where one does (``stats.engine`` is ``"theorem"``): none exists on a torus whose N is
     divisible by 2 or 3, nor where given squares close a whole row or column (on a torus, a
