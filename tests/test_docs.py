@@ -380,3 +380,25 @@ def test_every_link_of_the_readme_leads_somewhere() -> None:
             assert link[1:] in headings, link
         elif not link.startswith("http"):
             assert (ROOT / link.split("#")[0]).exists(), link
+
+
+def test_every_output_shown_says_whether_a_terminal_or_a_pipe_printed_it() -> None:
+    """A terminal prints more than a pipe (a sentence, colours, a board drawn): each block of
+    output says which it shows, once."""
+    unsaid = [
+        f"{page.name}: {command}"
+        for page in PAGES
+        for on_terminal, command, _ in _sessions(page)
+        if not on_terminal and not _says_pipe(page, command)
+    ]
+    assert unsaid == []
+    for page in PAGES:
+        assert not re.search(r"On a terminal[^\n]*\n\nOn a terminal", _text(page)), page.name
+
+
+def _says_pipe(page: Path, command: str) -> bool:
+    """Whether the line before the block that shows ``command`` says it is in a pipe."""
+    for match in re.finditer(r"([^\n]*)\n\n```\n\$ ([^\n]*)", _text(page)):
+        if match.group(2) == command:
+            return "in a pipe" in match.group(1).lower()
+    return True  # a later command of a block: its first line said
