@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -19,6 +21,7 @@ from helpers import (
     PLAIN_ENV,
     TERMINAL_ENV,
     assert_valid_board,
+    bound,
     brute_force_solutions,
     every_command,
     invoke,
@@ -1018,3 +1021,49 @@ def test_every_command_summary_is_whole_in_the_main_help(columns: str) -> None:
     assert "..." not in listed
     for name in ("bench", "export", "first", "verify"):
         assert f"  {name} " in listed
+
+
+def _completed(words: str, stdin: int | None = None) -> subprocess.CompletedProcess[str]:
+    """What bash's completion of nqueens offers for the last of ``words``."""
+    env = process_env(
+        COMP_WORDS=words, COMP_CWORD=str(len(words.split()) - 1), _NQUEENS_COMPLETE="bash_complete"
+    )
+    return subprocess.run(
+        NQUEENS, stdin=stdin, capture_output=True, text=True, env=env, timeout=bound(10)
+    )
+
+
+PATHS = [
+    "count --board",
+    "count 8 --checkpoint",
+    "solve 8 --svg",
+    "first 8 --svg",
+    "explain 4 --svg",
+    "explain 4 --tree",
+    "export 8 -o",
+    "verify",
+    "verify --dimacs",
+]
+"""Every option and argument that takes a path."""
+
+
+@pytest.mark.parametrize("words", PATHS)
+def test_every_path_completes_as_a_file(words: str) -> None:
+    done = _completed(f"nqueens {words} exa", stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["file,exa"]
+
+
+def test_completion_reads_nothing_from_a_terminal() -> None:
+    """With stdin a terminal, completing `verify FILE` printed "Reading from the terminal ..."
+    into the line being typed: completion never runs a command's reading."""
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        done = _completed("nqueens verify examples/puz", stdin=follower)
+    finally:
+        os.close(follower)
+        os.close(leader)
+    assert done.stdout.splitlines() == ["file,examples/puz"]
+    assert "Reading" not in done.stdout + done.stderr

@@ -31,7 +31,7 @@ from nqueens.api import (
 )
 from nqueens.cli import report
 from nqueens.cli.output import COLOR_KEY
-from nqueens.cli.params import EngineChoice, Seconds, option_flag
+from nqueens.cli.params import EngineChoice, Seconds, complete_path, option_flag
 from nqueens.core import pictures
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -302,6 +302,7 @@ def board_options(function: F) -> F:
         "svg_path",
         metavar="FILE",
         callback=svg_target,
+        shell_complete=complete_path,
         help="Also save each board as an SVG picture; several are numbered: board.svg gives "
         "board-1.svg to board-4.svg for 4, board-01.svg to board-92.svg for 92.",
     )(function)

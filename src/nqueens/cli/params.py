@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any, BinaryIO, NoReturn
 
 import click
+import click.shell_completion
 
 from nqueens import api
 from nqueens.api import COUNT, ENGINES, FIRST, MAX_N, InputError, clock, either, read_whole, shown
@@ -99,11 +100,24 @@ def _marked_encoding(start: bytes) -> str | None:
     return next((encoding for mark, encoding in _MARKS if start.startswith(mark)), None)
 
 
+def complete_path(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[click.shell_completion.CompletionItem]:
+    """The shell completes what is typed as a file's name, as it does for any command."""
+    return [click.shell_completion.CompletionItem(incomplete, type="file")]
+
+
 class _Source(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3 on
     """A file named on the command line ('-' for stdin), refused with one message whatever
-    went wrong in reading it."""
+    went wrong in reading it. The shell completes it as a file's name; while it completes,
+    nothing is opened or read (a terminal's stdin would be waited on)."""
 
     name = "FILE"
+
+    def shell_complete(
+        self, ctx: click.Context, param: click.Parameter, incomplete: str
+    ) -> list[click.shell_completion.CompletionItem]:
+        return complete_path(ctx, param, incomplete)
 
     def _refuse(
         self,
@@ -131,6 +145,8 @@ class TextFile(_Source):
         self, value: object, param: click.Parameter | None, ctx: click.Context | None
     ) -> str:
         path = str(value)
+        if ctx is not None and ctx.resilient_parsing:  # the shell is completing: read nothing
+            return path
         name = _source_name(path)
         try:
             stream = _open_source(path)
@@ -182,6 +198,8 @@ class TextLines(_Source):
         self, value: object, param: click.Parameter | None, ctx: click.Context | None
     ) -> Iterator[str]:
         path = str(value)
+        if ctx is not None and ctx.resilient_parsing:  # the shell is completing: read nothing
+            return iter(())
         name = _source_name(path)
         try:
             stream = _open_source(path)

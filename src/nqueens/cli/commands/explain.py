@@ -26,6 +26,7 @@ from nqueens.cli.output import (
     Output,
     Pictures,
 )
+from nqueens.cli.params import complete_path
 from nqueens.core.pictures import board_svg, plain_grid
 
 if TYPE_CHECKING:
@@ -62,6 +63,7 @@ if TYPE_CHECKING:
     "svg_path",
     metavar="FILE",
     callback=svg_target,
+    shell_complete=complete_path,
     help="Also save each step as a picture: --svg step.svg writes step-01.svg, step-02.svg, "
     "... (as many digits as the number of steps needs).",
 )
@@ -70,6 +72,7 @@ if TYPE_CHECKING:
     "tree_path",
     metavar="FILE",
     callback=tree_target,
+    shell_complete=complete_path,
     help="Save the whole search as a tree instead of drawing each step: FILE.svg, a picture, "
     "or FILE.html, a page to explore it in a browser (e.g. --tree tree.html).",
 )
