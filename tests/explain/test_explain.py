@@ -264,3 +264,15 @@ def test_help_says_how_each_mark_of_a_step_is_drawn() -> None:
     assert "(Q)" in shown and "(x)" in shown and "(F, forced)" in shown
     steps = invoke("explain", "5").stdout
     assert "F" in steps and "Q" in steps
+
+
+@pytest.mark.parametrize("strategy", ["first-min", "first-fail-mid"])
+@pytest.mark.parametrize("n", [4, 5, 6, 7, 8])
+def test_every_queen_on_a_step_s_board_was_named_by_a_step(n: int, strategy: str) -> None:
+    """A reader sees where each queen came from: step 6 of `explain 4` showed a queen forced
+    on 3,4 that no step had mentioned."""
+    story = explain(Board(n), strategy=strategy, all_solutions=True)
+    for at, event in enumerate(story.events):
+        said = " ".join(earlier.text for earlier in story.events[: at + 1])
+        for row, col in event.queens:
+            assert f"{row + 1},{col + 1}" in said, (event.step, event.text, (row + 1, col + 1))

@@ -308,3 +308,43 @@ def test_two_labels_on_one_lane_stand_apart(strategy: str, tmp_path: Path) -> No
         spans.sort()
         for (_, end), (start, _) in itertools.pairwise(spans):
             assert start - end >= 0.6 * LABEL_SIZE, spans
+
+
+@pytest.mark.parametrize("strategy", ["first-min", "first-fail-mid"])
+@pytest.mark.parametrize("n", [6, 8])
+def test_every_label_is_plainly_its_own_edge_s(n: int, strategy: str) -> None:
+    """A label such as "queen 4,3" sat between two edges: at its height, any other edge of its
+    row stands at least twice as far from it as its own edge does."""
+    from nqueens.explain.labels import LABEL_ASCENT, LABEL_AWAY, LEVEL, laid_out
+    from nqueens.explain.tree import subtree_sizes
+
+    tree = explain(Board(n), strategy=strategy, all_solutions=True).tree
+    placed, labels = laid_out(tree, 0, collapse=True, sizes=subtree_sizes(tree))
+    where = {p.node.id: p.x for p in placed}
+    for label in labels:
+        parent = label.node.parent
+        assert parent is not None
+        depth = tree.nodes[parent].depth
+        edges = [  # every edge down from the parent's row, whoever's child
+            p
+            for p in placed
+            if p.node.parent is not None
+            and p.node.parent in where
+            and tree.nodes[p.node.parent].depth == depth
+        ]
+        y = label.baseline - LABEL_ASCENT / 2  # the middle of the label's height
+        top = depth * LEVEL
+
+        def at(child: int, top: float = top) -> float:
+            x_parent = where[tree.nodes[child].parent]  # type: ignore[index]
+            return x_parent + (where[child] - x_parent) * (y - top) / LEVEL
+
+        own = at(label.node.id)
+        near = min(abs(own - label.left), abs(own - label.right))
+        for other in edges:
+            if other.node.id == label.node.id:
+                continue
+            x = at(other.node.id)
+            away = label.left - x if x < label.left else x - label.right
+            assert away > 0, (label.node.label, "crossed by another edge")
+            assert away >= 2 * max(near, LABEL_AWAY), (label.node.label, away, near)

@@ -156,6 +156,20 @@ def _forward_check(before: Domains, rules: frozenset[str]) -> tuple[str, Domains
     other columns, again and again, until a column is left with nothing: that is the reason.
     """
     domains = [frozenset(rows) for rows in before]
+
+    def said(wiped: str) -> str:
+        """The reason, with the queens forcing forced on the way: every queen on the board
+        shown is one a step has named."""
+        forced = [
+            square_name((next(iter(rows)), col))
+            for col, rows in enumerate(domains)
+            if len(rows) == 1 and len(before[col]) > 1
+        ]
+        if not forced:
+            return wiped
+        queens = ", ".join(f"a queen on {square}" for square in forced)
+        return f"the queens already placed force {queens}, and then {wiped}"
+
     while True:
         queens = [(next(iter(rows)), col) for col, rows in enumerate(domains) if len(rows) == 1]
         changed = False
@@ -171,9 +185,9 @@ def _forward_check(before: Domains, rules: frozenset[str]) -> tuple[str, Domains
                 changed = True
             if not left:
                 reason = f"column {col + 1} is wiped out, every square in it is attacked"
-                return reason, tuple(domains)
+                return said(reason), tuple(domains)
         if not changed:
-            return "the solver's AllDifferent propagation finds no way on", tuple(domains)
+            return said("the solver's AllDifferent propagation finds no way on"), tuple(domains)
 
 
 def explain(board: Board, *, strategy: str = FIRST_MIN, all_solutions: bool = False) -> Explanation:

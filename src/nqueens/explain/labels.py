@@ -1,6 +1,7 @@
 """Where a search tree's nodes and the labels of its edges go: a tidy layout, packed as close
 as its rows allow, and each label on a lane under its parent's row, beside its edge, where it
-overlaps no other label and crosses no other edge."""
+overlaps no other label, crosses no other edge and stands well clear of every other edge, so
+that it is plainly its own edge's."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ LANES = (37, 48, 59)
 under a triangle's count, over the next row's shapes, a label's height apart."""
 LABEL_ASCENT, LABEL_DESCENT = 7.5, 2.0  # a label's box around its baseline, in pixels
 LABEL_AWAY = 3  # from its edge to a label's near end
+LABEL_CLEAR = 4 * LABEL_AWAY  # from a label's far end to any other edge: plainly its own edge's
 LABELS_APART = 8  # between two labels on one lane: read as two, never as one phrase
 
 _NARROW = frozenset(" ,.:;!|il'()[]")
@@ -121,7 +123,11 @@ def _labels(tree: SearchTree, placed: list[Placed]) -> tuple[list[Label], list[i
             apart = (box[0] - LABELS_APART, box[1], box[2] + LABELS_APART, box[3])
             if any(_overlap(apart, other) for other in taken.get(y1, [])):
                 continue
-            if any(_crosses(box, other) for other in band):
+            # no other edge near its far end, where the label would sit between two edges
+            clear = (box[0] - LABEL_CLEAR, box[1], box[2], box[3])
+            if not left:
+                clear = (box[0], box[1], box[2] + LABEL_CLEAR, box[3])
+            if any(_crosses(clear, other) for other in band):
                 continue
             taken.setdefault(y1, []).append(box)
             anchor = "end" if left else "start"
