@@ -335,7 +335,7 @@ def test_every_label_is_plainly_its_own_edge_s(n: int, strategy: str) -> None:
         y = label.baseline - LABEL_ASCENT / 2  # the middle of the label's height
         top = depth * LEVEL
 
-        def at(child: int, top: float = top) -> float:
+        def at(child: int, top: float = top, y: float = y) -> float:
             x_parent = where[tree.nodes[child].parent]  # type: ignore[index]
             return x_parent + (where[child] - x_parent) * (y - top) / LEVEL
 
