@@ -402,3 +402,42 @@ def test_a_stopped_export_to_stdout_says_it_holds_a_cut_model() -> None:
     assert received > 1 << 20
     assert "Interrupted: stdout holds the dimacs model cut short, not a whole one." in stderr
     assert "nothing was written" not in stderr
+
+
+def _session_alive(leader: int) -> list[int]:
+    """The live processes of the session ``leader`` started."""
+    alive = []
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[3]) == leader and fields[0] != "Z":
+            alive.append(int(entry.name))
+    return alive
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("form", [pytest.param("lp", marks=pytest.mark.slow), "mps"])
+def test_a_stop_ends_an_lp_or_mps_export_at_once(form: str, tmp_path: Path) -> None:
+    """OR-Tools' exporter holds Python's lock for seconds (7.8 s at N = 1,500): it runs in a
+    process of its own, which a stop ends, leaving no file and no process behind."""
+    path = tmp_path / f"big.{form}"
+    process = start_nqueens(
+        "export", "1000", "--to", form, "-o", str(path), start_new_session=True
+    )
+    try:
+        _wait_for_a_part_file(tmp_path, process)
+        time.sleep(1.5)  # past building the program (0.7 s), into the exporter's call (5 s)
+        stopped = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=30)
+        took = time.monotonic() - stopped
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 143, stderr
+    assert "Interrupted: nothing was written to" in stderr
+    assert list(tmp_path.iterdir()) == []
+    assert _session_alive(process.pid) == []
+    assert took < bound(0.5), f"the stop took {took:.2f} s"

@@ -82,3 +82,54 @@ def header(board: Board, what: str, target: Target, lines: list[str], run: str) 
 def commented(mark: str, lines: list[str]) -> bytes:
     """``lines`` as comments of a format whose comments begin with ``mark``."""
     return "".join(f"{mark} {line}".rstrip() + "\n" for line in lines).encode()
+
+
+_CHILD_FAILED = 255  # a child's exit code for what is not an OSError: no errno is that large
+_CHILD_OUT_OF_MEMORY = 254
+
+
+def written_apart(stream: BinaryIO, write: Callable[[], None]) -> None:
+    """Run ``write``, which writes to ``stream``, in a process of its own where the system
+    can fork one: OR-Tools' exporter holds Python's lock for seconds, and a stop would wait
+    for it. The parent waits; a stop ends the child at once (Ctrl-C reaches it too), and an
+    error it met (a full disk, a closed pipe, memory running out) is raised here as its own.
+    """
+    import os
+
+    if not hasattr(os, "fork"):
+        write()
+        return
+    import signal
+
+    stream.flush()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child's part, seen through its exit code
+        code = 0
+        try:
+            for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+                signal.signal(signum, signal.SIG_DFL)
+            write()
+            stream.flush()
+        except OSError as error:
+            code = error.errno if error.errno and 0 < error.errno < _CHILD_OUT_OF_MEMORY else 1
+        except MemoryError:
+            code = _CHILD_OUT_OF_MEMORY
+        except BaseException:
+            code = _CHILD_FAILED
+        os._exit(code)
+    try:
+        _, status = os.waitpid(child, 0)
+    except BaseException:
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
+        raise
+    code = os.waitstatus_to_exitcode(status)
+    if code == 0:
+        return
+    if code < 0:  # a signal ended it: a stop sent to the whole group, Ctrl-C
+        raise KeyboardInterrupt
+    if code == _CHILD_OUT_OF_MEMORY:
+        raise MemoryError
+    if code == _CHILD_FAILED:
+        raise RuntimeError("the process that wrote the model failed")
+    raise OSError(code, os.strerror(code))

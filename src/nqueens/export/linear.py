@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from nqueens.core.board import Board
 from nqueens.engines.mip import constraints
-from nqueens.export.base import Format, Target, commented, header, squares_named
+from nqueens.export.base import Format, Target, commented, header, squares_named, written_apart
 
 RUNS = {
     "lp": "glpsol --lp {file} -o solution.txt  (or highs, cbc, scip, cplex, gurobi)",
@@ -46,14 +46,19 @@ def _write(board: Board, target: Target, form: str) -> None:
     ]
     what = "a 0-1 integer program in " + ("LP format" if form == "lp" else "free MPS")
     head = header(board, what, target, lines, RUNS[form])
-    program = _program(board, maximize=form == "lp")
-    options = pywraplp.ModelExportOptions()
-    if form == "lp":
-        text = pywraplp.ExportModelAsLpFormat(program, options)
-    else:
-        text = pywraplp.ExportModelAsMpsFormat(program, options)
     target.stream.write(commented("\\" if form == "lp" else "*", head))
-    target.stream.write(text.encode())
+
+    def program_written() -> None:
+        program = _program(board, maximize=form == "lp")
+        options = pywraplp.ModelExportOptions()
+        if form == "lp":
+            text = pywraplp.ExportModelAsLpFormat(program, options)
+        else:
+            text = pywraplp.ExportModelAsMpsFormat(program, options)
+        target.stream.write(text.encode())
+
+    # OR-Tools' exporter holds Python's lock for seconds: apart, a stop need not wait for it
+    written_apart(target.stream, program_written)
 
 
 def _program(board: Board, *, maximize: bool) -> object:
