@@ -423,9 +423,7 @@ def test_a_stop_ends_an_lp_or_mps_export_at_once(form: str, tmp_path: Path) -> N
     """OR-Tools' exporter holds Python's lock for seconds (7.8 s at N = 1,500): it runs in a
     process of its own, which a stop ends, leaving no file and no process behind."""
     path = tmp_path / f"big.{form}"
-    process = start_nqueens(
-        "export", "1000", "--to", form, "-o", str(path), start_new_session=True
-    )
+    process = start_nqueens("export", "1000", "--to", form, "-o", str(path), start_new_session=True)
     try:
         _wait_for_a_part_file(tmp_path, process)
         time.sleep(1.5)  # past building the program (0.7 s), into the exporter's call (5 s)

@@ -586,3 +586,29 @@ def test_a_stop_signal_ends_a_local_cluster_count_at_once(
                 counting.wait()
         assert counting.returncode == 128 + stop, err
         assert "interrupted; partial, a lower bound" in err
+
+
+def test_a_local_cluster_past_its_count_s_deadline_is_ended_not_awaited() -> None:
+    """A count that its time limit ended kills its local workers, as a stop does, rather than
+    waiting on their close (`count --cluster local:2 -t 1` ended after 2.2 to 4.1 s)."""
+    import subprocess as processes
+    from types import SimpleNamespace
+
+    from nqueens.run import local_cluster
+
+    worker = processes.Popen(["sleep", "60"])
+    closed: list[str] = []
+    local = SimpleNamespace(
+        workers={"w": SimpleNamespace(process=SimpleNamespace(process=worker))},
+        close=lambda: closed.append("closed"),
+    )
+    try:
+        local_cluster.closing(local, deadline=time.time() - 1)(None)
+        assert worker.wait(timeout=10) == -signal.SIGKILL
+    finally:
+        worker.kill()
+        worker.wait()
+    waiting = SimpleNamespace(workers={}, close=lambda: closed.append("awaited"))
+    local_cluster.closing(waiting, deadline=time.time() + 60)(None)
+    local_cluster.closing(waiting)(None)
+    assert closed.count("awaited") == 2

@@ -52,6 +52,7 @@ class Cluster:
     local_workers: int | None = None
     connect_seconds: float | None = CONNECT_SECONDS
     time_limited: bool = False  # the count's time limit ends the wait before connect_seconds
+    deadline: float | None = None  # the count's, a time.time(): past it, the end is not awaited
 
 
 def check_address(address: str, connect_seconds: float | None = CONNECT_SECONDS) -> Cluster:
@@ -103,6 +104,7 @@ def connected(cluster: Cluster, deadline: float | None) -> Iterator[Any]:
     latest, a time.time())."""
     distributed = dask()
     _quiet_logs()
+    cluster = replace(cluster, deadline=deadline)
     if deadline is not None and cluster.local_workers is None:  # a local one is there once up
         left = max(0.001, deadline - time.time())
         seconds = cluster.connect_seconds
@@ -311,20 +313,22 @@ def _connect(distributed: Any, cluster: Cluster, stack: ExitStack) -> Any:
                 dashboard_address=":0",  # any free port: never in the way of another cluster
                 silence_logs=logging.CRITICAL,
             )
-            stack.push(local_cluster.closing(local))
+            stack.push(local_cluster.closing(local, cluster.deadline))
             address = local.scheduler_address
         client = distributed.Client(address, timeout=cluster.connect_seconds, set_as_default=False)
     except (OSError, TimeoutError) as error:
         raise ClusterUnreachable(str(error) or type(error).__name__) from None
-    stack.push(_closing(client))
+    stack.push(_closing(client, cluster.deadline))
     return client
 
 
-def _closing(client: Any) -> Callable[..., bool]:
-    """How a client ends: closed, or after a stop signal closed without waiting for it."""
+def _closing(client: Any, deadline: float | None) -> Callable[..., bool]:
+    """How a client ends: closed, or after a stop signal or past the count's ``deadline``
+    closed without waiting for it."""
 
     def close(kind: type[BaseException] | None, *_: object) -> bool:
-        if kind is not None and issubclass(kind, KeyboardInterrupt):
+        stopped = kind is not None and issubclass(kind, KeyboardInterrupt)
+        if stopped or (deadline is not None and time.time() >= deadline):
             local_cluster.in_background(client.close)
         else:
             client.close()

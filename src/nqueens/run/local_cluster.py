@@ -8,6 +8,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
@@ -96,13 +97,14 @@ def not_started(error: Exception) -> str:
     )
 
 
-def closing(local: Any) -> Callable[..., bool]:
+def closing(local: Any, deadline: float | None = None) -> Callable[..., bool]:
     """How a local cluster ends: closed, its workers told to finish, after a count; after a stop
-    signal, its worker processes killed at once (a close takes a tenth of a second more), as the
-    command ends and nothing they hold is wanted."""
+    signal or past the count's ``deadline`` (a time.time()), its worker processes killed at once
+    (a close takes half a second more), as the command ends and nothing they hold is wanted."""
 
     def close(kind: type[BaseException] | None, *_: object) -> bool:
-        if kind is not None and issubclass(kind, KeyboardInterrupt):
+        stopped = kind is not None and issubclass(kind, KeyboardInterrupt)
+        if stopped or (deadline is not None and time.time() >= deadline):
             killed = []
             for nanny in list(getattr(local, "workers", {}).values()):
                 nanny.auto_restart = False  # a killed worker is not started again
