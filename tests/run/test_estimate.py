@@ -3,12 +3,13 @@ time the count takes, the time left counts down from it, and batches stay short.
 
 from __future__ import annotations
 
+import re
 import signal
 import time
 from collections.abc import Sequence
 
 import pytest
-from helpers import TERMINAL_ENV, invoke, known_total, start_nqueens, strip_ansi
+from helpers import TERMINAL_ENV, invoke, known_total, run_nqueens, start_nqueens, strip_ansi
 from rich.progress import Progress
 
 import nqueens
@@ -211,3 +212,18 @@ def test_an_engine_far_slower_than_autos_choice_is_noted(
 )
 def test_no_note_where_the_engine_named_is_not_far_slower(arguments: list[str]) -> None:
     assert "Note:" not in invoke(*arguments).stderr
+
+
+@pytest.mark.slow  # a second of timed samples
+def test_a_refused_count_and_a_checkpointed_one_say_the_same_estimate() -> None:
+    """`count 20` refused with "about 65 min" from the engine's speed, while the same count
+    with a checkpoint said "about 48 min" from a timed sample: both come from the sample now,
+    and say how sure it is."""
+    refused = run_nqueens("count", "21", "--workers", "2")  # hours: refused by any estimate
+    assert refused.returncode == 2
+    sure = r"\(± [0-9]+%, from [0-9,]+ timed samples\)"
+    said = re.search(rf"takes about [0-9.]+ (?:min|h) on 2 cores here {sure}", refused.stderr)
+    assert said is not None, refused.stderr
+    line = estimate_line(Estimate(3600.0, 360.0, 412), 2, cluster=False)
+    assert "(± 10%, from 412 timed samples;" in line
+    assert Estimate(3600.0, 360.0, 412).sureness == "± 10%, from 412 timed samples"

@@ -309,16 +309,14 @@ def stats_table(stats: Stats, board: Board) -> Table:
 
 
 def estimate_line(estimate: Estimate, workers: int, *, cluster: bool) -> str:
-    """What a long count expects to take, said before it starts."""
-    error = estimate.error / estimate.cpu_seconds if estimate.cpu_seconds else math.inf
-    spread = f"± {error:.0%}" if math.isfinite(error) else "a rough guess"
+    """What a long count expects to take, said before it starts: with a refusal's words for
+    how sure it is, the same estimate."""
     where = f"{workers:,} worker{'s' if workers != 1 else ''}"
     if cluster:
         where += " of the cluster, if its cores are as fast as this machine's"
     return (
         f"Estimate: about {duration(estimate.seconds_on(workers))} on {where} "
-        f"({spread}, from {estimate.probes:,} timed samples; "
-        f"{duration(estimate.cpu_seconds)} on one core)."
+        f"({estimate.sureness}; {duration(estimate.cpu_seconds)} on one core)."
     )
 
 

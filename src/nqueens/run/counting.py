@@ -281,7 +281,7 @@ class _Counting:
         if self.bounded_by_estimate:  # nothing else stops this count: hours are refused
             if guess is None:
                 raise plan.unbounded(self.request, None, workers)
-            plan.check_estimate(self.request, guess.seconds_on(workers), workers)
+            plan.check_estimate(self.request, guess.seconds_on(workers), workers, guess.sureness)
         if guess is None:
             return None
         if on_estimate is not None:

@@ -47,6 +47,15 @@ class Estimate:
         """The mean time of one of ``pieces`` pieces."""
         return self.cpu_seconds / max(1, pieces)
 
+    @property
+    def sureness(self) -> str:
+        """How sure the estimate is, in words: its standard error as a share, and the samples
+        it rests on ("± 9%, from 412 timed samples")."""
+        share = self.error / self.cpu_seconds if self.cpu_seconds else math.inf
+        spread = f"± {share:.0%}" if math.isfinite(share) else "a rough guess"
+        samples = f"{self.probes:,} timed sample{'s' if self.probes != 1 else ''}"
+        return f"{spread}, from {samples}"
+
 
 def estimate(
     engine: Engine, pieces: Sequence[Subproblem], budget: float, share: float = SHARE

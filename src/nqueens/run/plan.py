@@ -244,27 +244,31 @@ def check_bounded(request: Request, *, resumable: bool, engine: Engine, workers:
         return False
     if request.command == COUNT:
         largest = max(KNOWN_TOTALS)
-        # Beyond the counts known, a plain board has more solutions than the largest of them.
-        total = KNOWN_TOTALS.get(min(board.n, largest)) if board.plain else None
+        # Beyond the counts known, a plain board has more solutions than the largest of them:
+        # a bound from the engine's speed, where a sample of such a count would say nothing.
+        total = KNOWN_TOTALS[largest] if board.plain and board.n > largest else None
         rate = engine.solutions_per_second
         if total is not None and rate is not None and engine.resource is None:
             check_estimate(request, total / (rate * max(1, workers)), workers)
             return False
         if engine.splits and engine.resource is None:
-            return True  # the count times a sample of its pieces first
+            # the count times a sample of its pieces first, the estimate that a count with a
+            # checkpoint says too: one estimator for the refusal and the count
+            return True
     raise unbounded(request, None, workers)
 
 
-def check_estimate(request: Request, seconds: float, workers: int) -> None:
+def check_estimate(request: Request, seconds: float, workers: int, sure: str = "") -> None:
     """Refuse a count without a limit that is estimated to take ``seconds`` on ``workers``
-    cores, where that is LONGEST_WITHOUT_A_LIMIT or more."""
+    cores, where that is LONGEST_WITHOUT_A_LIMIT or more; ``sure`` says how sure the estimate
+    is, in words."""
     if seconds >= LONGEST_WITHOUT_A_LIMIT:
-        raise unbounded(request, seconds, workers)
+        raise unbounded(request, seconds, workers, sure)
 
 
-def unbounded(request: Request, seconds: float | None, workers: int) -> InputError:
+def unbounded(request: Request, seconds: float | None, workers: int, sure: str = "") -> InputError:
     """The refusal of a count or listing too long to run without a limit (``seconds``: how long
-    the count was estimated to take on ``workers`` cores)."""
+    the count was estimated to take on ``workers`` cores, ``sure`` how sure that is)."""
     board = request.board
     free = board.free_columns
     if board.queens:
@@ -279,6 +283,8 @@ def unbounded(request: Request, seconds: float | None, workers: int) -> InputErr
         cores = f"{workers:,} core{'s' if workers != 1 else ''}"
         about = "more than" if board.plain and board.n > max(KNOWN_TOTALS) else "about"
         size = f"{size}: counting them takes {about} {duration(seconds)} on {cores} here"
+        if sure:
+            size += f" ({sure})"
     reason = theorems.unsolvable(board)
     known = (
         " Left to pick its own search (no {engine}, {strategy} or engine option), nqueens "
