@@ -154,6 +154,7 @@ def test_solve_streams_without_holding_every_solution() -> None:
         assert handed_over <= 1 + _STREAM_BUFFER < known_total(12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("call", "message"),
     [
@@ -249,6 +250,7 @@ def test_lists_are_squares_too_and_huge_time_limits_mean_none() -> None:
         nqueens.count(8, time_limit=-huge)
 
 
+@pytest.mark.slow
 def test_api_errors_speak_the_apis_language_and_the_command_line_its_own() -> None:
     with pytest.raises(InputError) as refused:
         nqueens.count(23)

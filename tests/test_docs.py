@@ -159,6 +159,7 @@ def _every_session() -> list[Any]:
     return list(once.values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("on_terminal", "command", "shown"), _every_session())
 def test_every_output_shown_comes_from_a_real_run(
     on_terminal: bool, command: str, shown: list[str]

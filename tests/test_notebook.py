@@ -16,6 +16,7 @@ TORUS_COUNTS = [1, 0, 0, 0, 10, 0, 28, 0, 0, 0, 88, 0, 4524]
 """Solutions on an n x n torus, n = 1 to 13 (OEIS A007705)."""
 
 
+@pytest.mark.slow
 def test_the_notebook_runs_and_shows_what_it_says() -> None:
     """One kernel for every check: the suite's workers would each start one for a fixture."""
     shown = executed()

@@ -455,6 +455,7 @@ def test_bad_n_is_a_usage_error(command: str, value: str, message: str) -> None:
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["solve", "count"])
 def test_enumerating_an_absurd_board_is_refused_with_the_reason(command: str) -> None:
     result = invoke(command, "22")
@@ -762,6 +763,7 @@ def _screen_pieces(text: str) -> list[str]:
     return [piece for piece in re.split(r"[\r\n]", plain) if piece.strip()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("columns", "charset"), [(80, "utf-8"), (120, "utf-8"), (120, "ascii")])
 def test_the_progress_bar_fits_the_terminal_and_says_what_its_numbers_are(
     columns: int, charset: str
@@ -803,6 +805,7 @@ def test_the_bar_and_time_left_follow_the_solutions_where_their_number_is_known(
     bar.stop()
 
 
+@pytest.mark.slow
 def test_a_search_without_progress_shows_a_spinner_after_a_second(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -860,6 +863,7 @@ def test_a_count_whose_engine_reports_no_progress_spins_instead_of_freezing_a_ba
     assert not any("0/?" in piece for piece in pieces), pieces
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("loading", [0.0, 2.0], ids=["loaded", "still loading"])
 def test_a_split_count_shows_its_total_from_the_first_frame(
     loading: float, monkeypatch: pytest.MonkeyPatch
@@ -1047,6 +1051,7 @@ PATHS = [
 """Every option and argument that takes a path."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("words", PATHS)
 def test_every_path_completes_as_a_file(words: str) -> None:
     done = _completed(f"nqueens {words} exa", stdin=subprocess.DEVNULL)

@@ -115,6 +115,7 @@ LEAVE_EARLY = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("engine", "how"),
     [
@@ -239,6 +240,7 @@ def test_a_closed_stdout_is_said_and_exit_74_unless_the_usage_is_bad(
         )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("arguments", "code"),
     [("first 6 --style compact", 0), ("count 18 -t 0.3", 3), ("count 0", 2), ("verify -", 2)],
@@ -563,6 +565,7 @@ def test_numpys_blas_starts_one_thread_whatever_the_environment_says(
     assert done.stderr.splitlines()[-1] == f"BLAS {kept}"
 
 
+@pytest.mark.slow
 def test_the_clock_starts_when_nqueens_starts_not_when_its_process_did() -> None:
     """A shell that waited, then ran nqueens in its own process (``sleep 2; exec nqueens``): the
     summary's time and the time limit leave out the wait, which /proc counts as the process's."""

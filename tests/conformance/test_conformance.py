@@ -330,6 +330,7 @@ ENGINE_OPTIONS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra", ENGINE_OPTIONS, ids=" ".join)
 @pytest.mark.parametrize(("command", "engine"), ENGINE_COMMANDS)
 def test_every_engine_conforms_with_defaults_and_time_limits(
@@ -492,6 +493,7 @@ def _assert_ends_on_time(
     assert took < bound(limit + OVER), f"{' '.join(arguments)} took {took:.2f} s"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "stream", ["stdout", pytest.param("stderr", marks=pytest.mark.slow)]
 )  # stderr's reader gone too with -m slow: a process for each command, seconds in all
@@ -526,6 +528,7 @@ def test_help_and_version_go_on_quietly_when_a_pipes_reader_is_gone(arguments: l
     assert (ran.returncode, ran.stderr) == (0, "")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "arguments", [["solve", "20"], ["count", "23"], ["solve", "25", "--torus"], ["count", "64"]]
 )
@@ -583,6 +586,7 @@ STOP_CASES = _limit_cases(cap=10_000_000)
 search's first 10,000 may not (0.4 s, start-up included)."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("command", "engine", "n"), _one_per_engine(LIMIT_CASES))
 def test_a_time_limit_covers_the_whole_command_on_every_engine(
     command: str, engine: str, n: int
@@ -629,6 +633,7 @@ STOP_DELAYS = (0.0, 0.4)
 """When Ctrl-C comes: as the command has set up its handling (still loading), and mid-search."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("command", "engine", "n", "delay"),
     [

@@ -88,6 +88,7 @@ def _count_another_into(checkpoint: Path, draw: random.Random, n: int) -> None:
         nqueens.count(nqueens.Board(n, queens=queens, rules=rules), checkpoint=checkpoint)
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::nqueens.engines.gpu.SimulatorWarning")  # the gpu engine's
 @pytest.mark.parametrize("case", CASES)
 def test_a_random_request_is_answered_as_the_counter_here(case: int, tmp_path: Path) -> None:

@@ -68,6 +68,7 @@ def _keeps(
     return queens <= placed and not blocked & placed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("engine", "strategy"),
     [
@@ -87,6 +88,7 @@ def test_completion_counts_match_an_independent_counter(
     assert stats.solutions == expected_completions(seed, n)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mip_solver", ["scip", "glpk"])
 @pytest.mark.parametrize(("seed", "n"), [(seed, n) for seed, n in INSTANCES if n <= 7])
 def test_completion_counts_on_the_mip_engine(seed: int, n: int, mip_solver: str) -> None:

@@ -119,6 +119,7 @@ COUNTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("arguments", "n", "signum", "delay"),
     [
@@ -168,6 +169,7 @@ def _group_size(group: int) -> int:
     return size
 
 
+@pytest.mark.slow
 def test_workers_do_not_outlive_a_killed_parent() -> None:
     # CP-SAT's batches take long: a worker left to itself would count on for most of a minute.
     process = _start(["count", "17", "--engine", "cp-sat", "--workers", "2"])
@@ -336,6 +338,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow
 def test_a_worker_whose_parent_died_as_it_started_ends_too() -> None:
     """Linux ends a worker with its parent only if the parent dies after the worker asked:
     killed while a pool was still starting workers, the parent left them running."""
@@ -568,6 +571,7 @@ def test_a_hang_up_ignored_by_nohup_stays_ignored() -> None:
     _assert_group_gone(counting.pid)
 
 
+@pytest.mark.slow
 def test_a_count_of_minutes_runs_without_a_limit_and_ctrl_c_gives_a_lower_bound() -> None:
     """N = 19 takes minutes on two cores: it runs (it was refused for want of a limit), and
     Ctrl-C ends it with what it has counted, a lower bound."""

@@ -59,6 +59,7 @@ def test_progress_is_reported_per_subproblem(engine: str, n: int, steps: int) ->
     assert calls[-1][2] == stats.solutions == known_total(n)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("workers", "engine"), [(1, "cp-sat"), (2, "bitboard")])
 def test_time_limit_with_workers_is_a_prompt_lower_bound(workers: int, engine: str) -> None:
     # Without the limit, the count would run to its exact total (a minute or more).

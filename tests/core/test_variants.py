@@ -66,6 +66,7 @@ def checked(rows: tuple[int, ...], rule_set: tuple[str, ...]) -> bool:
     )
 
 
+@pytest.mark.slow
 def test_the_counter_here_agrees_with_oeis() -> None:
     for n, expected in TORUS_COUNTS.items():
         if n <= 11:
@@ -76,6 +77,7 @@ def test_the_counter_here_agrees_with_oeis() -> None:
     assert len(solutions(8, ())) == 92  # and the plain rule, as known
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rule_set", RULE_SETS, ids="+".join)
 @pytest.mark.parametrize("symmetry", [True, False])
 def test_every_engine_that_takes_a_rule_counts_as_the_counter_here(
@@ -621,6 +623,7 @@ def test_first_on_a_torus_that_has_solutions_is_a_line_at_once(rule_set: tuple[s
     assert all(row + col != 6 for col, row in enumerate(rows))
 
 
+@pytest.mark.slow
 def test_an_engine_named_searches_what_a_theorem_answers() -> None:
     """So that the engines can be compared, and checked, on these boards too."""
     board = nqueens.Board(6, rules=["torus"])

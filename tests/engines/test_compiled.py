@@ -105,6 +105,7 @@ LONG_CALLS: dict[str, Callable[[], Callable[[], object]]] = {
 """For each C module, what makes a call of a tenth of a second or more, and that call."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module", list(LONG_CALLS))
 def test_a_call_into_c_lets_other_threads_run(module: str) -> None:
     """While one thread is inside a C call, another runs Python: the lock is released. Held,
@@ -271,6 +272,7 @@ ONE_STATE_TWO_THREADS = {
 """For each module's state, a long call and a short one on the same state."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module", list(ONE_STATE_TWO_THREADS))
 def test_one_state_driven_by_two_threads_is_refused(module: str) -> None:
     """While one thread is in a call on a state, a call from another thread on the same state

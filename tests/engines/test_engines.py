@@ -36,6 +36,7 @@ def test_every_engine_and_strategy_counts_exactly(n: int, engine: str, strategy:
     assert nqueens.count(n, engine=engine, strategy=strategy).solutions == known_total(n)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", range(1, 8))
 def test_mip_counts_exactly_with_no_good_cuts(n: int) -> None:
     """One MIP solve per solution: N = 8 and 9 (a minute) run in benchmarks/differential.py."""
@@ -91,6 +92,7 @@ def test_glpk_stops_at_the_time_limit_with_a_lower_bound() -> None:
     assert stats.status is Status.TIME_LIMIT and stats.solutions < known_total(10)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("engine", "strategy"), [*ENGINE_STRATEGIES, ("mip", None)])
 @pytest.mark.parametrize("n", [5, 6, 7])
 def test_every_engine_solves_with_valid_distinct_boards(
@@ -220,6 +222,7 @@ def test_counting_options_of_splitting_engines_are_refused_elsewhere() -> None:
     assert "engines that can: cp-sat, bitboard" in result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mip_solver", ["scip", "cbc", "highs", "glpk"])
 def test_no_mip_solver_writes_into_the_data(mip_solver: str) -> None:
     command = ["first", "6", "--engine", "mip", "--mip-solver", mip_solver]

@@ -314,6 +314,7 @@ def test_the_simulator_is_asked_for_as_numba_reads_it(
     assert kernel.simulated() is simulated
 
 
+@pytest.mark.slow
 def test_a_time_limit_is_kept_on_the_simulator_while_a_launch_runs() -> None:
     """A simulated launch of N = 18 takes minutes: a limit of 0.5 s ended the count then."""
     started = time.monotonic()
@@ -474,6 +475,7 @@ def test_a_time_limit_is_kept_while_a_long_launch_runs(monkeypatch: pytest.Monke
     assert stats.solutions < known_total(18) and stats.conflicts == 0  # no launch counted
 
 
+@pytest.mark.slow
 def test_a_board_the_device_counts_in_minutes_needs_no_time_limit_there(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

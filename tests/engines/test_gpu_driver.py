@@ -336,6 +336,7 @@ def test_machine_code_is_kept_only_once_it_counts_as_numbas_launch(
     assert "libNVVM cannot be found" in kernel.launcher().how
 
 
+@pytest.mark.slow
 def test_a_count_under_a_time_limit_waits_for_the_machine_code_it_makes(
     monkeypatch: pytest.MonkeyPatch, fake_device: FakeDriver, tmp_path: Path
 ) -> None:

@@ -103,6 +103,7 @@ def test_reduced_counts_match_an_independent_counter(seed: int) -> None:
         _assert_completion(set(solution.squares()), n, queens, blocked)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "completions"), PUBLISHED.items())
 def test_published_instances_count_their_completions(name: str, completions: int) -> None:
     result = invoke("count", "--board", str(DATA / name), "--format", "json", "--stats")
@@ -152,6 +153,7 @@ def test_solve_lists_a_published_instance_without_being_told_an_engine(
         _assert_completion({(row, col) for col, row in enumerate(rows)}, len(rows), given, set())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
     [
@@ -174,6 +176,7 @@ def test_an_excluded_diagonal_that_leaves_most_of_the_board_needs_a_limit(
     assert said in result.stderr and "--time-limit" in result.stderr, result.stderr
 
 
+@pytest.mark.slow
 def test_given_queens_that_leave_a_large_problem_need_a_limit() -> None:
     """The first 36 queens of a solution of N = 100 leave 64 columns: far too many to count,
     though the board is one the reduced engine takes. 80 of its queens, drawn at random, leave

@@ -266,6 +266,7 @@ def test_help_says_how_each_mark_of_a_step_is_drawn() -> None:
     assert "F" in steps and "Q" in steps
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strategy", ["first-min", "first-fail-mid"])
 @pytest.mark.parametrize("n", [4, 5, 6, 7, 8])
 def test_every_queen_on_a_step_s_board_was_named_by_a_step(n: int, strategy: str) -> None:

@@ -54,6 +54,7 @@ def test_the_tree_is_the_solvers_own_search(n: int, strategy: str) -> None:
         assert node.depth == tree.nodes[node.parent].depth + 1  # type: ignore[index]
 
 
+@pytest.mark.slow
 def test_the_svg_marks_every_node_with_its_kind_and_depth(tmp_path: Path) -> None:
     root = _tree_svg(tmp_path, "8", "--all")
     story = explain(Board(8), all_solutions=True)
@@ -85,6 +86,7 @@ def _inside_subtree(root: ET.Element, node: ET.Element) -> bool:
     return False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strategy", ["first-min", "first-fail-mid"])
 def test_the_tree_of_8_stays_small(tmp_path: Path, strategy: str) -> None:
     path = tmp_path / "tree.svg"
@@ -151,6 +153,7 @@ def test_a_backtrack_that_forces_a_queen_says_so() -> None:
     assert story.events[0].forced == frozenset()
 
 
+@pytest.mark.slow
 def test_the_summary_has_thousands_separators(tmp_path: Path) -> None:
     result = invoke("explain", "8", "--all", "--tree", str(tmp_path / "tree.svg"))
     assert "1,525 steps: 304 failures, 790 branches" in result.stderr
@@ -255,6 +258,7 @@ def _read_until(controller: int, marker: bytes | None, timeout: float = 20) -> b
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("key", "code"),
     [  # q in the quick tests; Ctrl-D and Ctrl-C too with -m slow (a terminal each)
@@ -286,6 +290,7 @@ def test_step_lets_its_user_out(key: bytes, code: int, blocking: bool) -> None:
         os.close(controller)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strategy", ["first-min", "first-fail-mid"])
 def test_two_labels_on_one_lane_stand_apart(strategy: str, tmp_path: Path) -> None:
     """The tree of N = 8 set "not 6,4" against "queen 7,3", two labels of two edges that read
@@ -310,6 +315,7 @@ def test_two_labels_on_one_lane_stand_apart(strategy: str, tmp_path: Path) -> No
             assert start - end >= 0.6 * LABEL_SIZE, spans
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strategy", ["first-min", "first-fail-mid"])
 @pytest.mark.parametrize("n", [6, 8])
 def test_every_label_is_plainly_its_own_edge_s(n: int, strategy: str) -> None:

@@ -304,6 +304,7 @@ def test_without_dask_a_cluster_count_says_how_to_install_it(
         nqueens.count(10, cluster="local:1")
 
 
+@pytest.mark.slow
 def test_a_refused_connection_is_said_at_once() -> None:
     """A refusal is an answer: said as such, not waited on until the connect timeout (Dask
     retries it), and a host that does not resolve too."""
@@ -328,6 +329,7 @@ def _silent_server() -> socket.socket:
     return server
 
 
+@pytest.mark.slow
 def test_a_server_that_is_not_dask_is_given_up_on_after_the_connect_timeout() -> None:
     """Dask's own timeout stops at the accept, and would wait for the greeting forever: the
     greeting is given the connect timeout, which the message names."""

@@ -58,6 +58,7 @@ def test_the_default_count_is_exact_with_its_unique_solutions(n: int) -> None:
     assert (stats.solutions, stats.unique) == (known_total(n), known_unique(n))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("symmetry", [True, False])
 @pytest.mark.parametrize("columns", range(1, 5))
 @pytest.mark.parametrize(
@@ -120,6 +121,7 @@ CP_SAT_SPLITS = range(1, 4)
 """The columns CP-SAT's subproblems fix (4 and 5: benchmarks/differential.py)."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("queens", "blocked"), PUZZLES)
 @pytest.mark.parametrize("engine", ["cp-sat", "bitboard", "cp"])
 def test_every_engine_counts_puzzles_exactly_for_every_split(
@@ -240,6 +242,7 @@ def test_more_workers_than_cores_are_capped_with_a_warning() -> None:
     assert int(done.stdout) == known_total(14)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["reduced", "cp", "mip"])
 def test_an_engine_that_does_not_count_classes_says_none_not_zero(engine: str) -> None:
     """Its unique count is None (not counted) and --stats shows no row for it: the pieces'
