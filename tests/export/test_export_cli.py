@@ -439,3 +439,42 @@ def test_a_stop_ends_an_lp_or_mps_export_at_once(form: str, tmp_path: Path) -> N
     assert list(tmp_path.iterdir()) == []
     assert _session_alive(process.pid) == []
     assert took < bound(0.5), f"the stop took {took:.2f} s"
+
+
+@pytest.mark.parametrize(
+    ("failure", "raised"),
+    [
+        (OSError(28, "No space left on device"), OSError),
+        (BrokenPipeError(32, "Broken pipe"), BrokenPipeError),
+        (MemoryError(), MemoryError),
+    ],
+)
+def test_what_the_writing_process_met_is_raised_as_its_own(
+    failure: BaseException, raised: type[BaseException], tmp_path: Path
+) -> None:
+    """The process that writes an LP or MPS model apart reports what stopped it: a full disk
+    is still exit 74, a closed pipe still no error, memory running out still exit 2."""
+    from nqueens.export.base import written_apart
+
+    def fail() -> None:
+        raise failure
+
+    with (tmp_path / "out").open("wb") as stream, pytest.raises(raised) as caught:
+        written_apart(stream, fail)
+    if isinstance(failure, OSError):
+        assert isinstance(caught.value, OSError) and caught.value.errno == failure.errno
+
+
+def test_the_writing_process_writes_what_the_parent_would(tmp_path: Path) -> None:
+    from nqueens.export.base import written_apart
+
+    path = tmp_path / "out"
+    with path.open("wb") as stream:
+
+        def body() -> None:
+            stream.write(b"body\n")
+
+        stream.write(b"head\n")
+        written_apart(stream, body)
+        stream.write(b"tail\n")
+    assert path.read_bytes() == b"head\nbody\ntail\n"

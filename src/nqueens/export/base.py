@@ -93,10 +93,13 @@ def written_apart(stream: BinaryIO, write: Callable[[], None]) -> None:
     can fork one: OR-Tools' exporter holds Python's lock for seconds, and a stop would wait
     for it. The parent waits; a stop ends the child at once (Ctrl-C reaches it too), and an
     error it met (a full disk, a closed pipe, memory running out) is raised here as its own.
+    A process with other threads (a program that exports from one of its threads) writes here:
+    a fork would copy locks those threads may hold.
     """
     import os
+    import threading
 
-    if not hasattr(os, "fork"):
+    if not hasattr(os, "fork") or threading.active_count() > 1:
         write()
         return
     import signal
