@@ -12,15 +12,17 @@ import select
 import stat
 import sys
 from collections.abc import Iterator
-from typing import Any, BinaryIO, NoReturn
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 
 import click
-import click.shell_completion
 
 from nqueens import api
 from nqueens.api import COUNT, ENGINES, FIRST, MAX_N, InputError, clock, either, read_whole, shown
 from nqueens.cli.output import EXIT_TIME_LIMIT
 from nqueens.cli.text_input import Utf8Lines, decoded, not_binary
+
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
 
 
 def option_flag(argument: str) -> str:
@@ -102,9 +104,12 @@ def _marked_encoding(start: bytes) -> str | None:
 
 def complete_path(
     ctx: click.Context, param: click.Parameter, incomplete: str
-) -> list[click.shell_completion.CompletionItem]:
-    """The shell completes what is typed as a file's name, as it does for any command."""
-    return [click.shell_completion.CompletionItem(incomplete, type="file")]
+) -> list[CompletionItem]:
+    """The shell completes what is typed as a file's name, as it does for any command (loaded
+    only as the shell completes)."""
+    from click.shell_completion import CompletionItem
+
+    return [CompletionItem(incomplete, type="file")]
 
 
 class _Source(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3 on
@@ -116,7 +121,7 @@ class _Source(click.ParamType):  # type: ignore[type-arg]  # generic from click 
 
     def shell_complete(
         self, ctx: click.Context, param: click.Parameter, incomplete: str
-    ) -> list[click.shell_completion.CompletionItem]:
+    ) -> list[CompletionItem]:
         return complete_path(ctx, param, incomplete)
 
     def _refuse(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -208,6 +207,8 @@ def _say_how_far(
     output.message(render.how_far(finished, seconds_left=left, workers=workers))
     if checkpoint_path is None:
         return
+    import shlex
+
     cut_short = stats.solutions - finished.solutions
     resumes = (
         shlex.join(["nqueens", *sys.argv[1:]]) if sys.argv[1:2] == ["count"] else "the same count"
