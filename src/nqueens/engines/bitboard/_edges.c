@@ -22,26 +22,11 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <stdint.h>
 #include <string.h>
 
-typedef uint64_t u64;
+#include "searches.h"
 
 #define MAX_N 32
-
-/* On x86-64, a second copy of the hot functions for processors with BMI2 and POPCNT (2013 on),
-   chosen when the module loads: its shifts by a variable, lowest-bit and bit-count instructions
-   make the search about a tenth faster. */
-#if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define CLONED __attribute__((target_clones("arch=x86-64-v3", "default")))
-#define CLONES 1
-#endif
-#endif
-#ifndef CLONED
-#define CLONED
-#define CLONES 0
-#endif
 
 /* Four edge queens: a, b (rows of the queens on the first and last lines), c, d (lines of the
    queens on the first and last rows). */
@@ -137,9 +122,9 @@ CLONED static u64 estimate(int n, const Edges *e, int probes, u64 *seed) {
     for (int probe = 0; probe < probes; probe++) {
         u64 avail = ~s.blocked[0], cols = 0, ld = 0, rd = 0, weight = 1;
         for (int depth = 0; depth + 1 < s.free_lines && avail; depth++) {
-            u64 options = (u64)__builtin_popcountll(avail);
-            if (__builtin_mul_overflow(weight, options, &weight)) weight = ~(u64)0;
-            if (__builtin_add_overflow(total, weight, &total)) total = ~(u64)0;
+            u64 options = (u64)bits_set(avail);
+            multiply_saturated(weight, options, &weight);
+            add_saturated(weight, &total);
             for (u64 pick = (next_random(seed) * options) >> 32; pick; pick--)
                 avail &= avail - 1;
             u64 bit = avail & (~avail + 1), shift = s.gap[depth];
@@ -340,7 +325,7 @@ static void compare_turns(Search *s, int n, u64 last_bit) {
     for (int line = 0; line < n; line++) rows[line] = s->fixed_row[line];
     for (int i = 0; i < s->free_lines; i++) {
         u64 bit = i == s->free_lines - 1 ? last_bit : s->placed[i];
-        rows[s->line_of[i]] = __builtin_ctzll(bit);
+        rows[s->line_of[i]] = lowest_bit(bit);
     }
     int half = 1, quarter = 1;
     for (int line = 0; line < n; line++) {
@@ -354,9 +339,8 @@ static void compare_turns(Search *s, int n, u64 last_bit) {
 /* The solutions with the masks of the line before the last: each of its free rows, and the last
    line's row if it is free. TURNS is a constant at each call: the compiler makes two searches of
    what calls it, and the plain one keeps nothing for comparing turns. */
-static inline __attribute__((always_inline)) u64 last_two(Search *s, int n, u64 avail, u64 cols,
-                                                          u64 ld, u64 rd, u64 *nodes,
-                                                          const int turns) {
+ALWAYS_INLINE u64 last_two(Search *s, int n, u64 avail, u64 cols, u64 ld, u64 rd, u64 *nodes,
+                           const int turns) {
     int depth = s->free_lines - 2;
     u64 shift = s->gap[depth], blocked = s->blocked[depth + 1], count = 0;
     while (avail) {
@@ -375,7 +359,7 @@ static inline __attribute__((always_inline)) u64 last_two(Search *s, int n, u64 
 
 /* The search from where it stopped, for at most budget placements; returns 1 when it is over.
    The line before the last is searched by last_two, without going down to it. */
-static inline __attribute__((always_inline)) int run(Search *s, int n, u64 budget, const int turns) {
+ALWAYS_INLINE int run(Search *s, int n, u64 budget, const int turns) {
     int depth = s->depth, before_last = s->free_lines - 2;
     u64 nodes = 0, count = 0;
     u64 avail = s->avail[depth], cols = s->cols[depth], ld = s->ld[depth], rd = s->rd[depth];

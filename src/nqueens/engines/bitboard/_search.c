@@ -22,12 +22,11 @@
    smaller. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <stdint.h>
 #include <string.h>
 
-#define MAX_N 64
+#include "searches.h"
 
-typedef uint64_t u64;
+#define MAX_N 64
 
 enum { TORUS = 1, KNIGHT = 2, UNIQUE = 4 };
 enum { COUNT = 0, COUNT_CLASSES = 1, STOP_AT_SOLUTION = 2, LIST = 3 };
@@ -45,28 +44,11 @@ typedef struct {
     u64 solutions, quarter_kept, half_kept, placements;
 } Found;
 
-#if defined(__GNUC__) || defined(__clang__)
-#define INLINE static inline __attribute__((always_inline))
-#else
-#define INLINE static inline
-#endif
-
-INLINE int row_of(u64 bit) {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(bit);
-#else
-    int row = 0;
-    while (bit > 1) {
-        bit >>= 1;
-        row++;
-    }
-    return row;
-#endif
-}
+ALWAYS_INLINE int row_of(u64 bit) { return lowest_bit(bit); }
 
 /* The rows `apart` rows above and below the queens of `queens`; on a torus also those reached
    by wrapping round, `back` (N - apart) the other way. */
-INLINE u64 rows_apart(u64 queens, int apart, int back, int torus) {
+ALWAYS_INLINE u64 rows_apart(u64 queens, int apart, int back, int torus) {
     u64 found = (queens << apart) | (queens >> apart);
     if (torus) found |= (queens >> back) | (queens << back);
     return found;
@@ -125,7 +107,7 @@ static int turns_kept(int n, const u64 *placed) {
 
 /* The candidates of `line` given the rows taken by the lines above, with the rows still needed
    by the end of `need_line` (none where two are missing with one queen left to take them). */
-INLINE u64 with_needs(const State *s, int64_t line, u64 candidates, u64 taken) {
+ALWAYS_INLINE u64 with_needs(const State *s, int64_t line, u64 candidates, u64 taken) {
     if (line != s->need_line) return candidates;
     u64 missing = s->need_rows & ~taken;
     if (!missing) return candidates;
@@ -135,7 +117,7 @@ INLINE u64 with_needs(const State *s, int64_t line, u64 candidates, u64 taken) {
 
 /* The search from where `s` stopped, for at most `budget` placements; in LIST mode also at most
    `capacity` solutions into `out` (n bytes each). */
-INLINE Found walk(State *s, int mode, const int torus, const int knight, u64 budget,
+ALWAYS_INLINE Found walk(State *s, int mode, const int torus, const int knight, u64 budget,
                   unsigned char *out, Py_ssize_t capacity, Py_ssize_t *written) {
     const int n = s->n, m = n - 1, first_row = s->first_row, unique = s->flags & UNIQUE;
     const int64_t last = s->last;

@@ -19,11 +19,9 @@
    run without Python's lock. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <stdint.h>
 #include <string.h>
 
-typedef uint64_t u64;
-typedef int32_t i32;
+#include "searches.h"
 
 #define GREEDY_TRIES 64       /* random partners tried for each queen of the start */
 #define GREEDY_TAIL 32        /* the last free columns take what is left */

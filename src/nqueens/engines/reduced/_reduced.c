@@ -12,10 +12,9 @@
    Python's lock. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <stdint.h>
 #include <string.h>
 
-typedef uint64_t u64;
+#include "searches.h"
 
 #define MAX_M 64
 
@@ -26,26 +25,6 @@ typedef struct {
     u64 assigned[MAX_M + 1];         /* the columns chosen above each depth */
     uint8_t chosen[MAX_M], column_at[MAX_M];
 } State;
-
-static int popcount(u64 word) {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_popcountll(word);
-#else
-    int count = 0;
-    for (; word; word &= word - 1) count++;
-    return count;
-#endif
-}
-
-static int lowest(u64 word) {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(word);
-#else
-    int row = 0;
-    while (!((word >> row) & 1)) row++;
-    return row;
-#endif
-}
 
 /* The search from where `s` stopped, for at most `budget` placements: the solutions found, each
    (free-row indices per column) written to `out` while it has room (then the search pauses);
@@ -75,7 +54,7 @@ static u64 search_on(State *s, const u64 *attack, uint8_t *out, Py_ssize_t room,
             depth--;
             continue;
         }
-        int row = lowest(options), column = s->column_at[depth];
+        int row = lowest_bit(options), column = s->column_at[depth];
         s->candidates[depth] = options & (options - 1);
         s->chosen[depth] = (uint8_t)row;
         ++*placements;
@@ -86,7 +65,7 @@ static u64 search_on(State *s, const u64 *attack, uint8_t *out, Py_ssize_t room,
             if ((done_columns >> other) & 1) continue;
             u64 left = s->available[depth][other] & taken & ~attacked[other];
             s->available[depth + 1][other] = left;
-            int size = popcount(left);
+            int size = bits_set(left);
             if (size < fewest) {
                 fewest = size;
                 best = other;
@@ -178,8 +157,8 @@ static PyObject *reduced_start(PyObject *Py_UNUSED(self), PyObject *args) {
         }
         if (m < 64) rows &= ((u64)1 << m) - 1;
         s->available[0][column] = rows;
-        if (popcount(rows) < fewest) {
-            fewest = popcount(rows);
+        if (bits_set(rows) < fewest) {
+            fewest = bits_set(rows);
             first = column;
         }
     }
