@@ -436,3 +436,17 @@ def solutions(n: int, rules: tuple[str, ...]) -> frozenset[tuple[int, ...]]:
 
     place(())
     return frozenset(found)
+
+
+def session_members(leader: int) -> list[int]:
+    """The live processes of the session ``leader`` started (zombies have ended already), as
+    Linux's /proc lists them."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[3]) == leader and fields[0] != "Z":
+            members.append(int(entry.name))
+    return members

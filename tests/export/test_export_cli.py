@@ -19,6 +19,7 @@ from helpers import (
     bound,
     invoke,
     process_env,
+    session_members,
     solutions,
     start_nqueens,
 )
@@ -404,19 +405,6 @@ def test_a_stopped_export_to_stdout_says_it_holds_a_cut_model() -> None:
     assert "nothing was written" not in stderr
 
 
-def _session_alive(leader: int) -> list[int]:
-    """The live processes of the session ``leader`` started."""
-    alive = []
-    for entry in Path("/proc").iterdir():
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[3]) == leader and fields[0] != "Z":
-            alive.append(int(entry.name))
-    return alive
-
-
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
 @pytest.mark.parametrize("form", [pytest.param("lp", marks=pytest.mark.slow), "mps"])
 def test_a_stop_ends_an_lp_or_mps_export_at_once(form: str, tmp_path: Path) -> None:
@@ -437,7 +425,7 @@ def test_a_stop_ends_an_lp_or_mps_export_at_once(form: str, tmp_path: Path) -> N
     assert process.returncode == 143, stderr
     assert "Interrupted: nothing was written to" in stderr
     assert list(tmp_path.iterdir()) == []
-    assert _session_alive(process.pid) == []
+    assert session_members(process.pid) == []
     assert took < bound(0.5), f"the stop took {took:.2f} s"
 
 

@@ -183,26 +183,36 @@ def test_the_cnf_counts_random_puzzles(seed: int, tmp_path: Path) -> None:
     assert len(found) == puzzle_count(board) == nqueens.count(board).solutions
 
 
+def minisat_answers(cnf: Path, n: int, folder: Path) -> list[str]:
+    """MiniSat's result files, run after run, each run's model forbidden in the next (its
+    queens as one more clause), until one says UNSAT: the enumeration the CNF's header
+    describes, by hand."""
+    text = cnf.read_text()
+    answers = []
+    for _ in range(100):
+        scratch = folder / "scratch.cnf"
+        scratch.write_text(text)
+        result = folder / "result.txt"
+        subprocess.run(["minisat", str(scratch), str(result)], capture_output=True, timeout=60)
+        answers.append(result.read_text())
+        if answers[-1].startswith("UNSAT"):
+            return answers
+        queens = [v for v in map(int, answers[-1].split("\n")[1].split()) if 0 < v <= n * n]
+        text = re.sub(r"p cnf (\d+) (\d+)", lambda m: f"p cnf {m[1]} {int(m[2]) + 1}", text)
+        text += " ".join(str(-v) for v in queens) + " 0\n"
+    raise AssertionError("MiniSat found more models than the board has solutions")
+
+
 @needs_minisat
 def test_minisat_with_blocking_clauses_on_the_squares(tmp_path: Path) -> None:
-    """The enumeration the header describes, by hand: solve, forbid the queens found, again."""
     n = 6
     cnf = written(Board(n), "dimacs", tmp_path, ".cnf")
-    text = cnf.read_text()
     found = []
-    for _ in range(10):
-        result = tmp_path / "result.txt"
-        subprocess.run(["minisat", str(cnf), str(result)], capture_output=True, timeout=60)
-        answer = result.read_text().split("\n")
-        if answer[0] == "UNSAT":
-            break
-        queens = [v for v in map(int, answer[1].split()) if 0 < v <= n * n]
+    for answer in minisat_answers(cnf, n, tmp_path)[:-1]:
+        queens = [v for v in map(int, answer.split("\n")[1].split()) if 0 < v <= n * n]
         found.append(
             tuple(row for row, _ in sorted((divmod(v - 1, n) for v in queens), key=lambda s: s[1]))
         )
-        text = re.sub(r"p cnf (\d+) (\d+)", lambda m: f"p cnf {m[1]} {int(m[2]) + 1}", text)
-        text += " ".join(str(-v) for v in queens) + " 0\n"
-        cnf.write_text(text)
     assert_solutions(found, n, ())
     assert set(found) == solutions(n, ())
 
@@ -333,24 +343,11 @@ def test_verify_reads_every_model_picosat_lists_as_a_board(n: int, tmp_path: Pat
 
 @needs_minisat
 def test_verify_reads_minisat_result_files_one_after_another(tmp_path: Path) -> None:
-    """Result files of several runs (the blocking-clause enumeration above), concatenated:
-    each SAT and its line is a board, and the last run's UNSAT ends them."""
+    """Result files of several runs (the enumeration above), concatenated: each SAT and its
+    line is a board, and the last run's UNSAT ends them."""
     n = 5
     cnf = written(Board(n), "dimacs", tmp_path, ".cnf")
-    text = cnf.read_text()
-    answers = []
-    for _ in range(20):
-        scratch = tmp_path / "scratch.cnf"
-        scratch.write_text(text)
-        result = tmp_path / "result.txt"
-        subprocess.run(["minisat", str(scratch), str(result)], capture_output=True, timeout=60)
-        answer = result.read_text()
-        answers.append(answer)
-        if answer.startswith("UNSAT"):
-            break
-        queens = [v for v in map(int, answer.split("\n")[1].split()) if 0 < v <= n * n]
-        text = re.sub(r"p cnf (\d+) (\d+)", lambda m: f"p cnf {m[1]} {int(m[2]) + 1}", text)
-        text += " ".join(str(-v) for v in queens) + " 0\n"
+    answers = minisat_answers(cnf, n, tmp_path)
     checked = invoke("verify", "--dimacs", str(cnf), "-", stdin="".join(answers))
     assert checked.exit_code == 0, checked.stderr
     assert f"{len(solutions(n, ())):,} boards checked: all valid" in checked.stderr

@@ -21,6 +21,7 @@ from helpers import (
     known_unique,
     process_env,
     run_nqueens,
+    session_members,
     start_nqueens,
 )
 
@@ -365,19 +366,6 @@ def test_a_time_limit_spent_starting_a_local_cluster_ends_as_a_time_limit() -> N
         assert "stopped by the time limit" in process.stderr
 
 
-def _session(leader: int) -> list[int]:
-    """The live processes of the session ``leader`` started (zombies have ended already)."""
-    members = []
-    for entry in Path("/proc").iterdir():
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[3]) == leader and fields[0] != "Z":
-            members.append(int(entry.name))
-    return members
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
 @pytest.mark.parametrize(
@@ -408,22 +396,22 @@ def test_a_stopped_cluster_count_leaves_no_process_and_resumes(
             _wait_for_lines(path, counting, 3)
         elif when == "nannies":  # this process, the resource tracker, a nanny at least
             deadline = time.monotonic() + 60
-            while len(_session(counting.pid)) < 3 and time.monotonic() < deadline:
+            while len(session_members(counting.pid)) < 3 and time.monotonic() < deadline:
                 time.sleep(0.01)
         else:
             time.sleep(0.5)
-        assert len(_session(counting.pid)) >= 1
+        assert len(session_members(counting.pid)) >= 1
         if stop == signal.SIGINT or when == "nannies":
             os.killpg(counting.pid, stop)  # the local cluster's workers get it too
         else:
             counting.send_signal(stop)
         out, err = counting.communicate(timeout=60)
         deadline = time.monotonic() + 15
-        while _session(counting.pid) and time.monotonic() < deadline:
+        while session_members(counting.pid) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert _session(counting.pid) == []  # the local cluster's workers are gone too
+        assert session_members(counting.pid) == []  # the local cluster's workers are gone too
     finally:
-        if counting.poll() is None or _session(counting.pid):
+        if counting.poll() is None or session_members(counting.pid):
             os.killpg(counting.pid, signal.SIGKILL)
             counting.wait()
     assert counting.returncode == code, err
