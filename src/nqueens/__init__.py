@@ -78,15 +78,9 @@ def __getattr__(name: str) -> "Any":
     """Load a public name from the module that defines it, once."""
     if name == "__version__":
         return _version()
-    if name not in _HOMES and name != "bench":
-        raise AttributeError(f"module 'nqueens' has no attribute {name!r}")
-    import importlib
+    from nqueens.core.lazy import loader
 
-    if name == "bench":  # a module of its own: every engine timed, as ``nqueens bench`` does
-        return importlib.import_module("nqueens.bench")
-    value = getattr(importlib.import_module(_HOMES[name]), name)
-    globals()[name] = value
-    return value
+    return loader(__name__, {**_HOMES, "bench": "nqueens.bench"})(name)
 
 
 def __dir__() -> list[str]:

@@ -16,7 +16,7 @@ starts at once.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from nqueens.api.facts import (
     AUTO_ENGINE,
@@ -44,6 +44,7 @@ from nqueens.core.errors import CheckpointUnwritable, ClusterLost, ClusterUnreac
 from nqueens.core.geometry import RULES, SUM, Diagonal, diagonal_through, parse_square
 from nqueens.core.glyphs import glyphs
 from nqueens.core.known_counts import KNOWN_TOTALS
+from nqueens.core.lazy import loader
 from nqueens.core.plans import Attempt, Note, Plan
 from nqueens.core.results import (
     Finished,
@@ -82,15 +83,8 @@ _LATER = {
 """The names loaded on first use, and the module of each."""
 
 
-def __getattr__(name: str) -> Any:
-    """Load a name of ``_LATER`` from its module, once."""
-    if name not in _LATER:
-        raise AttributeError(f"module 'nqueens.api' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(_LATER[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = loader(__name__, _LATER)
+"""Load a name of ``_LATER`` from its module, once."""
 
 
 __all__ = [

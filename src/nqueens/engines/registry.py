@@ -56,11 +56,13 @@ def takes_seed(engine: str, strategy: str | None) -> bool:
     return answered is not None and answered.takes_seed(strategy)
 
 
-def engine_named(name: str) -> Engine:
-    """The engine called ``name``; InputError for a name no engine has."""
+def engine_named(name: str, *, or_auto: bool = False) -> Engine:
+    """The engine called ``name``; InputError for a name no engine has, naming the engines
+    (and ``auto``, where the caller ``or_auto`` takes it too)."""
     engine = ENGINES.get(name) if isinstance(name, str) else None
     if engine is None:
-        raise InputError(f"unknown engine {shown(name)}; choose from {', '.join(ENGINES)}")
+        choices = ", ".join([*ENGINES, *([AUTO_ENGINE] if or_auto else [])])
+        raise InputError(f"unknown engine {shown(name)}; choose from {choices}")
     return engine
 
 

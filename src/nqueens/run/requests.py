@@ -105,12 +105,11 @@ FIRST_REASON = "the engines measured fastest to a first solution, in turn"
 def engine_for(name: str, request: Request) -> tuple[Engine, str]:
     """The engine called ``name`` (``auto``: the engine whose options were given, or else the
     fastest that can count, or solve's default), checked against the request, and why it runs."""
-    if name != registry.AUTO_ENGINE and not (isinstance(name, str) and name in registry.ENGINES):
-        choices = ", ".join([*registry.ENGINES, registry.AUTO_ENGINE])
-        raise InputError(f"unknown engine {validation.shown(name)}; choose from {choices}")
+    asked = name != registry.AUTO_ENGINE
+    engine = registry.engine_named(name, or_auto=True) if asked else None
     owner = registry.option_owner(request)
-    if name != registry.AUTO_ENGINE:
-        engine, reason = registry.engine_named(name), "the engine asked for"
+    if engine is not None:
+        reason = "the engine asked for"
     elif owner is not None:
         engine, reason = owner, "its own options were given"
     elif request.command == COUNT:
