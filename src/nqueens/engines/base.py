@@ -12,7 +12,7 @@ business (``nqueens.run.executors``).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -106,6 +106,26 @@ class SubproblemInterrupted(KeyboardInterrupt):
     def __init__(self, found: Subcount) -> None:
         super().__init__()
         self.found = found
+
+
+def counted_in_slices(
+    deadline: float | None,
+    over: Callable[[], bool],
+    step: Callable[[], None],
+    found: Callable[[bool], Subcount],
+) -> Subcount:
+    """A subproblem counted a slice at a time in C: ``step`` runs one slice (milliseconds,
+    Python's lock released) until ``over()``; between two slices the ``deadline`` (a
+    time.time()) is looked at, and Ctrl-C raises SubproblemInterrupted with what ``found``
+    says was found so far (``found(complete)``)."""
+    try:
+        while not over():
+            if deadline is not None and time.time() >= deadline:
+                return found(False)
+            step()
+    except KeyboardInterrupt:
+        raise SubproblemInterrupted(found(False)) from None
+    return found(True)
 
 
 class Engine:

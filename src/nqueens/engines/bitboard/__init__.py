@@ -21,7 +21,6 @@ by the placements of the queens of its first free lines only. Coordinates here a
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -33,7 +32,7 @@ from nqueens.engines.base import (
     Request,
     Subcount,
     Subproblem,
-    SubproblemInterrupted,
+    counted_in_slices,
 )
 from nqueens.engines.bitboard import _search, edges, listing
 from nqueens.engines.bitboard.pieces import (
@@ -156,18 +155,15 @@ class BitboardEngine(Engine):
             solutions = 8 * counted - 6 * quarter - 4 * half
             return Subcount(solutions, counted, 1, nodes, complete)
 
-        try:
-            while not search.done:
-                if task.deadline is not None and time.time() >= task.deadline:
-                    return found(complete=False)
-                more, more_quarter, more_half, more_nodes = search.advance(_SLICE, mode)
-                counted += more
-                quarter += more_quarter
-                half += more_half
-                nodes += more_nodes
-        except KeyboardInterrupt:
-            raise SubproblemInterrupted(found(complete=False)) from None
-        return found(complete=True)
+        def step() -> None:
+            nonlocal counted, quarter, half, nodes
+            more, more_quarter, more_half, more_nodes = search.advance(_SLICE, mode)
+            counted += more
+            quarter += more_quarter
+            half += more_half
+            nodes += more_nodes
+
+        return counted_in_slices(task.deadline, lambda: search.done, step, found)
 
 
 def _search_squares(request: Request) -> tuple[tuple[LineRow, ...], tuple[LineRow, ...]]:

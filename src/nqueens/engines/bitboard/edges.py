@@ -7,10 +7,9 @@ here a count is cut into spans of them, and a span counted a slice at a time.
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
-from nqueens.engines.base import Request, Subcount, SubproblemInterrupted
+from nqueens.engines.base import Request, Subcount, counted_in_slices
 from nqueens.engines.bitboard import _edges
 from nqueens.engines.bitboard.pieces import BitSubproblem
 
@@ -71,12 +70,13 @@ def count_span(
     start, end = span
     counter = _edges.start(n, start, end, rows)
     solutions = classes = nodes = 0
-    try:
-        while True:
-            if deadline is not None and time.time() >= deadline:
-                return Subcount(solutions, classes, 1, nodes, complete=False)
-            solutions, classes, nodes, over = _edges.count(counter, budget)
-            if over:
-                return Subcount(solutions, classes, 1, nodes, complete=True)
-    except KeyboardInterrupt:
-        raise SubproblemInterrupted(Subcount(solutions, classes, 1, nodes, False)) from None
+    over = False
+
+    def step() -> None:
+        nonlocal solutions, classes, nodes, over
+        solutions, classes, nodes, over = _edges.count(counter, budget)
+
+    def found(complete: bool) -> Subcount:
+        return Subcount(solutions, classes, 1, nodes, complete)
+
+    return counted_in_slices(deadline, lambda: over, step, found)

@@ -23,7 +23,7 @@ from nqueens.engines.base import (
     Request,
     Subcount,
     Subproblem,
-    SubproblemInterrupted,
+    counted_in_slices,
 )
 from nqueens.engines.reduced import _reduced
 from nqueens.engines.streams import EngineStream
@@ -260,14 +260,11 @@ class ReducedEngine(Engine):
         def found(complete: bool) -> Subcount:
             return Subcount(counted, None, 1, search.nodes, complete)
 
-        try:
-            while not search.done:
-                if task.deadline is not None and time.time() >= task.deadline:
-                    return found(complete=False)
-                counted += search.advance()
-        except KeyboardInterrupt:
-            raise SubproblemInterrupted(found(complete=False)) from None
-        return found(complete=True)
+        def step() -> None:
+            nonlocal counted
+            counted += search.advance()
+
+        return counted_in_slices(task.deadline, lambda: search.done, step, found)
 
 
 ENGINE = ReducedEngine()
