@@ -4,13 +4,15 @@ around every call, and hostile arguments refused with an error instead of a cras
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from array import array
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
-from helpers import run_nqueens, run_python
+from helpers import process_env, run_python
 
 from nqueens.engines.bitboard import _edges, _search
 from nqueens.engines.local import _local
@@ -66,11 +68,44 @@ def test_every_search_on_the_processor_runs_without_numba() -> None:
     assert done.returncode == 0, done.stderr
 
 
-def test_nothing_is_compiled_at_run_time() -> None:
-    """The package holds no numba search, and no nqueens command offers to compile ahead."""
-    done = run_nqueens("prepare")
-    assert done.returncode == 2
-    assert "No such command 'prepare'" in done.stderr
+def _tree(folder: Path) -> dict[str, float]:
+    """Every file under ``folder`` and when it last changed; caches of Python's own left out."""
+    return {
+        str(path): path.stat().st_mtime
+        for path in folder.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    }
+
+
+def test_nothing_is_compiled_at_run_time(tmp_path: Path) -> None:
+    """Every search on the processor runs where no compiler can be reached (CC fails, no gcc
+    or cc on the PATH) and writes nothing: no module is built, no machine code cached, in the
+    package or in a compiler's cache."""
+    import nqueens
+
+    package = Path(nqueens.__file__).parent
+    before = _tree(package)
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    (tools / "python").symlink_to(sys.executable)
+    env = process_env(
+        PATH=str(tools),
+        CC="/bin/false",
+        NUMBA_CACHE_DIR=str(tmp_path / "numba-cache"),
+        XDG_CACHE_HOME=str(tmp_path / "cache"),
+    )
+    probe = (
+        "from nqueens.cli import cli\n"
+        f"for arguments in {SEARCHES_ON_THE_PROCESSOR!r}:\n"
+        "    try:\n"
+        "        cli(arguments)\n"
+        "    except SystemExit as stop:\n"
+        "        assert stop.code in (0, 3, None), (arguments, stop.code)\n"
+    )
+    done = run_python(probe, env=env)
+    assert done.returncode == 0, done.stderr
+    assert _tree(package) == before
+    assert not (tmp_path / "numba-cache").exists() and not (tmp_path / "cache").exists()
 
 
 def _local_search_under_way() -> Callable[[], object]:
