@@ -1,7 +1,8 @@
 /* What the C modules of nqueens share: the integer types they count in, the marks that keep a
    hot function inlined or pick a faster copy of it where the processor has one, and the bit
    operations of a search on bitmasks, each with a portable fallback for compilers without
-   GCC's builtins. Included by every module; no module defines these itself. */
+   GCC's builtins; and, after Python.h, the state of a module of one type of object. Included
+   by every module; no module defines these itself. */
 #ifndef NQUEENS_SEARCHES_H
 #define NQUEENS_SEARCHES_H
 
@@ -73,5 +74,44 @@ ALWAYS_INLINE void multiply_saturated(u64 a, u64 b, u64 *into) {
 ALWAYS_INLINE void add_saturated(u64 a, u64 *into) {
     *into = *into > ~(u64)0 - a ? ~(u64)0 : *into + a;
 }
+
+#ifdef Py_PYTHON_H
+/* A module of one type of object (a search, a count, an attempt), initialised in two phases:
+   its type is made as the module is executed, and kept in the module's state, so that every
+   interpreter's module has its own. */
+typedef struct {
+    PyTypeObject *type;
+} OneType;
+
+static inline PyTypeObject *type_of_module(PyObject *module) {
+    return ((OneType *)PyModule_GetState(module))->type;
+}
+
+static inline int one_type_traverse(PyObject *module, visitproc visit, void *arg) {
+    Py_VISIT(type_of_module(module));
+    return 0;
+}
+
+static inline int one_type_clear(PyObject *module) {
+    Py_CLEAR(((OneType *)PyModule_GetState(module))->type);
+    return 0;
+}
+
+/* Make the module's type from ``spec`` and add it to the module as ``name``: 0, or -1 with
+   an exception set. */
+static inline int add_one_type(PyObject *module, PyType_Spec *spec, const char *name) {
+    OneType *state = PyModule_GetState(module);
+    state->type = (PyTypeObject *)PyType_FromModuleAndSpec(module, spec, NULL);
+    if (state->type == NULL) return -1;
+    return PyModule_AddObjectRef(module, name, (PyObject *)state->type);
+}
+
+/* The end of an object of a heap type that owns nothing outside itself (or has let it go). */
+static inline void free_object(PyObject *self) {
+    PyTypeObject *type = Py_TYPE(self);
+    type->tp_free(self);
+    Py_DECREF(type);
+}
+#endif
 
 #endif

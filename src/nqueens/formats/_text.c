@@ -256,19 +256,22 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_text", "Solutions as text, many at a time.", -1, methods,
-    NULL, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__text(void) {
-    PyObject *text = PyModule_Create(&module);
-    if (text == NULL) return NULL;
+static int text_exec(PyObject *text) {
     if (PyModule_AddIntConstant(text, "COMPACT", COMPACT) < 0 ||
         PyModule_AddIntConstant(text, "BOARD", BOARD) < 0 ||
-        PyModule_AddIntConstant(text, "JSON", JSON) < 0) {
-        Py_DECREF(text);
-        return NULL;
-    }
-    return text;
+        PyModule_AddIntConstant(text, "JSON", JSON) < 0)
+        return -1;
+    return 0;
 }
+
+static PyModuleDef_Slot slots[] = {
+    {Py_mod_exec, (void *)text_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_text", "Solutions as text, many at a time.", 0, methods, slots,
+    NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__text(void) { return PyModuleDef_Init(&module); }

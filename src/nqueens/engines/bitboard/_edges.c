@@ -530,9 +530,7 @@ typedef struct {
 } Counter;
 
 static void counter_free(Counter *self) {
-    PyObject *type = (PyObject *)Py_TYPE(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-    Py_DECREF(type);
+    free_object((PyObject *)self);
 }
 
 static PyType_Slot counter_slots[] = {
@@ -546,9 +544,7 @@ static PyType_Spec counter_spec = {
     counter_slots,
 };
 
-static PyTypeObject *counter_type;
-
-static PyObject *edges_start(PyObject *Py_UNUSED(self), PyObject *args) {
+static PyObject *edges_start(PyObject *module, PyObject *args) {
     int n, rows[MAX_N], given = 0;
     Py_ssize_t start, end;
     PyObject *given_rows = NULL;
@@ -568,7 +564,7 @@ static PyObject *edges_start(PyObject *Py_UNUSED(self), PyObject *args) {
         if (given < 0) return NULL;
     }
     for (Py_ssize_t index = start; index < end; index++) searched(n, index);
-    Counter *counter = PyObject_New(Counter, counter_type);
+    Counter *counter = PyObject_New(Counter, type_of_module(module));
     if (counter == NULL) return NULL;
     memset((char *)counter + sizeof(PyObject), 0, sizeof(Counter) - sizeof(PyObject));
     counter->n = n;
@@ -579,10 +575,10 @@ static PyObject *edges_start(PyObject *Py_UNUSED(self), PyObject *args) {
     return (PyObject *)counter;
 }
 
-static PyObject *edges_count(PyObject *Py_UNUSED(self), PyObject *args) {
+static PyObject *edges_count(PyObject *module, PyObject *args) {
     Counter *counter;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "O!K", counter_type, &counter, &budget)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!K", type_of_module(module), &counter, &budget)) return NULL;
     if (counter->busy) return PyErr_Format(PyExc_RuntimeError, "another thread runs this count");
     Search *s = &counter->search;
     int n = counter->n, given = counter->given;
@@ -755,19 +751,25 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_edges", "The bitboard engine's counter of plain boards, in C.", -1,
-    methods, NULL, NULL, NULL, NULL,
+static int edges_exec(PyObject *edges) {
+    if (add_one_type(edges, &counter_spec, "Counter") < 0 ||
+        PyModule_AddIntConstant(edges, "MAX_N", MAX_N) < 0)
+        return -1;
+    return 0;
+}
+
+static PyModuleDef_Slot slots[] = {
+    {Py_mod_exec, (void *)edges_exec},
+#ifdef Py_mod_multiple_interpreters
+    /* the constellations of each size are worked out once and kept for the whole process */
+    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED},
+#endif
+    {0, NULL},
 };
 
-PyMODINIT_FUNC PyInit__edges(void) {
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL) return NULL;
-    counter_type = (PyTypeObject *)PyType_FromSpec(&counter_spec);
-    if (counter_type == NULL || PyModule_AddObjectRef(m, "Counter", (PyObject *)counter_type) < 0 ||
-        PyModule_AddIntConstant(m, "MAX_N", MAX_N) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_edges", "The bitboard engine's counter of plain boards, in C.",
+    sizeof(OneType), methods, slots, one_type_traverse, one_type_clear, NULL,
+};
+
+PyMODINIT_FUNC PyInit__edges(void) { return PyModuleDef_Init(&module); }

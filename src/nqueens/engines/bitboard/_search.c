@@ -217,9 +217,7 @@ typedef struct {
 } Search;
 
 static void search_free(Search *self) {
-    PyObject *type = (PyObject *)Py_TYPE(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-    Py_DECREF(type);
+    free_object((PyObject *)self);
 }
 
 static PyType_Slot search_slots[] = {
@@ -232,8 +230,6 @@ static PyType_Spec search_spec = {
     "nqueens.engines.bitboard._search.Search", sizeof(Search), 0, Py_TPFLAGS_DEFAULT, search_slots,
 };
 
-static PyTypeObject *search_type;
-
 static State *claim(Search *search) {
     /* The search's state for one call, or NULL with an exception set while another thread is
        in a call on it. */
@@ -245,7 +241,7 @@ static State *claim(Search *search) {
     return &search->state;
 }
 
-static PyObject *search_start(PyObject *Py_UNUSED(self), PyObject *args) {
+static PyObject *search_start(PyObject *module, PyObject *args) {
     int n, flags, last, need_line, first_row;
     unsigned long long need_rows;
     PyObject *masks;
@@ -263,7 +259,7 @@ static PyObject *search_start(PyObject *Py_UNUSED(self), PyObject *args) {
         blocked[line] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(masks, line));
         if (blocked[line] == (u64)-1 && PyErr_Occurred()) return NULL;
     }
-    Search *search = PyObject_New(Search, search_type);
+    Search *search = PyObject_New(Search, type_of_module(module));
     if (search == NULL) return NULL;
     search->busy = 0;
     State *s = &search->state;
@@ -281,11 +277,11 @@ static PyObject *search_start(PyObject *Py_UNUSED(self), PyObject *args) {
     return (PyObject *)search;
 }
 
-static PyObject *search_count(PyObject *Py_UNUSED(self), PyObject *args) {
+static PyObject *search_count(PyObject *module, PyObject *args) {
     Search *search;
     int mode;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "O!iK", search_type, &search, &mode, &budget)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!iK", type_of_module(module), &search, &mode, &budget)) return NULL;
     if (mode < COUNT || mode > STOP_AT_SOLUTION)
         return PyErr_Format(PyExc_ValueError,
                             "mode %d is none of COUNT, COUNT_CLASSES, STOP_AT_SOLUTION", mode);
@@ -303,11 +299,11 @@ static PyObject *search_count(PyObject *Py_UNUSED(self), PyObject *args) {
                          found.placements, s->line < 0 ? Py_True : Py_False);
 }
 
-static PyObject *search_fill(PyObject *Py_UNUSED(self), PyObject *args) {
+static PyObject *search_fill(PyObject *module, PyObject *args) {
     Search *search;
     Py_buffer out;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "O!w*K", search_type, &search, &out, &budget)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!w*K", type_of_module(module), &search, &out, &budget)) return NULL;
     PyObject *result = NULL;
     State *s = NULL;
     if (search->state.last != search->state.n - 1) {
@@ -328,9 +324,9 @@ static PyObject *search_fill(PyObject *Py_UNUSED(self), PyObject *args) {
     return result;
 }
 
-static PyObject *search_rows(PyObject *Py_UNUSED(self), PyObject *args) {
+static PyObject *search_rows(PyObject *module, PyObject *args) {
     Search *search;
-    if (!PyArg_ParseTuple(args, "O!", search_type, &search)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!", type_of_module(module), &search)) return NULL;
     if (search->busy) return PyErr_Format(PyExc_RuntimeError, "another thread runs this search");
     const State *s = &search->state;
     PyObject *rows = PyTuple_New(s->last + 1);
@@ -359,27 +355,28 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_search",
-    "The bitboard engine's search: counts and listings, a budget of placements a call.", -1,
-    methods, NULL, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__search(void) {
-    PyObject *search = PyModule_Create(&module);
-    if (search == NULL) return NULL;
-    search_type = (PyTypeObject *)PyType_FromSpec(&search_spec);
-    if (search_type == NULL ||
-        PyModule_AddObjectRef(search, "Search", (PyObject *)search_type) < 0 ||
+static int search_exec(PyObject *search) {
+    if (add_one_type(search, &search_spec, "Search") < 0 ||
         PyModule_AddIntConstant(search, "MAX_N", MAX_N) < 0 ||
         PyModule_AddIntConstant(search, "TORUS", TORUS) < 0 ||
         PyModule_AddIntConstant(search, "KNIGHT", KNIGHT) < 0 ||
         PyModule_AddIntConstant(search, "UNIQUE", UNIQUE) < 0 ||
         PyModule_AddIntConstant(search, "COUNT", COUNT) < 0 ||
         PyModule_AddIntConstant(search, "COUNT_CLASSES", COUNT_CLASSES) < 0 ||
-        PyModule_AddIntConstant(search, "STOP_AT_SOLUTION", STOP_AT_SOLUTION) < 0) {
-        Py_DECREF(search);
-        return NULL;
-    }
-    return search;
+        PyModule_AddIntConstant(search, "STOP_AT_SOLUTION", STOP_AT_SOLUTION) < 0)
+        return -1;
+    return 0;
 }
+
+static PyModuleDef_Slot slots[] = {
+    {Py_mod_exec, (void *)search_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_search",
+    "The bitboard engine's search: counts and listings, a budget of placements a call.",
+    sizeof(OneType), methods, slots, one_type_traverse, one_type_clear, NULL,
+};
+
+PyMODINIT_FUNC PyInit__search(void) { return PyModuleDef_Init(&module); }

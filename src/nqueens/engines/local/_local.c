@@ -320,9 +320,7 @@ static void attempt_free(Attempt *self) {
     PyMem_RawFree(self->rows);
     PyMem_RawFree(self->work);
     PyMem_RawFree(self->blocked);
-    PyObject *type = (PyObject *)Py_TYPE(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-    Py_DECREF(type);
+    free_object((PyObject *)self);
 }
 
 static PyType_Slot attempt_slots[] = {
@@ -335,9 +333,7 @@ static PyType_Spec attempt_spec = {
     "nqueens.engines.local._local.Attempt", sizeof(Attempt), 0, Py_TPFLAGS_DEFAULT, attempt_slots,
 };
 
-static PyTypeObject *attempt_type;
-
-static PyObject *local_start(PyObject *Py_UNUSED(self), PyObject *args) {
+static PyObject *local_start(PyObject *module, PyObject *args) {
     int n, flags;
     unsigned long long seed;
     long long max_moves;
@@ -356,7 +352,7 @@ static PyObject *local_start(PyObject *Py_UNUSED(self), PyObject *args) {
                                           "max_moves not negative; flags TORUS and KNIGHT");
         goto done;
     }
-    attempt = PyObject_New(Attempt, attempt_type);
+    attempt = PyObject_New(Attempt, type_of_module(module));
     if (attempt == NULL) goto done;
     memset((char *)attempt + sizeof(PyObject), 0, sizeof(Attempt) - sizeof(PyObject));
     attempt->fixed = PyMem_RawMalloc((size_t)n);
@@ -400,10 +396,10 @@ done:
     return (PyObject *)attempt;
 }
 
-static PyObject *local_search(PyObject *Py_UNUSED(self), PyObject *args) {
+static PyObject *local_search(PyObject *module, PyObject *args) {
     Attempt *a;
     long long budget;
-    if (!PyArg_ParseTuple(args, "O!L", attempt_type, &a, &budget)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!L", type_of_module(module), &a, &budget)) return NULL;
     if (budget < 1) return PyErr_Format(PyExc_ValueError, "budget must be positive");
     if (a->busy) return PyErr_Format(PyExc_RuntimeError, "another thread searches this attempt");
     int64_t left;
@@ -416,9 +412,9 @@ static PyObject *local_search(PyObject *Py_UNUSED(self), PyObject *args) {
                          (long long)a->counters[1]);
 }
 
-static PyObject *local_rows(PyObject *Py_UNUSED(self), PyObject *args) {
+static PyObject *local_rows(PyObject *module, PyObject *args) {
     Attempt *a;
-    if (!PyArg_ParseTuple(args, "O!", attempt_type, &a)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!", type_of_module(module), &a)) return NULL;
     if (a->busy) return PyErr_Format(PyExc_RuntimeError, "another thread searches this attempt");
     PyObject *rows = PyTuple_New(a->board.n);
     for (i32 col = 0; rows != NULL && col < a->board.n; col++) {
@@ -442,23 +438,24 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_local", "Min-conflicts repair of a permutation, a budget a call.",
-    -1, methods, NULL, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__local(void) {
-    PyObject *local = PyModule_Create(&module);
-    if (local == NULL) return NULL;
-    attempt_type = (PyTypeObject *)PyType_FromSpec(&attempt_spec);
-    if (attempt_type == NULL ||
-        PyModule_AddObjectRef(local, "Attempt", (PyObject *)attempt_type) < 0 ||
+static int local_exec(PyObject *local) {
+    if (add_one_type(local, &attempt_spec, "Attempt") < 0 ||
         PyModule_AddIntConstant(local, "MAX_N", MAX_N) < 0 ||
         PyModule_AddIntConstant(local, "UNFINISHED", UNFINISHED) < 0 ||
         PyModule_AddIntConstant(local, "TORUS", TORUS) < 0 ||
-        PyModule_AddIntConstant(local, "KNIGHT", KNIGHT) < 0) {
-        Py_DECREF(local);
-        return NULL;
-    }
-    return local;
+        PyModule_AddIntConstant(local, "KNIGHT", KNIGHT) < 0)
+        return -1;
+    return 0;
 }
+
+static PyModuleDef_Slot slots[] = {
+    {Py_mod_exec, (void *)local_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_local", "Min-conflicts repair of a permutation, a budget a call.",
+    sizeof(OneType), methods, slots, one_type_traverse, one_type_clear, NULL,
+};
+
+PyMODINIT_FUNC PyInit__local(void) { return PyModuleDef_Init(&module); }

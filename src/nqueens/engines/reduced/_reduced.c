@@ -98,9 +98,7 @@ typedef struct {
 static void search_free(Search *self) {
     PyMem_RawFree(self->attack);
     PyMem_RawFree(self->out);
-    PyObject *type = (PyObject *)Py_TYPE(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-    Py_DECREF(type);
+    free_object((PyObject *)self);
 }
 
 static PyType_Slot search_slots[] = {
@@ -113,9 +111,7 @@ static PyType_Spec search_spec = {
     "nqueens.engines.reduced._reduced.Search", sizeof(Search), 0, Py_TPFLAGS_DEFAULT, search_slots,
 };
 
-static PyTypeObject *search_type;
-
-static PyObject *reduced_start(PyObject *Py_UNUSED(self), PyObject *args) {
+static PyObject *reduced_start(PyObject *module, PyObject *args) {
     PyObject *allowed;
     Py_buffer attack;
     Py_ssize_t listing;
@@ -135,7 +131,7 @@ static PyObject *reduced_start(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "listing is the number of solutions kept, 0 or more");
         goto done;
     }
-    search = PyObject_New(Search, search_type);
+    search = PyObject_New(Search, type_of_module(module));
     if (search == NULL) goto done;
     memset((char *)search + sizeof(PyObject), 0, sizeof(Search) - sizeof(PyObject));
     search->attack = PyMem_RawMalloc(table ? (size_t)table : 1);
@@ -172,10 +168,10 @@ done:
     return (PyObject *)search;
 }
 
-static PyObject *reduced_search(PyObject *Py_UNUSED(self), PyObject *args) {
+static PyObject *reduced_search(PyObject *module, PyObject *args) {
     Search *search;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "O!K", search_type, &search, &budget)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!K", type_of_module(module), &search, &budget)) return NULL;
     if (search->busy) return PyErr_Format(PyExc_RuntimeError, "another thread runs this search");
     State *s = &search->state;
     u64 found = 0, placements = 0;
@@ -203,20 +199,21 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_reduced", "The reduced engine's search, a budget a call.", -1,
-    methods, NULL, NULL, NULL, NULL,
+static int reduced_exec(PyObject *reduced) {
+    if (add_one_type(reduced, &search_spec, "Search") < 0 ||
+        PyModule_AddIntConstant(reduced, "MAX_M", MAX_M) < 0)
+        return -1;
+    return 0;
+}
+
+static PyModuleDef_Slot slots[] = {
+    {Py_mod_exec, (void *)reduced_exec},
+    {0, NULL},
 };
 
-PyMODINIT_FUNC PyInit__reduced(void) {
-    PyObject *reduced = PyModule_Create(&module);
-    if (reduced == NULL) return NULL;
-    search_type = (PyTypeObject *)PyType_FromSpec(&search_spec);
-    if (search_type == NULL ||
-        PyModule_AddObjectRef(reduced, "Search", (PyObject *)search_type) < 0 ||
-        PyModule_AddIntConstant(reduced, "MAX_M", MAX_M) < 0) {
-        Py_DECREF(reduced);
-        return NULL;
-    }
-    return reduced;
-}
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_reduced", "The reduced engine's search, a budget a call.",
+    sizeof(OneType), methods, slots, one_type_traverse, one_type_clear, NULL,
+};
+
+PyMODINIT_FUNC PyInit__reduced(void) { return PyModuleDef_Init(&module); }
