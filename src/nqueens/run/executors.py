@@ -88,14 +88,17 @@ def count_batch(tasks: Sequence[Numbered]) -> list[Counted]:
 
 def in_process(tasks: Sequence[Numbered]) -> Generator[Counted, None, None]:
     """Count the subproblems one after another in this process, each engine's run of them in
-    order by the engine (which may begin the next while it finishes one)."""
+    order by the engine (which may begin the next while it finishes one), until their deadline
+    passes: the pieces after it would only come back empty, each after setting up its search."""
     from nqueens.engines.registry import engine_named
 
     for name, run in itertools.groupby(tasks, key=lambda numbered: numbered[1].engine):
         numbered = list(run)
         counted = engine_named(name).count_in_order([task for _, task in numbered])
-        for (place, _), found in zip(numbered, counted, strict=True):
+        for (place, task), found in zip(numbered, counted, strict=True):
             yield place, found
+            if task.deadline is not None and time.time() >= task.deadline:
+                return
 
 
 def batches_of(
