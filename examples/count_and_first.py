@@ -6,14 +6,13 @@ Run it with ``python examples/count_and_first.py``.
 from __future__ import annotations
 
 import nqueens
-from nqueens.api import counted
 
 
 def main() -> None:
     for n in range(1, 11):
         stats = nqueens.count(n)
         figures = ", ".join(f"{name}: {value:,}" for name, value in stats.figures.items())
-        found = counted(stats.solutions, "solution")
+        found = f"{stats.solutions:,} solution{'' if stats.solutions == 1 else 's'}"
         print(f"N = {n:2}: {found} ({figures}, {stats.engine} engine)")
 
     with nqueens.solve(8, limit=3) as stream:

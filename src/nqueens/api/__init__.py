@@ -38,11 +38,9 @@ from nqueens.api.facts import (
     none_exists,
 )
 from nqueens.api.searches import PlanCallback, count, first, plan, solve
-from nqueens.core import clock, signals
 from nqueens.core.board import MAX_N, Board, BoardError
 from nqueens.core.errors import CheckpointUnwritable, ClusterLost, ClusterUnreachable
-from nqueens.core.geometry import RULES, SUM, Diagonal, diagonal_through, parse_square
-from nqueens.core.glyphs import glyphs
+from nqueens.core.geometry import RULES, SUM, Diagonal
 from nqueens.core.known_counts import KNOWN_TOTALS
 from nqueens.core.lazy import loader
 from nqueens.core.plans import Attempt, Note, Plan
@@ -57,11 +55,8 @@ from nqueens.core.results import (
     Status,
 )
 from nqueens.core.strategies import AUTO, FIRST_FAIL_MID, FIRST_MIN, STRATEGIES
-from nqueens.core.symmetry import class_size
 from nqueens.core.theorems import IN_SHORT as THEOREMS_IN_SHORT
 from nqueens.core.theorems import THEOREM
-from nqueens.core.validation import read_whole, shown
-from nqueens.core.wording import counted, duration, either, noun_for
 from nqueens.engines.base import COUNT, FIRST, SOLVE
 from nqueens.engines.streams import EngineStream
 from nqueens.run.requests import check_board_size
@@ -138,26 +133,14 @@ __all__ = [
     "Stats",
     "Status",
     "check_board_size",
-    "class_size",
-    "clock",
     "count",
-    "counted",
-    "diagonal_through",
-    "duration",
-    "either",
     "engines_that",
     "explain",
     "first",
-    "glyphs",
     "html_document",
     "installation",
     "none_exists",
-    "noun_for",
-    "parse_square",
     "plan",
-    "read_whole",
-    "shown",
-    "signals",
     "solve",
     "svg_document",
 ]

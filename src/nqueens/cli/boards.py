@@ -9,20 +9,12 @@ from typing import Any, cast
 
 import click
 
-from nqueens.api import (
-    RULES,
-    Board,
-    Diagonal,
-    InputError,
-    Square,
-    diagonal_through,
-    parse_square,
-    read_whole,
-    shown,
-)
+from nqueens.api import RULES, Board, Diagonal, InputError, Square
 from nqueens.cli import report
 from nqueens.cli.options import F, usage_errors
 from nqueens.cli.params import TextFile, WholeNumber
+from nqueens.core.geometry import diagonal_through, parse_square
+from nqueens.core.validation import read_whole, shown
 from nqueens.formats.boards import DRAWING_CELLS, drawing_cells, read_board
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.progress import ProgressColumn, Task
 from rich.text import Text
 
-from nqueens.api import duration
+from nqueens.core.wording import duration
 
 
 class TimeLeftColumn(ProgressColumn):

@@ -11,8 +11,8 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import BinaryIO
 
-from nqueens.api import signals
 from nqueens.cli.output import Unwritable
+from nqueens.core import signals
 
 
 @contextmanager

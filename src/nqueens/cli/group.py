@@ -21,7 +21,6 @@ import click
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer, WriteableBuffer
 
-from nqueens.api import signals
 from nqueens.cli import version
 from nqueens.cli.options import (
     COLOR_HELP,
@@ -38,6 +37,7 @@ from nqueens.cli.output import (
     discard_stdout,
 )
 from nqueens.cli.records import keep_whole_records
+from nqueens.core import signals
 
 COMMANDS = ("solve", "count", "first", "explain", "verify", "export", "bench")
 """Every command, each the function of that name in its module of ``nqueens.cli.commands``,

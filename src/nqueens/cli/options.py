@@ -27,12 +27,12 @@ from nqueens.api import (
     STRATEGIES,
     THEOREMS_IN_SHORT,
     InputError,
-    clock,
 )
 from nqueens.cli import report
+from nqueens.cli.engine_choice import EngineChoice
 from nqueens.cli.output import COLOR_KEY
-from nqueens.cli.params import EngineChoice, Seconds, complete_path, option_flag
-from nqueens.core import pictures
+from nqueens.cli.params import Seconds, complete_path, option_flag
+from nqueens.core import clock, pictures
 
 F = TypeVar("F", bound=Callable[..., Any])
 

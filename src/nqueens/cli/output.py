@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 
 import click
 
-from nqueens.api import Board, EngineStream, Solution, Stats, Status, signals
+from nqueens.api import Board, EngineStream, Solution, Stats, Status
 from nqueens.cli import render
 from nqueens.cli.records import note_records
-from nqueens.core import pictures
+from nqueens.core import pictures, signals
 from nqueens.formats import blocks
 
 if TYPE_CHECKING:

@@ -12,14 +12,16 @@ import select
 import stat
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
+from typing import TYPE_CHECKING, BinaryIO, NoReturn
 
 import click
 
 from nqueens import api
-from nqueens.api import COUNT, ENGINES, FIRST, MAX_N, InputError, clock, either, read_whole, shown
+from nqueens.api import COUNT, FIRST, MAX_N, InputError
 from nqueens.cli.output import EXIT_TIME_LIMIT
 from nqueens.cli.text_input import Utf8Lines, decoded, not_binary
+from nqueens.core import clock
+from nqueens.core.validation import read_whole, shown
 
 if TYPE_CHECKING:
     from click.shell_completion import CompletionItem
@@ -368,33 +370,3 @@ class Names(click.ParamType):  # type: ignore[type-arg]
                 ctx,
             )
         return names
-
-
-_WHAT_COMMANDS_DO = {
-    "solve": "lists solutions",
-    "count": "counts",
-    "first": "finds one solution",
-}
-
-
-class EngineChoice(click.Choice[str]):
-    """The engines a command runs; an engine that runs other commands only is named as such,
-    with what it does and which engines this command takes."""
-
-    def __init__(self, engines: list[str], command_name: str) -> None:
-        super().__init__(engines)
-        self.command_name = command_name
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        engine = ENGINES.get(value) if isinstance(value, str) else None
-        if engine is not None and value not in self.choices:
-            commands = sorted(engine.commands)
-            does = either([_WHAT_COMMANDS_DO[command] for command in commands])
-            runs = ", ".join(f"nqueens {command} --engine {value}" for command in commands)
-            takes = either([str(choice) for choice in self.choices])
-            self.fail(
-                f"the {value} engine only {does} ({runs}); {self.command_name} takes {takes}",
-                param,
-                ctx,
-            )
-        return super().convert(value, param, ctx)

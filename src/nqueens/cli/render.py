@@ -11,21 +11,11 @@ import math
 from collections.abc import Collection, Iterator
 from typing import TYPE_CHECKING
 
-from nqueens.api import (
-    SUM,
-    Board,
-    Finished,
-    Solution,
-    Square,
-    Stats,
-    Status,
-    clock,
-    counted,
-    duration,
-    glyphs,
-    noun_for,
-)
+from nqueens.api import SUM, Board, Finished, Solution, Square, Stats, Status
+from nqueens.core import clock
+from nqueens.core.glyphs import glyphs
 from nqueens.core.pictures import plain_grid
+from nqueens.core.wording import counted, duration, noun_for
 from nqueens.formats import blocks
 
 if TYPE_CHECKING:

@@ -7,20 +7,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from nqueens.api import (
-    ENGINES,
-    MIP_ENGINE,
-    MIP_SOLVERS,
-    STRATEGIES,
-    counted,
-    duration,
-    engines_that,
-    signals,
-)
+from nqueens.api import ENGINES, MIP_ENGINE, MIP_SOLVERS, STRATEGIES, engines_that
 from nqueens.cli.options import QueensCommand, given
 from nqueens.cli.output import SEE_MAIN_HELP, Output
 from nqueens.cli.params import BoardSizes, Names, Seconds, WholeNumber
 from nqueens.cli.report import said
+from nqueens.core import signals
+from nqueens.core.wording import counted, duration
 
 if TYPE_CHECKING:
     from nqueens import bench as benchmark

@@ -19,7 +19,6 @@ from nqueens.api import (
     Finished,
     SearchInterrupted,
     Stats,
-    clock,
     engines_that,
 )
 from nqueens.cli import render
@@ -45,6 +44,7 @@ from nqueens.cli.progress import count_display
 if TYPE_CHECKING:
     from nqueens.api import Estimate
 from nqueens.cli.report import notes_said
+from nqueens.core import clock
 
 
 @click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)

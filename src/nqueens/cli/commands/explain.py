@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from nqueens import api
-from nqueens.api import FIRST_FAIL_MID, FIRST_MIN, RULES, Board, InputError, counted
+from nqueens.api import FIRST_FAIL_MID, FIRST_MIN, RULES, Board, InputError
 from nqueens.cli import render
 from nqueens.cli.boards import board_size, takes_board
 from nqueens.cli.options import (
@@ -28,6 +28,7 @@ from nqueens.cli.output import (
 )
 from nqueens.cli.params import complete_path
 from nqueens.core.pictures import board_svg, plain_grid
+from nqueens.core.wording import counted
 
 if TYPE_CHECKING:
     from nqueens.api import Explanation

@@ -10,11 +10,13 @@ import click
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer
 
-from nqueens.api import Board, either, signals
+from nqueens.api import Board
 from nqueens.cli.boards import board_size, takes_board
 from nqueens.cli.files import written_whole
 from nqueens.cli.options import QueensCommand, usage_errors
 from nqueens.cli.output import EXIT_OK, SEE_MAIN_HELP, Output, write_whole
+from nqueens.core import signals
+from nqueens.core.wording import either
 from nqueens.export import FORMATS, Target, by_suffix
 from nqueens.export import export as write_model
 

@@ -7,16 +7,7 @@ from typing import Any
 import click
 
 from nqueens import api
-from nqueens.api import (
-    AUTO_ENGINE,
-    FIRST,
-    FIRST_REASON,
-    MAX_SEED,
-    Board,
-    SearchInterrupted,
-    clock,
-    signals,
-)
+from nqueens.api import AUTO_ENGINE, FIRST, FIRST_REASON, MAX_SEED, Board, SearchInterrupted
 from nqueens.cli.boards import board_size, takes_board
 from nqueens.cli.options import (
     QueensCommand,
@@ -36,6 +27,7 @@ from nqueens.cli.output import (
 from nqueens.cli.params import WholeNumber
 from nqueens.cli.progress import spinner
 from nqueens.cli.report import check_drawable, notes, notes_said
+from nqueens.core import clock, signals
 from nqueens.core.pictures import board_svg
 
 

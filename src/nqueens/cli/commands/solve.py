@@ -18,8 +18,6 @@ from nqueens.api import (
     Plan,
     Stats,
     Status,
-    class_size,
-    clock,
 )
 from nqueens.cli import render
 from nqueens.cli.boards import board_size, takes_board
@@ -40,7 +38,9 @@ from nqueens.cli.output import (
 from nqueens.cli.params import WholeNumber
 from nqueens.cli.progress import listing_display
 from nqueens.cli.report import check_drawable, notes_said
+from nqueens.core import clock
 from nqueens.core.pictures import board_svg
+from nqueens.core.symmetry import class_size
 
 
 @click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)

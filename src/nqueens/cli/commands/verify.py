@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from nqueens.api import InputError, counted, signals
+from nqueens.api import InputError
 from nqueens.cli.boards import rule_options
 from nqueens.cli.options import QueensCommand
 from nqueens.cli.output import (
@@ -20,6 +20,8 @@ from nqueens.cli.output import (
     Output,
 )
 from nqueens.cli.params import TextLines
+from nqueens.core import signals
+from nqueens.core.wording import counted
 from nqueens.formats import blocks
 
 if TYPE_CHECKING:
