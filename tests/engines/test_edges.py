@@ -184,3 +184,16 @@ def test_a_warning_that_stderr_cannot_take_costs_no_data() -> None:
     was thrown away, with exit 0."""
     done = run_with_a_reader_gone([*NQUEENS, "count", "12", "--workers", "64"], "stderr")
     assert (done.returncode, done.stdout.strip()) == (0, str(known_total(12)))
+
+
+@pytest.mark.parametrize("n", [8, 9, 10, 11])
+def test_the_weights_of_the_constellations_give_the_published_counts(n: int) -> None:
+    """``weighed`` is the one place that turns a constellation's count into the board's
+    solutions and classes (Burnside's lemma): the GPU's counts go through it too."""
+    total = unique = 0
+    for index, (a, b, c, d, _) in enumerate(_edges.constellations(n)):
+        count = _edges.count_one(n, a, b, c, d)[0]
+        turns = _edges.masks(n, index)[2]
+        solutions, classes = _edges.weighed(n, index, (count,), (turns,))
+        total, unique = total + solutions, unique + classes
+    assert (total, unique) == (known_total(n), known_unique(n))

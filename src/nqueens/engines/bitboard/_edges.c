@@ -429,12 +429,19 @@ static int search_on(Search *s, int n, u64 budget) {
     return s->half_turn ? run(s, n, budget, 1) : run(s, n, budget, 0);
 }
 
+static void weigh(u64 count, u64 turns, int stabiliser, u64 *solutions, u64 *classes) {
+    /* A constellation's count with its images added to the totals: its solutions stand for
+       8 / |H| of the board's, and by Burnside's lemma its classes are (count + turns) / |H|,
+       turns being its solutions that a half turn keeps plus twice those a quarter turn keeps
+       (zero where the constellation itself is not kept by them). */
+    *solutions += (u64)(8 / stabiliser) * count;
+    *classes += (count + turns) / (u64)stabiliser;
+}
+
 static void finish(Search *s) {
     /* The constellation is counted: add it, and its images, to the totals. */
-    u64 kept = s->count + (s->half_turn ? s->fixed_half : 0) +
-               (s->quarter_turn ? 2 * s->fixed_quarter : 0);
-    s->solutions += (u64)(8 / s->stabiliser) * s->count;
-    s->classes += kept / (u64)s->stabiliser;
+    u64 turns = (s->half_turn ? s->fixed_half : 0) + (s->quarter_turn ? 2 * s->fixed_quarter : 0);
+    weigh(s->count, turns, s->stabiliser, &s->solutions, &s->classes);
     s->active = 0;
 }
 
@@ -714,6 +721,29 @@ failed:
     return NULL;
 }
 
+static PyObject *edges_weighed(PyObject *Py_UNUSED(self), PyObject *args) {
+    int n;
+    Py_ssize_t start;
+    PyObject *counts, *turns;
+    if (!PyArg_ParseTuple(args, "inO!O!", &n, &start, &PyTuple_Type, &counts, &PyTuple_Type,
+                          &turns))
+        return NULL;
+    if (ensure(n) < 0) return NULL;
+    Py_ssize_t size = PyTuple_GET_SIZE(counts);
+    if (PyTuple_GET_SIZE(turns) != size || start < 0 || start > cached_count[n] - size)
+        return PyErr_Format(PyExc_ValueError, "a count and turns for each of constellations "
+                                              "start on, of %zd", cached_count[n]);
+    u64 solutions = 0, classes = 0;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        u64 count = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(counts, i));
+        if (count == (u64)-1 && PyErr_Occurred()) return NULL;
+        u64 kept = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(turns, i));
+        if (kept == (u64)-1 && PyErr_Occurred()) return NULL;
+        weigh(count, kept, cached[n][start + i].keeps >> 2, &solutions, &classes);
+    }
+    return Py_BuildValue("KK", solutions, classes);
+}
+
 static PyObject *edges_instructions(PyObject *Py_UNUSED(self), PyObject *Py_UNUSED(args)) {
 #if CLONES
     __builtin_cpu_init();
@@ -737,6 +767,10 @@ static PyMethodDef methods[] = {
      "the edge queens of constellation index take or attack, and the lines to the next one (0 "
      "last); and its solutions that a half turn keeps plus twice those a quarter turn keeps, "
      "which its classes need: (count + turns) / the symmetries keeping it."},
+    {"weighed", edges_weighed, METH_VARARGS,
+     "weighed(n, start, counts, turns) -> (solutions, classes): the board's solutions and\n"
+     "classes that constellations start on stand for, given each one's count and its turns\n"
+     "(masks() gives them), as count() adds them up."},
     {"count_one", edges_count_one, METH_VARARGS,
      "count_one(n, a, b, c, d) -> (solutions, placements) with these edge queens."},
     {"start", edges_start, METH_VARARGS,

@@ -282,13 +282,9 @@ def _count_span(
         return _count_on_cpu(n, start, end, task.deadline), busy_until
     if launched is None:  # the time limit came while the device counted
         return Subcount(0, 0, 0, 0, complete=False), busy_until
-    solutions = classes = 0
-    every = _constellations(n)
-    counted = zip(range(start, end), launched.totals.tolist(), begun.turns, strict=True)
-    for at, count, kept in counted:
-        keeping = every[at][4]  # Burnside: the symmetries keeping it, over its own solutions
-        solutions += 8 // keeping * count
-        classes += (count + kept) // keeping
+    # weighed as the C counter weighs its own: each constellation's images and classes
+    counts = tuple(launched.totals.tolist())
+    solutions, classes = _edges.weighed(n, start, counts, tuple(begun.turns))
     microseconds = round((launched.ended - max(launched.began, busy_until)) * 1e6)
     found = Subcount(solutions, classes, launched.pieces, microseconds, complete=True)
     return found, launched.ended
