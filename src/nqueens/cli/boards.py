@@ -30,17 +30,17 @@ class BoardFile(TextFile):
         return super().convert(value, param, ctx)
 
     def _so_far(self, chunk: bytes, name: str) -> None:
+        if self._width == 0:  # not a drawing: read to its end, as any text
+            return
         lines = [line for line in chunk.split(b"\n") if line.strip()]
         if self._width is None:
-            if b"\n" not in chunk or not lines:
+            whole = [line for line in chunk[: chunk.rfind(b"\n") + 1].split(b"\n") if line.strip()]
+            if not whole:  # the first row is still to come whole
                 return
-            first = drawing_cells(lines[0].decode("utf-8", "replace"))
-            if not set(first) <= DRAWING_CELLS:
-                self._width = 0  # not a drawing: read to its end, as any text
+            first = drawing_cells(whole[0].decode("utf-8", "replace"))
+            self._width = len(first) if set(first) <= DRAWING_CELLS else 0
+            if not self._width:
                 return
-            self._width = len(first)
-        if not self._width:
-            return
         self._rows += len(lines)
         if self._rows > self._width + 1:  # a row may be cut between two chunks: counted twice
             raise InputError(

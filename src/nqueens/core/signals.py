@@ -110,13 +110,21 @@ def _retry(signum: int) -> None:
     one (interrupt_main) would not wake it from a blocking call, and it could then wait forever;
     and one that lands just before a blocking call (a sleep, a wait for a worker) is heard only
     when the call returns, unless another interrupts it."""
-    main = threading.main_thread()
     handled = _handled
-    while (_installed or _guarding) and _handled == handled:
+    _send_to_main(
+        signum, _RETRY_SECONDS, lambda: not (_installed or _guarding) or _handled != handled
+    )
+
+
+def _send_to_main(signum: int, every: float, done: Callable[[], bool]) -> None:
+    """Send ``signum`` to the main thread every ``every`` seconds until ``done()``, or until
+    the main thread has ended: a call blocked in the main thread hears it there."""
+    main = threading.main_thread()
+    while not done():
         if main.ident is None or not main.is_alive():
             return
         signal.pthread_kill(main.ident, signum)
-        time.sleep(_RETRY_SECONDS)
+        time.sleep(every)
 
 
 def _end_now_if_idle(signum: int) -> None:
@@ -274,16 +282,12 @@ def held(*, end_now_if_idle: bool = False, patience: float | None = None) -> Ite
 
 
 def _send_again_after(seconds: float, signum: int, over: threading.Event) -> None:
-    """Send ``signum`` to the main thread again after ``seconds``, and then every tenth of a
-    second, until ``over`` is set: a call blocked in the main thread hears it there."""
-    main = threading.main_thread()
+    """Send ``signum`` to the main thread again after ``seconds``, and then as ``_retry``
+    does, until ``over`` is set."""
 
     def send() -> None:
-        if over.wait(seconds):
-            return
-        while main.ident is not None and main.is_alive() and not over.is_set():
-            signal.pthread_kill(main.ident, signum)
-            over.wait(0.1)
+        if not over.wait(seconds):
+            _send_to_main(signum, _RETRY_SECONDS, over.is_set)
 
     threading.Thread(target=send, name="nqueens-stop", daemon=True).start()
 

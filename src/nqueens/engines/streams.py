@@ -43,7 +43,9 @@ class EngineStream(Iterator[Solution]):
     @contextmanager
     def _one_thread(self) -> Iterator[None]:
         """Held while a thread takes solutions from the stream; ValueError for another."""
-        lock: threading.Lock = self.__dict__.setdefault("_taking", threading.Lock())
+        lock: threading.Lock | None = self.__dict__.get("_taking")
+        if lock is None:  # made on first use: the engines' streams share no __init__
+            lock = self.__dict__.setdefault("_taking", threading.Lock())
         if not lock.acquire(blocking=False):
             raise ValueError(ALREADY_EXECUTING)
         try:

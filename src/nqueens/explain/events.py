@@ -158,8 +158,8 @@ def _forward_check(before: Domains, rules: frozenset[str]) -> tuple[str, Domains
     domains = [frozenset(rows) for rows in before]
 
     def said(wiped: str) -> str:
-        """The reason, with the queens forcing forced on the way: every queen on the board
-        shown is one a step has named."""
+        """The reason, with the queens forced on the way to it: every queen on the board shown
+        is one a step has named."""
         forced = [
             square_name((next(iter(rows)), col))
             for col, rows in enumerate(domains)

@@ -104,12 +104,14 @@ def written_apart(stream: BinaryIO, write: Callable[[], None]) -> None:
         return
     import signal
 
+    from nqueens.core.signals import STOP_SIGNALS
+
     stream.flush()
     child = os.fork()
     if child == 0:  # pragma: no cover - the child's part, seen through its exit code
         code = 0
         try:
-            for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            for signum in STOP_SIGNALS:
                 signal.signal(signum, signal.SIG_DFL)
             write()
             stream.flush()

@@ -313,11 +313,6 @@ def _connect(distributed: Any, cluster: Cluster, stack: ExitStack) -> Any:
                 dashboard_address=":0",  # any free port: never in the way of another cluster
                 silence_logs=logging.CRITICAL,
             )
-            # A worker that ends is not started again: the others count what it held, and a
-            # start under way as the command ends would leave its half-started process saying
-            # so on stderr (a stop sent to the group can end a worker before the count's end).
-            for nanny in list(getattr(local, "workers", {}).values()):
-                nanny.auto_restart = False
             stack.push(local_cluster.closing(local, cluster.deadline))
             address = local.scheduler_address
         client = distributed.Client(address, timeout=cluster.connect_seconds, set_as_default=False)
@@ -332,8 +327,7 @@ def _closing(client: Any, deadline: float | None) -> Callable[..., bool]:
     closed without waiting for it."""
 
     def close(kind: type[BaseException] | None, *_: object) -> bool:
-        stopped = kind is not None and issubclass(kind, KeyboardInterrupt)
-        if stopped or (deadline is not None and time.time() >= deadline):
+        if local_cluster.not_awaited(kind, deadline):
             local_cluster.in_background(client.close)
         else:
             client.close()

@@ -97,17 +97,28 @@ def not_started(error: Exception) -> str:
     )
 
 
+def not_awaited(kind: type[BaseException] | None, deadline: float | None) -> bool:
+    """Whether a cluster or its client ends without waiting on it: after a stop signal
+    (``kind``, what ended the block), or past the count's ``deadline`` (a time.time()), as the
+    command ends and nothing the cluster holds is wanted."""
+    stopped = kind is not None and issubclass(kind, KeyboardInterrupt)
+    return stopped or (deadline is not None and time.time() >= deadline)
+
+
 def closing(local: Any, deadline: float | None = None) -> Callable[..., bool]:
     """How a local cluster ends: closed, its workers told to finish, after a count; after a stop
     signal or past the count's ``deadline`` (a time.time()), its worker processes killed at once
-    (a close takes half a second more), as the command ends and nothing they hold is wanted."""
+    (a close takes half a second more), as the command ends and nothing they hold is wanted.
+    From now on a worker that ends is not started again: the others count what it held, and a
+    start under way as the command ends would leave its half-started process saying so on
+    stderr (a stop sent to the group can end a worker before the count does)."""
+    for nanny in list(getattr(local, "workers", {}).values()):
+        nanny.auto_restart = False
 
     def close(kind: type[BaseException] | None, *_: object) -> bool:
-        stopped = kind is not None and issubclass(kind, KeyboardInterrupt)
-        if stopped or (deadline is not None and time.time() >= deadline):
+        if not_awaited(kind, deadline):
             killed = []
             for nanny in list(getattr(local, "workers", {}).values()):
-                nanny.auto_restart = False  # a killed worker is not started again
                 pid = getattr(
                     getattr(getattr(nanny, "process", None), "process", None), "pid", None
                 )

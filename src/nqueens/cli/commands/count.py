@@ -16,7 +16,6 @@ from nqueens.api import (
     CheckpointUnwritable,
     ClusterLost,
     ClusterUnreachable,
-    Finished,
     SearchInterrupted,
     Stats,
     engines_that,
@@ -40,11 +39,11 @@ from nqueens.cli.output import (
 )
 from nqueens.cli.params import Seconds, WholeNumber
 from nqueens.cli.progress import count_display
+from nqueens.cli.report import notes_said
+from nqueens.core import clock
 
 if TYPE_CHECKING:
     from nqueens.api import Estimate
-from nqueens.cli.report import notes_said
-from nqueens.core import clock
 
 
 @click.command(cls=QueensCommand, epilog=SEE_MAIN_HELP)
@@ -186,22 +185,21 @@ def count(
             click.echo(stats.unique)
     if stats.status.partial:  # the count on the terminal already says "at least"
         output.message(render.ending(stats) if output.rich else render.summary(stats, board))
-        if stats.finished is not None:
-            _say_how_far(output, stats, stats.finished, expected, checkpoint_path)
+        _say_how_far(output, stats, expected, checkpoint_path)
     if show_stats and output.format == "text":
         output.stats(stats, board)
     ctx.exit(exit_code(stats.status))
 
 
 def _say_how_far(
-    output: Output,
-    stats: Stats,
-    finished: Finished,
-    expected: list[tuple[float, int]],
-    checkpoint_path: str | None,
+    output: Output, stats: Stats, expected: list[tuple[float, int]], checkpoint_path: str | None
 ) -> None:
-    """After a count that stopped: how much was done and what is left, and where a checkpoint
-    keeps it, how to go on; why its lower bound and the checkpoint's count differ."""
+    """After a count cut into pieces that stopped: how much was done and what is left, and
+    where a checkpoint keeps it, how to go on; why its lower bound and the checkpoint's count
+    differ."""
+    finished = stats.finished
+    if finished is None:  # a count in one piece, or none
+        return
     seconds, workers = expected[-1] if expected else (None, None)
     left = None if seconds is None else seconds * (1 - finished.share)
     output.message(render.how_far(finished, seconds_left=left, workers=workers))

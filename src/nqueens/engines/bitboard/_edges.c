@@ -536,12 +536,8 @@ typedef struct {
     int rows[MAX_N];
 } Counter;
 
-static void counter_free(Counter *self) {
-    free_object((PyObject *)self);
-}
-
 static PyType_Slot counter_slots[] = {
-    {Py_tp_dealloc, (void *)counter_free},
+    {Py_tp_dealloc, (void *)free_object},
     {Py_tp_doc, "A count of constellations under way: start() makes it, count() runs it."},
     {0, NULL},
 };
@@ -608,10 +604,8 @@ static PyObject *edges_count(PyObject *module, PyObject *args) {
     counter->busy = 0;
     int over = s->index >= counter->end;
     u64 solutions = s->solutions, classes = s->classes;
-    if (s->active) { /* a lower bound from the constellation under way */
-        solutions += (u64)(8 / s->stabiliser) * s->count;
-        classes += s->count / (u64)s->stabiliser;
-    }
+    if (s->active) /* a lower bound from the constellation under way */
+        weigh(s->count, 0, s->stabiliser, &solutions, &classes);
     return Py_BuildValue("KKKO", solutions, classes, s->nodes, over ? Py_True : Py_False);
 }
 

@@ -216,12 +216,8 @@ typedef struct {
     int busy; /* a call is under way, without the lock */
 } Search;
 
-static void search_free(Search *self) {
-    free_object((PyObject *)self);
-}
-
 static PyType_Slot search_slots[] = {
-    {Py_tp_dealloc, (void *)search_free},
+    {Py_tp_dealloc, (void *)free_object},
     {Py_tp_doc, "One search of a board: start() makes it; count(), fill() and rows() go on with it."},
     {0, NULL},
 };
