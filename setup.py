@@ -18,6 +18,7 @@ MODULES = {
     "nqueens.engines.bitboard._edges": "src/nqueens/engines/bitboard/_edges.c",
     "nqueens.engines.bitboard._search": "src/nqueens/engines/bitboard/_search.c",
     "nqueens.engines.local._local": "src/nqueens/engines/local/_local.c",
+    "nqueens.engines.join._join": "src/nqueens/engines/join/_join.c",
     "nqueens.engines.reduced._reduced": "src/nqueens/engines/reduced/_reduced.c",
     "nqueens.formats._text": "src/nqueens/formats/_text.c",
 }

@@ -10,6 +10,9 @@
 
 typedef uint64_t u64;
 typedef int32_t i32;
+typedef uint32_t u32;
+typedef uint16_t u16;
+typedef uint8_t u8;
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NQ_GNU 1

@@ -670,7 +670,7 @@ def test_solve_unique_prints_one_board_per_class() -> None:
 def test_progress_bar_on_a_terminal_stderr() -> None:
     result = invoke("count", "12", env={**TERMINAL_ENV, "COLUMNS": "120"})
     assert "Counting N = 12" in strip_ansi(result.stderr)
-    assert "100% · 14,200 solutions · 46/46 pieces" in strip_ansi(result.stderr)
+    assert "100% · 14,200 solutions · 59/59 pieces" in strip_ansi(result.stderr)
     assert strip_ansi(result.stdout).strip() == "N = 12: 14,200 solutions"
 
 

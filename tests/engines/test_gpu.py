@@ -272,13 +272,13 @@ def test_a_device_without_cudas_compiler_is_told_how_to_get_it(
 def test_auto_counts_on_the_cpu_without_a_device(monkeypatch: pytest.MonkeyPatch) -> None:
     large = Request("count", Board(18))
     monkeypatch.setattr(needs, "missing", lambda: "finds no CUDA device on this machine")
-    assert registry.for_count(large).name == "bitboard"
+    assert registry.for_count(large).name == "join"
     monkeypatch.setattr(needs, "missing", lambda: None)
     assert registry.for_count(large).name == gpu.NAME
     assert registry.for_count(Request("count", Board(18), symmetry=False)).name == gpu.NAME
-    assert registry.for_count(Request("count", Board(18), remote=True)).name == "bitboard"
+    assert registry.for_count(Request("count", Board(18), remote=True)).name == "join"
     # below the size where a device pays for itself, and for what the engine cannot count
-    assert registry.for_count(Request("count", Board(12))).name == "bitboard"
+    assert registry.for_count(Request("count", Board(12))).name == "join"
     few_free = Board(20, queens=((0, 0), (2, 1), (4, 2)))
     assert registry.for_count(Request("count", few_free)).name != gpu.NAME
     assert registry.for_count(Request("count", Board(18, rules={"torus"}))).name != gpu.NAME
@@ -288,7 +288,7 @@ def test_auto_never_counts_on_the_simulator(monkeypatch: pytest.MonkeyPatch) -> 
     """With NUMBA_ENABLE_CUDASIM=1, auto took the simulator from N = 18: 'count 18 -t 2' ran
     for minutes (one simulated piece of N = 18 takes seconds), where the CPU counts it in 2 s."""
     monkeypatch.setenv("NUMBA_ENABLE_CUDASIM", "1")
-    assert registry.for_count(Request("count", Board(18))).name == "bitboard"
+    assert registry.for_count(Request("count", Board(18))).name == "join"
     assert registry.for_count(Request("count", Board(20), symmetry=False)).name != gpu.NAME
 
 

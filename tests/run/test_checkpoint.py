@@ -150,7 +150,8 @@ def test_a_finished_checkpoint_under_other_rules_is_refused_not_answered(
     assert first.exit_code == 0, first.stderr
     again = invoke("count", "13", *filter(None, [asked]), "--checkpoint", str(path))
     assert again.exit_code == 2 and again.stdout == "", again.stdout
-    assert "is the checkpoint of another count (N = 13, engine bitboard" in again.stderr
+    engine = "bitboard" if written else "join"  # the join counts plain boards only
+    assert f"is the checkpoint of another count (N = 13, engine {engine}" in again.stderr
     assert ("(N = 13, engine bitboard, torus," in again.stderr) == bool(written)
 
 
@@ -258,14 +259,21 @@ def _file_size_limit(size: int) -> Callable[[], None]:
 def test_a_full_disk_stops_the_count_and_keeps_what_was_written(tmp_path: Path) -> None:
     path = tmp_path / "count.ckpt"
     full = run_nqueens(
-        "count", "14", "--checkpoint", str(path), preexec_fn=_file_size_limit(700), timeout=120
+        "count",
+        "14",
+        "--engine",
+        "bitboard",
+        "--checkpoint",
+        str(path),
+        preexec_fn=_file_size_limit(700),
+        timeout=120,
     )
     assert full.returncode == 74, full.stderr
     assert full.stderr.startswith(f"Error: cannot write the checkpoint {path}: ")
     assert "the same command resumes" in full.stderr and "Traceback" not in full.stderr
     assert full.stdout == ""  # no count: nothing a script could take for the answer
     assert path.stat().st_size == 700 and not path.read_text().endswith("\n")  # cut short
-    stats = nqueens.count(14, checkpoint=path)
+    stats = nqueens.count(14, engine="bitboard", checkpoint=path)
     assert stats.solutions == known_total(14)
     assert len(_lines(path)) - 1 == int(stats.conflicts)  # every subproblem, once
 

@@ -177,7 +177,7 @@ def test_the_api_hands_a_long_count_its_estimate_with_the_workers(
     ("command", "n", "engine", "faster"),
     [
         ("count", 10, "mip", "bitboard"),
-        ("count", 14, "cp-sat", "bitboard"),
+        ("count", 14, "cp-sat", "join"),
         ("solve", 8, "mip", "bitboard"),
     ],
 )

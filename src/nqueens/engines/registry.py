@@ -13,7 +13,7 @@ from nqueens.core.memory import gigabytes, headroom
 from nqueens.core.results import InputError
 from nqueens.core.strategies import MAX_UNBOUNDED_ENUMERATION_N
 from nqueens.core.validation import shown
-from nqueens.engines import bitboard, cp, cpsat, gpu, local, mip, reduced
+from nqueens.engines import bitboard, cp, cpsat, gpu, join, local, mip, reduced
 from nqueens.engines.base import DOING, Engine, EngineOption, Request
 
 _ENGINES: tuple[Engine, ...] = (
@@ -21,6 +21,7 @@ _ENGINES: tuple[Engine, ...] = (
     cp.ENGINE,
     mip.ENGINE,
     bitboard.ENGINE,
+    join.ENGINE,
     local.ENGINE,
     reduced.ENGINE,
     gpu.ENGINE,

@@ -74,7 +74,7 @@ class BitboardEngine(Engine):
     """Bitmask backtracking, line by line, lowest row first; every core, all 8 symmetries."""
 
     name = NAME
-    summary = "a compiled bitmask search, the fastest way to count (boards up to 64)"
+    summary = "a compiled bitmask search: puzzles, rules, families (boards up to 64)"
     unique = True
     strategies = (FIRST_MIN,)
     max_n = 64
@@ -83,7 +83,7 @@ class BitboardEngine(Engine):
     rules = frozenset(RULES)
     stat_names = STAT_NAMES
     splits = True
-    count_rank = 1
+    count_rank = 2
     excluded_diagonals_rank = 2
 
     def strategy_for(self, request: Request) -> str | None:

@@ -227,7 +227,7 @@ class CpSatEngine(Engine):
     max_n_reason = "runs out of memory"
     stat_names = STAT_NAMES
     splits = True
-    count_rank = 3
+    count_rank = 4
     excluded_diagonals_rank = 3
 
     def takes_seed(self, strategy: str | None) -> bool:

@@ -40,7 +40,7 @@ class LocalEngine(Engine):
     """Min-conflicts repair of a permutation, in C: first solutions only."""
 
     name = NAME
-    summary = "local search that repairs a random board: first only, boards of millions"
+    summary = "local search repairing a random board, boards of millions"
     commands = frozenset({FIRST})
     max_n = 10_000_000
     max_n_reason = "keeps eight numbers per column"

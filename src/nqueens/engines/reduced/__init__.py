@@ -209,7 +209,7 @@ class ReducedEngine(Engine):
     max_n_reason = "reads the board square by square"
     stat_names = STAT_NAMES
     splits = True
-    count_rank = 2
+    count_rank = 3
     excluded_diagonals_rank = 1
 
     def decides_without_limit(self, request: Request) -> bool:
