@@ -317,6 +317,26 @@ def test_a_search_that_cannot_fit_in_memory_is_refused_at_once() -> None:
     assert "the cp-sat engine needs about" in done.stderr and "engines that can: cp" in done.stderr
 
 
+def test_a_join_count_that_would_not_fit_in_memory_is_refused_at_once() -> None:
+    """The join engine's lists for N = 20 take about 0.8 GB: under ulimit -v 600000 the count
+    is refused before anything is made, with the figure and the engines that can."""
+    from nqueens.engines.join import memory_needed
+
+    limit = 600_000 * 1024  # room for Python and the command line, not for those lists
+    assert memory_needed(20) > limit
+
+    def limit_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, resource.RLIM_INFINITY))
+
+    started = time.monotonic()
+    refused = run_nqueens("count", "20", "--engine", "join", preexec_fn=limit_memory)
+    assert refused.returncode == 2, refused.stderr
+    assert "the join engine needs about 0.8 GB for N = 20" in refused.stderr
+    assert "ulimit -v" in refused.stderr and "engines that can: " in refused.stderr
+    assert "Traceback" not in refused.stderr
+    assert time.monotonic() - started < bound(10)
+
+
 def _on_a_full_filesystem(shell: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     """Run ``shell`` with $FULL a 64 KB tmpfs filled to the brim, in a mount namespace of its
     own, so the mount goes with the process."""
