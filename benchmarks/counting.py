@@ -9,12 +9,14 @@ build on the machine at hand):
   ``nqueens --workers 1`` against it is the per-core comparison.
 
 With --join-counter FOLDER, it also times the fastest counter that does not backtrack, beside
-``nqueens count N`` (the join engine, for plain boards from N = 12) for --join-sizes: the
+``nqueens count N`` (the join engine, for plain boards from N = 14) for --join-sizes: the
 quadrant-join counter of EvgenyKluev/N-Queens-Count-Sol on GitHub (commit
 580f44458d14a3352bf37ccd58d9f0b96de41c05, MIT), another project's code that this one does not
 hold. It is built from FOLDER (a clone of that repository) once per size, as its solcounter.h
 asks: the size and its table's settings for that size written in, prefetching and BMI2 turned on
-where the table says, ``g++ -std=c++20 -O3 -march=x86-64-v3``. Both run on one core and on both:
+where the table says, ``g++ -std=c++20 -O3 -march=x86-64-v3``. ``--join-bmi2 off`` leaves BMI2
+off at every size: the table's choice for N = 19 on, it is the slower build on processors whose
+BMI2 is microcoded (AMD's before Zen 3). Both run on one core and on both:
 wall time, processor time, and the peak memory of the whole process tree (sampled every 20 ms).
 
 Every count is checked against the published counts (tests/data/counts.json); a wrong one stops
@@ -113,8 +115,9 @@ JOIN_SETTINGS = {  # its solcounter.h's table: sieveCuts, matchMinSize, BMI2, pr
 }
 
 
-def build_join_counter(source: Path, n: int, folder: Path) -> Path:
-    """The join counter for size n, built from its source folder as its solcounter.h asks."""
+def build_join_counter(source: Path, n: int, folder: Path, bmi2: bool) -> Path:
+    """The join counter for size n, built from its source folder as its solcounter.h asks (BMI2
+    only where ``bmi2`` allows)."""
     if not (source / "solcounter.h").exists():
         raise SystemExit(
             f"{source} holds no solcounter.h: pass --join-counter with a clone of {JOIN_COUNTER}"
@@ -122,6 +125,7 @@ def build_join_counter(source: Path, n: int, folder: Path) -> Path:
     if n not in JOIN_SETTINGS:
         raise SystemExit(f"the join counter's table has settings for N = 16..22, not {n}")
     cuts, minimum, bmi, prefetch = JOIN_SETTINGS[n]
+    bmi = bmi and bmi2
     build = folder / f"join{n}"
     shutil.copytree(source, build)
     header = (build / "solcounter.h").read_text()
@@ -200,7 +204,7 @@ def timed_tree(command: list[str], pattern: str) -> TreeRun:
     return TreeRun(seconds, processor, int(match.group(1)), peak / 2**20)
 
 
-def join_table(sizes: list[int], repeat: int, source: Path) -> None:
+def join_table(sizes: list[int], repeat: int, source: Path, bmi2: bool) -> None:
     """``nqueens count N`` beside the join counter on one core and on both, for each size."""
     print(
         "\n| N | work | nqueens (s) | join counter (s) | nqueens / join counter "
@@ -209,7 +213,7 @@ def join_table(sizes: list[int], repeat: int, source: Path) -> None:
     print("|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as folder:
         for n in sizes:
-            binary = build_join_counter(source, n, Path(folder))
+            binary = build_join_counter(source, n, Path(folder), bmi2)
             for cores in (1, 2):
                 ours = nqueens(n, "--workers", str(cores))
                 theirs = [str(binary), str(cores)]
@@ -264,6 +268,12 @@ def main() -> None:
         help=f"a clone of {JOIN_COUNTER}: time it beside nqueens for --join-sizes",
     )
     parser.add_argument("--join-sizes", type=parse_sizes, default=parse_sizes("16-20"))
+    parser.add_argument(
+        "--join-bmi2",
+        choices=("table", "off"),
+        default="table",
+        help="BMI2 in the join counter where its table says (table), or nowhere (off)",
+    )
     args = parser.parse_args()
     if args.join_counter is not None and not (args.join_counter / "solcounter.h").exists():
         raise SystemExit(
@@ -276,7 +286,7 @@ def main() -> None:
         print(f"Machine: {machine()}; medians of {args.repeat} runs, whole processes.\n")
         speed_table(args.sizes, args.repeat, bitboard, takaken)
     if args.join_counter is not None:
-        join_table(args.join_sizes, args.repeat, args.join_counter)
+        join_table(args.join_sizes, args.repeat, args.join_counter, args.join_bmi2 == "table")
     unique_check(args.unique_sizes)
 
 

@@ -527,7 +527,7 @@ def test_version_names_every_part_and_comes_from_package_metadata() -> None:
     assert lines[1].startswith(f"Python {sys.version.split()[0]}")
     assert f"OR-Tools {version('ortools')}" in lines
     modules = next(line for line in lines if line.startswith("C modules: "))
-    assert modules.startswith("C modules: counting, search, local, reduced, text (")
+    assert modules.startswith("C modules: counting, join, search, local, reduced, text (")
     assert not any(line.startswith("numba ") for line in lines)  # no search of numba's
     assert lines[-1].startswith("GPU: ")
 
@@ -536,7 +536,7 @@ def test_version_as_json_says_the_same_as_an_object() -> None:
     text = invoke("--version").stdout
     found = json.loads(invoke("--version", "json").stdout)
     assert found["nqueens"] == nqueens.__version__ and found["python"] in text
-    assert set(found["c_modules"]) == {"counting", "search", "local", "reduced", "text"}
+    assert set(found["c_modules"]) == {"counting", "join", "search", "local", "reduced", "text"}
     for name, file in found["c_modules"].items():
         assert file.startswith(f"_{'edges' if name == 'counting' else name}."), file
     assert found["instructions"] in text
@@ -670,7 +670,7 @@ def test_solve_unique_prints_one_board_per_class() -> None:
 def test_progress_bar_on_a_terminal_stderr() -> None:
     result = invoke("count", "12", env={**TERMINAL_ENV, "COLUMNS": "120"})
     assert "Counting N = 12" in strip_ansi(result.stderr)
-    assert "100% · 14,200 solutions · 59/59 pieces" in strip_ansi(result.stderr)
+    assert "100% · 14,200 solutions · 46/46 pieces" in strip_ansi(result.stderr)
     assert strip_ansi(result.stdout).strip() == "N = 12: 14,200 solutions"
 
 

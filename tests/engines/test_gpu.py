@@ -278,7 +278,7 @@ def test_auto_counts_on_the_cpu_without_a_device(monkeypatch: pytest.MonkeyPatch
     assert registry.for_count(Request("count", Board(18), symmetry=False)).name == gpu.NAME
     assert registry.for_count(Request("count", Board(18), remote=True)).name == "join"
     # below the size where a device pays for itself, and for what the engine cannot count
-    assert registry.for_count(Request("count", Board(12))).name == "join"
+    assert registry.for_count(Request("count", Board(12))).name == "bitboard"
     few_free = Board(20, queens=((0, 0), (2, 1), (4, 2)))
     assert registry.for_count(Request("count", few_free)).name != gpu.NAME
     assert registry.for_count(Request("count", Board(18, rules={"torus"}))).name != gpu.NAME

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from dataclasses import replace
 from itertools import permutations
 
 import pytest
@@ -19,6 +20,7 @@ from nqueens.core.board import Board
 from nqueens.engines import registry
 from nqueens.engines.base import COUNT, Request
 from nqueens.engines.join import ENGINE, MAX_N, QUARTER_SOLUTIONS, _join, memory_needed
+from nqueens.engines.join.jobs import JoinSubproblem
 
 
 def whole_count(n: int, symmetry: bool = True) -> int:
@@ -88,15 +90,16 @@ def test_the_memory_prediction_rests_on_the_lists_the_module_makes() -> None:
 @pytest.mark.parametrize("n", [15, 16])
 def test_pieces_counted_in_any_order_add_up_to_the_whole(n: int) -> None:
     request = Request(COUNT, Board(n))
-    pieces = ENGINE.subproblems(request, None)
+    pieces = list(ENGINE.subproblems(request, None))
     assert len(pieces) >= 64  # every core, a checkpoint, a cluster: something to share
     random.Random(n).shuffle(pieces)
     found = [ENGINE.count_subproblem(piece) for piece in pieces]
     assert all(piece.complete for piece in found)
     assert sum(piece.solutions for piece in found) == known_total(n)
     one = pieces[0]
-    finer = ENGINE.finer(one)
-    assert finer is not None and ENGINE.finer(finer[0]) is None
+    cut = ENGINE.finer(one)
+    assert cut is not None and ENGINE.finer(cut[0]) is None
+    finer = list(cut)
     random.Random(0).shuffle(finer)
     assert sum(ENGINE.count_subproblem(p).solutions for p in finer) == (
         ENGINE.count_subproblem(one).solutions
@@ -106,7 +109,8 @@ def test_pieces_counted_in_any_order_add_up_to_the_whole(n: int) -> None:
 def test_a_count_stopped_by_its_deadline_is_a_lower_bound() -> None:
     request = Request(COUNT, Board(18))
     piece = ENGINE.subproblems(request, None)[0]
-    stopped = ENGINE.count_subproblem(type(piece)(**{**piece.__dict__, "deadline": time.time()}))
+    assert isinstance(piece, JoinSubproblem)
+    stopped = ENGINE.count_subproblem(replace(piece, deadline=time.time()))
     assert not stopped.complete and stopped.solutions == 0
     whole = ENGINE.count_subproblem(piece)
     assert whole.complete and whole.solutions > 0
@@ -114,7 +118,7 @@ def test_a_count_stopped_by_its_deadline_is_a_lower_bound() -> None:
 
 def test_auto_counts_plain_boards_by_the_join_and_the_rest_as_before() -> None:
     assert registry.for_count(Request(COUNT, Board(16))).name == "join"
-    assert registry.for_count(Request(COUNT, Board(8))).name == "bitboard"
+    assert registry.for_count(Request(COUNT, Board(13))).name == "bitboard"
     assert registry.for_count(Request(COUNT, Board(16), unique=True)).name == "bitboard"
     torus = Board(16, rules=frozenset({"torus"}))
     assert registry.for_count(Request(COUNT, torus)).name == "bitboard"
@@ -203,7 +207,7 @@ def test_one_counter_driven_by_two_threads_is_refused() -> None:
 def test_a_count_stopped_and_resumed_from_its_checkpoint_is_exact(tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "join.ckpt"
     stopped = run_nqueens("count", "18", "--engine", "join", "-t", "1", "--checkpoint", str(path))
-    assert stopped.returncode == 0, stopped.stderr
+    assert stopped.returncode == 3, stopped.stderr  # the time limit ended it: a lower bound
     assert 0 < int(stopped.stdout.split()[0]) < known_total(18)
     assert "pieces finished" in stopped.stderr
     resumed = run_nqueens("count", "18", "--engine", "join", "--checkpoint", str(path))

@@ -11,6 +11,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 C_MODULES = {
     "counting": "nqueens.engines.bitboard._edges",
+    "join": "nqueens.engines.join._join",
     "search": "nqueens.engines.bitboard._search",
     "local": "nqueens.engines.local._local",
     "reduced": "nqueens.engines.reduced._reduced",

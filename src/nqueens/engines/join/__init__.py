@@ -2,32 +2,19 @@
 over the whole board.
 
 Every quarter's partial solutions are listed once (``nqueens.engines.join._join``, in C). For
-each set R of rows whose queens stand in the east half (a *job*), the east half's solutions
-are the north-east and south-east quarters' that fit together, the west half's likewise, and
-the board's solutions are the pairs of an east and a west half that share no diagonal, counted
-256 pairs at a time. The board's symmetries leave about one R in four to join, and the queens
-on the long diagonals halve the rest (docs/explanation/counting.md draws it). A count is cut into
-spans of jobs: the pieces for workers, a cluster and checkpoints.
+each set R of rows whose queens stand in the left half (a *job*), the left halves are the
+top-left and bottom-left quarters' solutions that fit together, the right halves likewise, and
+the board's solutions are the pairs of a left and a right half that share no diagonal, counted
+256 pairs at a time. The board's symmetries leave about an eighth of the work
+(docs/explanation/counting.md draws it). A count is cut into spans of jobs: the pieces for
+workers, a cluster and checkpoints.
 """
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
-from nqueens.engines.base import (
-    COUNT,
-    Engine,
-    Request,
-    Subcount,
-    Subproblem,
-    counted_in_slices,
-)
-
-if TYPE_CHECKING:
-    from nqueens.engines.join import _join
+from nqueens.engines.base import COUNT, Engine, Request, Subcount, Subproblem
 
 NAME = "join"
 STAT_NAMES = ("halves", "pairs")
@@ -37,11 +24,11 @@ and the pairs of halves compared."""
 MAX_N = 21
 """Quarters of 10 x 10: the next size's lists of quarter solutions take tens of gigabytes."""
 
-FROM_N = 12
-"""The smallest board ``auto`` counts by the join: smaller ones end at once either way, and the
-edge counter's start is the shorter (``benchmarks/counting.py`` measures both)."""
+FROM_N = 14
+"""The smallest board ``auto`` counts by the join: smaller ones take milliseconds either way, and
+the edge search counts their symmetry classes too (``count 12 --stats`` shows them)."""
 
-WORKERS_FROM_N = 16
+WORKERS_FROM_N = 17
 """From this size a count goes to every core: smaller ones end before workers start."""
 
 PIECES = 1024
@@ -53,18 +40,6 @@ SMALL_PIECES = 64
 QUARTER_SOLUTIONS = (1, 2, 5, 18, 87, 462, 2635, 16870, 118969, 915442, 7535369)
 """The partial solutions of an h x h quarter (any number of queens), for h = 0 to 10: the lists
 the engine keeps, which ``_join.placements`` counts as it makes them."""
-
-_SLICE = 1 << 22
-"""Work (half boards, or 256 pairs compared) per call of the C module: milliseconds."""
-
-
-@dataclass(frozen=True)
-class JoinSubproblem(Subproblem):
-    """The jobs ``span[0]`` to ``span[1] - 1`` of a plain n x n board."""
-
-    n: int = 0
-    symmetry: bool = True
-    span: tuple[int, int] = (0, 0)
 
 
 class JoinEngine(Engine):
@@ -91,44 +66,26 @@ class JoinEngine(Engine):
         return memory_needed(request.n)
 
     def prepare(self, request: Request) -> None:
-        quarters(request.n, request.symmetry)
+        from nqueens.engines.join import jobs
 
-    def subproblems(self, request: Request, deadline: float | None) -> list[JoinSubproblem]:
-        from nqueens.engines.join import _join
+        jobs.quarters(request.n, request.symmetry)
 
-        n, symmetry = request.n, request.symmetry
-        total = _join.jobs(quarters(n, symmetry))
+    def subproblems(self, request: Request, deadline: float | None) -> Sequence[Subproblem]:
+        from nqueens.engines.join import jobs
+
+        n = request.n
         pieces = PIECES if n >= WORKERS_FROM_N else SMALL_PIECES if n >= FROM_N else 1
-        size = max(1, -(-total // pieces))
-        base = JoinSubproblem(NAME, deadline, n, symmetry)
-        return [replace(base, span=(at, min(at + size, total))) for at in range(0, total, size)]
+        return jobs.spans(NAME, n, request.symmetry, pieces, deadline)
 
-    def finer(self, task: Subproblem) -> list[JoinSubproblem] | None:
-        assert isinstance(task, JoinSubproblem)
-        start, end = task.span
-        if end - start <= 1:
-            return None
-        return [replace(task, span=(at, at + 1)) for at in range(start, end)]
+    def finer(self, task: Subproblem) -> Sequence[Subproblem] | None:
+        from nqueens.engines.join import jobs
+
+        return jobs.finer(task)
 
     def count_subproblem(self, task: Subproblem) -> Subcount:
-        assert isinstance(task, JoinSubproblem)
-        from nqueens.engines.join import _join
+        from nqueens.engines.join import jobs
 
-        counter = _counter(task)
-        found = (0, 0, 0, False)
-
-        def step() -> None:
-            nonlocal found
-            found = _join.count(counter, _SLICE)
-
-        def over() -> bool:
-            return found[3]
-
-        def total(complete: bool) -> Subcount:
-            solutions, halves, pairs, _ = found
-            return Subcount(solutions, None, halves, pairs, complete)
-
-        return counted_in_slices(task.deadline, over, step, total)
+        return jobs.count(task)
 
 
 def memory_needed(n: int) -> int:
@@ -140,34 +97,6 @@ def memory_needed(n: int) -> int:
     solutions = QUARTER_SOLUTIONS[h]
     quadrants = 4 * (8 * cells + 16 * solutions)
     return 4 * cells + 8 * solutions + quadrants + quadrants // 3
-
-
-@lru_cache(maxsize=2)
-def quarters(n: int, symmetry: bool) -> _join.Quarters:
-    """The quarters' lists and jobs of an n x n board, made once a process (they never change:
-    every count and thread reads the same)."""
-    from nqueens.engines.join import _join
-
-    return _join.quarters(n, symmetry)
-
-
-_counters = threading.local()
-"""Each thread's count under way, kept between pieces: the quadrants it laid out for a
-placement of the middle queens serve the next piece, which mostly has the same."""
-
-
-def _counter(task: JoinSubproblem) -> _join.Counter:
-    from nqueens.engines.join import _join
-
-    board = quarters(task.n, task.symmetry)
-    start, end = task.span
-    kept: _join.Counter | None = getattr(_counters, "counter", None)
-    if kept is not None and _join.board(kept) is board:
-        _join.restart(kept, start, end)
-        return kept
-    counter = _join.start(board, start, end)
-    _counters.counter = counter
-    return counter
 
 
 ENGINE = JoinEngine()
