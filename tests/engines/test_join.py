@@ -19,7 +19,7 @@ import nqueens
 from nqueens.core.board import Board
 from nqueens.engines import registry
 from nqueens.engines.base import COUNT, Request
-from nqueens.engines.join import ENGINE, MAX_N, QUARTER_SOLUTIONS, _join, memory_needed
+from nqueens.engines.join import ENGINE, MAX_N, QUARTER_SOLUTIONS, _join, job_count, memory_needed
 from nqueens.engines.join.jobs import JoinSubproblem
 
 
@@ -83,8 +83,17 @@ def test_the_memory_prediction_rests_on_the_lists_the_module_makes() -> None:
     for h in range(6, 10):
         assert _join.placements(_join.quarters(2 * h, True)) == QUARTER_SOLUTIONS[h]
     assert memory_needed(20) > 500 * 2**20  # quarters of 10 x 10: hundreds of megabytes
-    assert memory_needed(21) == memory_needed(20)  # the same quarters
+    assert memory_needed(21) > memory_needed(20)  # the same quarters, more jobs
+    assert memory_needed(21, False) > memory_needed(21) + 500 * 2**20  # 33 million jobs
     assert memory_needed(16) < 20 * 2**20
+
+
+@pytest.mark.parametrize("n", range(1, 18))
+def test_the_jobs_foreseen_are_the_jobs_made(n: int) -> None:
+    """Every R for every placement of the middle queens without symmetry; at most as many with
+    it (memory_needed rests on the figure)."""
+    assert _join.jobs(_join.quarters(n, False)) == job_count(n, False)
+    assert _join.jobs(_join.quarters(n, True)) <= job_count(n, True)
 
 
 @pytest.mark.parametrize("n", [15, 16])

@@ -13,6 +13,7 @@ workers, a cluster and checkpoints.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import comb
 
 from nqueens.engines.base import COUNT, Engine, Request, Subcount, Subproblem
 
@@ -63,7 +64,7 @@ class JoinEngine(Engine):
         return request.n >= WORKERS_FROM_N
 
     def memory_needed(self, request: Request) -> int:
-        return memory_needed(request.n)
+        return memory_needed(request.n, request.symmetry)
 
     def prepare(self, request: Request) -> None:
         from nqueens.engines.join import jobs
@@ -88,15 +89,30 @@ class JoinEngine(Engine):
         return jobs.count(task)
 
 
-def memory_needed(n: int) -> int:
+def memory_needed(n: int, symmetry: bool = True) -> int:
     """Bytes a count of an n x n board takes at most in one process: the quarters' lists (4
     bytes for each set of rows and columns, 8 a solution); a count's copy of them for each
-    quadrant (8 and 16 bytes); and the halves it joins, which a third of that bounds."""
+    quadrant (8 and 16 bytes); the halves it joins, which a third of that bounds; and the list
+    of jobs (12 bytes each, twice while it grows)."""
     h = min(n, MAX_N) // 2
     cells = (1 << 2 * h) + 1
     solutions = QUARTER_SOLUTIONS[h]
     quadrants = 4 * (8 * cells + 16 * solutions)
-    return 4 * cells + 8 * solutions + quadrants + quadrants // 3
+    return 4 * cells + 8 * solutions + quadrants + quadrants // 3 + 24 * job_count(n, symmetry)
+
+
+def job_count(n: int, symmetry: bool) -> int:
+    """How many jobs a count of an n x n board joins, at most: each set R of the left half's
+    rows, for each placement of the middle row's and column's queens (odd N), an eighth of those
+    placements with the board's symmetry."""
+    h = n // 2
+    if n % 2 == 0:
+        return comb(n, h)
+    if n < 3:
+        return 1
+    m = h
+    placements = m * (m - 1) // 2 if symmetry else (n - 1) * (n - 3)
+    return comb(n - 1, h) + placements * comb(n - 2, h)
 
 
 ENGINE = JoinEngine()
