@@ -2,12 +2,11 @@
 over the whole board.
 
 Every quarter's partial solutions are listed once (``nqueens.engines.join._join``, in C). For
-each set R of rows whose queens stand in the left half (a *job*), the left halves are the
-top-left and bottom-left quarters' solutions that fit together, the right halves likewise, and
-the board's solutions are the pairs of a left and a right half that share no diagonal, counted
-256 pairs at a time. The board's symmetries leave about an eighth of the work
-(docs/explanation/counting.md draws it). A count is cut into spans of jobs: the pieces for
-workers, a cluster and checkpoints.
+each set R of rows whose queens stand in the left half (a *job*), the left halves are the top-
+left and bottom-left quarters' solutions that fit together, the right halves likewise, and the
+board's solutions are the pairs of a left and a right half that share no diagonal, counted 256
+pairs at a time. The board's symmetries cut the work 3 to 8 times (docs/explanation/counting.md
+draws it). A count is cut into spans of jobs: the pieces for workers, a cluster and checkpoints.
 """
 
 from __future__ import annotations
