@@ -15,6 +15,7 @@ import pytest
 from helpers import process_env, run_python
 
 from nqueens.engines.bitboard import _edges, _search
+from nqueens.engines.join import _join
 from nqueens.engines.local import _local
 from nqueens.engines.reduced import _reduced
 from nqueens.formats import _text
@@ -295,6 +296,12 @@ def _reduced_call() -> tuple[Callable[[], object], Callable[[], object]]:
     return (lambda: _reduced.search(search, 1 << 22)), (lambda: _reduced.search(search, 1))
 
 
+def _join_call() -> tuple[Callable[[], object], Callable[[], object]]:
+    quarters = _join.quarters(17, True)
+    counter = _join.start(quarters, 0, _join.jobs(quarters))
+    return (lambda: _join.count(counter, 1 << 40)), (lambda: _join.count(counter, 1))
+
+
 def _local_call() -> tuple[Callable[[], object], Callable[[], object]]:
     long_call = _local_search_under_way()
     attempt = long_call.__closure__[0].cell_contents  # type: ignore[index]
@@ -306,6 +313,7 @@ ONE_STATE_TWO_THREADS = {
     "search": _search_call,
     "listing": _listing_call,
     "reduced": _reduced_call,
+    "join": _join_call,
     "local": _local_call,
 }
 """For each module's state, a long call and a short one on the same state."""

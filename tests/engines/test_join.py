@@ -6,8 +6,8 @@ lists against partial solutions counted here; pieces, stops and resumes against 
 
 from __future__ import annotations
 
+import json
 import random
-import threading
 import time
 from dataclasses import replace
 from itertools import permutations
@@ -140,8 +140,6 @@ def test_auto_counts_plain_boards_by_the_join_and_the_rest_as_before() -> None:
 def test_the_command_line_counts_by_the_join_with_its_statistics() -> None:
     result = run_nqueens("count", "14", "--engine", "join", "--stats", "--format", "json")
     assert result.returncode == 0, result.stderr
-    import json
-
     record = json.loads(result.stdout)
     assert record["solutions"] == known_total(14) and record["engine"] == "join"
     assert record["halves"] > 0 and record["pairs"] > 0
@@ -186,33 +184,6 @@ def test_hostile_arguments_to_the_module_are_refused() -> None:
 
 
 @pytest.mark.slow
-def test_one_counter_driven_by_two_threads_is_refused() -> None:
-    quarters = _join.quarters(17, True)
-    counter = _join.start(quarters, 0, _join.jobs(quarters))
-    calling = threading.Event()
-
-    def call() -> None:
-        calling.set()
-        _join.count(counter, 1 << 40)
-
-    worker = threading.Thread(target=call)
-    worker.start()
-    calling.wait()
-    refused = False
-    try:
-        while worker.is_alive() and not refused:
-            time.sleep(0.02)
-            try:
-                _join.count(counter, 1)
-            except RuntimeError as error:
-                assert "another thread" in str(error)
-                refused = True
-    finally:
-        worker.join()
-    assert refused, "the long call ended before a second call was tried"
-
-
-@pytest.mark.slow
 def test_a_count_stopped_and_resumed_from_its_checkpoint_is_exact(tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "join.ckpt"
     stopped = run_nqueens("count", "18", "--engine", "join", "-t", "1", "--checkpoint", str(path))
@@ -230,7 +201,3 @@ def test_large_boards_are_counted_exactly(n: int) -> None:
     result = run_nqueens("count", str(n), "--engine", "join", timeout=600)
     assert result.returncode == 0, result.stderr
     assert int(result.stdout) == known_total(n)
-
-
-def test_instructions_name_a_copy() -> None:
-    assert _join.instructions() in ("x86-64-v3 (AVX2)", "x86-64", "portable")

@@ -472,11 +472,12 @@ CLONED static int halves(Counter *c, u64 rows, u32 columns, int right_half) {
                         c->left.length += kept;
                         c->halves += kept;
                     } else {
+                        for (int k = 0; k < 3; k++)
+                            if (reserve(&c->right[k], many) < 0) return -1;
                         for (size_t j = 0; j < many; j++) {
                             if (key & keys[j]) continue;
                             u64 joined = pattern | patterns[j];
                             Patterns *into = &c->right[bits_set(joined >> CLASS_SHIFT)];
-                            if (reserve(into, 1) < 0) return -1;
                             into->patterns[into->length++] = joined & PATTERN_MASK;
                             c->halves++;
                         }
@@ -760,18 +761,6 @@ static PyObject *join_count(PyObject *module, PyObject *args) {
                          c->next >= c->end ? Py_True : Py_False);
 }
 
-static PyObject *join_instructions(PyObject *Py_UNUSED(self), PyObject *Py_UNUSED(args)) {
-#if CLONES
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
-        return PyUnicode_FromString("x86-64-v3 (AVX2)");
-    return PyUnicode_FromString("x86-64");
-#else
-    return PyUnicode_FromString("portable");
-#endif
-}
-
 static PyMethodDef methods[] = {
     {"quarters", join_quarters, METH_VARARGS,
      "quarters(n, symmetry) -> the solutions of every quarter of an n x n board, and its jobs "
@@ -789,9 +778,6 @@ static PyMethodDef methods[] = {
      "count(counter, budget) -> (solutions, halves, pairs, over)\n\n"
      "Go on with the count for about budget units of work (a half board, or 256 pairs compared),\n"
      "a job at a time."},
-    {"instructions", join_instructions, METH_NOARGS,
-     "instructions() -> the copy of the join this processor runs: x86-64-v3 (AVX2), x86-64 or "
-     "portable (one copy)."},
     {NULL, NULL, 0, NULL},
 };
 
