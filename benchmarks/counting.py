@@ -117,11 +117,7 @@ JOIN_SETTINGS = {  # its solcounter.h's table: sieveCuts, matchMinSize, BMI2, pr
 
 def build_join_counter(source: Path, n: int, folder: Path, bmi2: bool) -> Path:
     """The join counter for size n, built from its source folder as its solcounter.h asks (BMI2
-    only where ``bmi2`` allows)."""
-    if not (source / "solcounter.h").exists():
-        raise SystemExit(
-            f"{source} holds no solcounter.h: pass --join-counter with a clone of {JOIN_COUNTER}"
-        )
+    only where ``bmi2`` allows; main() has checked that ``source`` holds it)."""
     if n not in JOIN_SETTINGS:
         raise SystemExit(f"the join counter's table has settings for N = 16..22, not {n}")
     cuts, minimum, bmi, prefetch = JOIN_SETTINGS[n]

@@ -112,6 +112,7 @@ def test_benchmarks_that_need_the_peers_say_so_when_they_are_missing(tmp_path: P
     [
         ("ortools_program.py", ["--program", "nowhere.py"], "google/or-tools (commit "),
         ("diagonals.py", ["--sizes", "16"], "csplib/csplib (commit "),
+        ("counting.py", ["--join-counter", "nowhere"], "N-Queens-Count-Sol on GitHub (commit "),
     ],
 )
 def test_a_peer_of_another_project_is_asked_for_with_where_to_get_it(
