@@ -32,7 +32,7 @@ from nqueens.cli import report
 from nqueens.cli.engine_choice import EngineChoice
 from nqueens.cli.output import COLOR_KEY
 from nqueens.cli.params import Seconds, complete_path, option_flag
-from nqueens.core import clock, pictures
+from nqueens.core import pictures
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -178,13 +178,6 @@ def _typing_distance(first: str, second: str) -> int:
     return previous[-1]
 
 
-def _keep_time_limit(
-    ctx: click.Context, param: click.Parameter, value: float | None
-) -> float | None:
-    clock.set_limit(value)
-    return value
-
-
 def common_options(function: F) -> F:
     """What every search command shares: --time-limit, --stats, --format and --quiet."""
     function = click.option(
@@ -199,7 +192,6 @@ def common_options(function: F) -> F:
         type=Seconds(),
         metavar="SECONDS",
         is_eager=True,  # read before a --board file, whose waiting it bounds
-        callback=_keep_time_limit,
         help="Stop after this many seconds, start-up included; what was found is partial "
         "(e.g. -t 0.5).",
     )(function)

@@ -67,12 +67,17 @@ class ReadingOutlasted(click.ClickException):
     exit_code = EXIT_TIME_LIMIT
 
 
-def _read_in_time(stream: BinaryIO, size: int, name: str) -> bytes:
+def _time_limit(ctx: click.Context | None) -> float | None:
+    """The command's time limit (None: none, or a command without one): ``--time-limit`` is
+    read before any file, to bound the wait for one."""
+    return ctx.params.get("time_limit") if ctx is not None else None
+
+
+def _read_in_time(stream: BinaryIO, size: int, name: str, time_limit: float | None) -> bytes:
     """At most ``size`` bytes of ``stream`` as soon as some are there, waiting for a pipe or a
-    terminal only as long as the command's time limit leaves."""
+    terminal only as long as the command's ``time_limit`` leaves (None: as long as it takes)."""
     if not _is_regular(stream):  # a named pipe opened before its writer: wait for one too
-        left = clock.left()
-        ready, _, _ = select.select([stream], [], [], left)
+        ready, _, _ = select.select([stream], [], [], clock.remaining(time_limit))
         if not ready:
             raise ReadingOutlasted(
                 f"the time limit ended while waiting for {name} to be written: nothing was searched"
@@ -158,7 +163,7 @@ class TextFile(_Source):
         try:
             stream = _open_source(path)
             try:
-                data, encoding = self._contents(stream, name)
+                data, encoding = self._contents(stream, name, _time_limit(ctx))
             finally:
                 if path != "-":
                     stream.close()
@@ -166,14 +171,16 @@ class TextFile(_Source):
         except (OSError, InputError) as error:
             self._refuse(path, error, param, ctx)
 
-    def _contents(self, stream: BinaryIO, name: str) -> tuple[bytes, str]:
+    def _contents(
+        self, stream: BinaryIO, name: str, time_limit: float | None
+    ) -> tuple[bytes, str]:
         """The bytes of ``stream``, and their encoding: UTF-8 unless a mark names another. NUL
         bytes, which UTF-16 and UTF-32 hold and UTF-8 text never does, refuse UTF-8 as they
-        come."""
+        come. A pipe is waited for until the command's ``time_limit`` ends."""
         chunks: list[bytes] = []
         size = 0
         encoding = None
-        while chunk := _read_in_time(stream, self._CHUNK, name):
+        while chunk := _read_in_time(stream, self._CHUNK, name, time_limit):
             if not chunks:
                 encoding = _marked_encoding(chunk)
             size += len(chunk if encoding else not_binary(chunk, name))

@@ -13,20 +13,6 @@ LEAST_SECONDS = 1e-3
 """What is left of a limit that start-up has used up: the search stops at once, with what it has."""
 
 _started: float | None = None  # time.monotonic() when the process started; None: not a command
-_limit: float | None = None  # the command's time limit in seconds, once it is read
-
-
-def set_limit(seconds: float | None) -> None:
-    """Remember the command's time limit as soon as it is read, so that what comes before the
-    search (waiting for a board file to be written) keeps to it too."""
-    global _limit
-    _limit = seconds
-
-
-def left() -> float | None:
-    """The seconds left of the command's time limit (None: no limit, or no command)."""
-    return remaining(_limit) if _limit is not None and _started is not None else None
-
 
 def start() -> None:
     """Start the command's clock now, as nqueens itself starts: what ran in the same process
