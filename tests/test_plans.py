@@ -7,9 +7,10 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import bound, known_total
+from helpers import bound, known_total, run_nqueens
 
 from nqueens import Board, InputError, api
+from nqueens.engines import registry
 
 
 @pytest.mark.parametrize(
@@ -108,6 +109,72 @@ def test_a_plan_is_checked_as_the_search_would_be_and_searches_nothing() -> None
     plan = api.plan("count", 18)  # counted, minutes on two cores
     assert time.monotonic() - started < bound(0.5)
     assert plan.known_total == known_total(18)
+
+
+@pytest.mark.parametrize(
+    ("command", "n", "arguments"),
+    [
+        ("count", 10, {}),
+        ("count", 18, {}),
+        ("count", 14, {"engine": "cp-sat", "time_limit": 5}),
+        ("count", Board(20, rules=["superqueens"]), {}),
+        ("count", Board(12, rules=["torus"]), {"workers": 2}),
+        ("solve", 8, {}),
+        ("solve", 9, {"queens": [(0, 0)], "engine": "cp"}),
+        ("first", 8, {}),
+        ("first", 600, {}),
+        ("first", 20, {"queens": [(0, 0)], "time_limit": 9}),
+        ("first", 8, {"engine": "mip"}),
+        ("first", Board(13, rules=["torus"]), {}),
+    ],
+)
+def test_a_plan_is_made_without_starting_any_search(
+    command: str, n: int | Board, arguments: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Planning calls no engine's search, nor anything an engine loads before one: a plan is
+    made before the search, not found by starting one and stopping it."""
+
+    def started(*_: object, **__: object) -> None:
+        raise AssertionError("a search started while only a plan was asked for")
+
+    for engine in registry.ENGINES.values():
+        for name in ("solve", "count", "first", "prepare", "subproblems", "count_subproblem"):
+            monkeypatch.setattr(engine, name, started)
+    plan = api.plan(command, n, **arguments)
+    assert plan.command == command and plan.engine
+
+
+def test_a_plan_says_the_time_limit_the_workers_and_how_long_a_count_may_run() -> None:
+    from nqueens.run.executors import default_workers
+
+    cores = default_workers()
+    assert api.plan("count", 18).workers == cores  # a long count takes every core
+    assert api.plan("count", 10, engine="bitboard").workers == 1  # at once: no workers
+    assert api.plan("count", 18, workers=1).workers == 1
+    assert api.plan("count", 18, workers=0).workers == cores
+    assert api.plan("count", 18, workers=cores + 7).workers == cores
+    assert api.plan("count", 18, cluster="local:1").workers == 1
+    one_piece = api.plan("count", 10, engine="mip", time_limit=5)
+    assert one_piece.workers is None and one_piece.time_limit == 5
+    assert api.plan("solve", 8).workers is None and api.plan("solve", 8).time_limit is None
+    # Only a timed sample tells how long this count takes: it refuses itself past an hour.
+    assert api.plan("count", Board(20, rules=["superqueens"])).longest == 3600
+    assert api.plan("count", Board(20, rules=["superqueens"]), time_limit=9).longest is None
+    assert api.plan("count", 18).longest is None  # bounded by the published count
+
+
+def test_a_refused_plan_keeps_the_notes_it_had() -> None:
+    """The engine named being far slower is said beside the refusal of a search too long to
+    run without a limit, first, as the command line shows."""
+    with pytest.raises(InputError, match="too many to go through without a limit") as refused:
+        api.plan("count", 20, engine="cp")
+    (slow,) = refused.value.notes
+    assert str(slow).startswith("the cp engine takes about")
+    said = run_nqueens("count", "20", "--engine", "cp")
+    assert said.returncode == 2 and said.stdout == ""
+    assert said.stderr.startswith("Note: the cp engine takes about")
+    assert said.stderr.index("Note:") < said.stderr.index("Error: N = 20 has")
+    assert InputError("any").notes == ()
 
 
 def test_the_facts_help_shows_come_from_the_api() -> None:

@@ -21,7 +21,7 @@ from nqueens.core.board import Board
 from nqueens.core.results import InputError
 from nqueens.engines import registry
 from nqueens.engines.base import Request
-from nqueens.run.plan import check_bounded, check_estimate
+from nqueens.run.bounds import LONGEST_WITHOUT_A_LIMIT, check_bounded, check_estimate
 
 TORUS_COUNTS = {1: 1, 2: 0, 3: 0, 4: 0, 5: 10, 6: 0, 7: 28, 8: 0, 9: 0, 10: 0, 11: 88, 13: 4524}
 SUPERQUEENS_COUNTS = {1: 1, 4: 0, 8: 0, 9: 0, 10: 4, 11: 44, 12: 156}
@@ -383,11 +383,13 @@ def test_a_count_under_a_rule_takes_n_19_without_a_limit(rule_set: tuple[str, ..
     Another engine named, listing its solutions, and N = 20 still need one."""
     count = Request("count", Board(19, rules=rule_set))
     bitboard = registry.ENGINES["bitboard"]
-    assert check_bounded(count, resumable=False, engine=bitboard) is False
+    assert check_bounded(count, resumable=False, engine=bitboard) is None
     with pytest.raises(InputError, match="too many to go through without a limit"):
         check_bounded(Request("solve", Board(19, rules=rule_set)), resumable=False, engine=bitboard)
     larger = Request("count", Board(20, rules=("superqueens",)))
-    assert check_bounded(larger, resumable=False, engine=bitboard) is True  # timed, then said
+    assert (
+        check_bounded(larger, resumable=False, engine=bitboard) == LONGEST_WITHOUT_A_LIMIT
+    )  # timed
 
 
 def test_pictures_and_explain_show_the_rule(tmp_path: Path) -> None:

@@ -40,9 +40,10 @@ from helpers import (
 import nqueens
 from nqueens.core.board import Board
 from nqueens.core.geometry import Diagonal
-from nqueens.engines import gpu, registry
+from nqueens.engines import gpu
 from nqueens.engines.base import Request
 from nqueens.engines.gpu import caching, kernel, needs
+from nqueens.run import auto
 
 SIMULATOR = process_env(NUMBA_ENABLE_CUDASIM="1")
 
@@ -272,24 +273,24 @@ def test_a_device_without_cudas_compiler_is_told_how_to_get_it(
 def test_auto_counts_on_the_cpu_without_a_device(monkeypatch: pytest.MonkeyPatch) -> None:
     large = Request("count", Board(18))
     monkeypatch.setattr(needs, "missing", lambda: "finds no CUDA device on this machine")
-    assert registry.for_count(large).name == "join"
+    assert auto.for_count(large).name == "join"
     monkeypatch.setattr(needs, "missing", lambda: None)
-    assert registry.for_count(large).name == gpu.NAME
-    assert registry.for_count(Request("count", Board(18), symmetry=False)).name == gpu.NAME
-    assert registry.for_count(Request("count", Board(18), remote=True)).name == "join"
+    assert auto.for_count(large).name == gpu.NAME
+    assert auto.for_count(Request("count", Board(18), symmetry=False)).name == gpu.NAME
+    assert auto.for_count(Request("count", Board(18), remote=True)).name == "join"
     # below the size where a device pays for itself, and for what the engine cannot count
-    assert registry.for_count(Request("count", Board(12))).name == "bitboard"
+    assert auto.for_count(Request("count", Board(12))).name == "bitboard"
     few_free = Board(20, queens=((0, 0), (2, 1), (4, 2)))
-    assert registry.for_count(Request("count", few_free)).name != gpu.NAME
-    assert registry.for_count(Request("count", Board(18, rules={"torus"}))).name != gpu.NAME
+    assert auto.for_count(Request("count", few_free)).name != gpu.NAME
+    assert auto.for_count(Request("count", Board(18, rules={"torus"}))).name != gpu.NAME
 
 
 def test_auto_never_counts_on_the_simulator(monkeypatch: pytest.MonkeyPatch) -> None:
     """With NUMBA_ENABLE_CUDASIM=1, auto took the simulator from N = 18: 'count 18 -t 2' ran
     for minutes (one simulated piece of N = 18 takes seconds), where the CPU counts it in 2 s."""
     monkeypatch.setenv("NUMBA_ENABLE_CUDASIM", "1")
-    assert registry.for_count(Request("count", Board(18))).name == "join"
-    assert registry.for_count(Request("count", Board(20), symmetry=False)).name != gpu.NAME
+    assert auto.for_count(Request("count", Board(18))).name == "join"
+    assert auto.for_count(Request("count", Board(20), symmetry=False)).name != gpu.NAME
 
 
 @pytest.mark.parametrize(

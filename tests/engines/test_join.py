@@ -17,10 +17,10 @@ from helpers import brute_force_solutions, known_total, run_nqueens
 
 import nqueens
 from nqueens.core.board import Board
-from nqueens.engines import registry
 from nqueens.engines.base import COUNT, Request
 from nqueens.engines.join import ENGINE, MAX_N, QUARTER_SOLUTIONS, _join, job_count, memory_needed
 from nqueens.engines.join.jobs import JoinSubproblem
+from nqueens.run import auto
 
 
 def whole_count(n: int, symmetry: bool = True) -> int:
@@ -126,13 +126,13 @@ def test_a_count_stopped_by_its_deadline_is_a_lower_bound() -> None:
 
 
 def test_auto_counts_plain_boards_by_the_join_and_the_rest_as_before() -> None:
-    assert registry.for_count(Request(COUNT, Board(16))).name == "join"
-    assert registry.for_count(Request(COUNT, Board(13))).name == "bitboard"
-    assert registry.for_count(Request(COUNT, Board(16), unique=True)).name == "bitboard"
+    assert auto.for_count(Request(COUNT, Board(16))).name == "join"
+    assert auto.for_count(Request(COUNT, Board(13))).name == "bitboard"
+    assert auto.for_count(Request(COUNT, Board(16), unique=True)).name == "bitboard"
     torus = Board(16, rules=frozenset({"torus"}))
-    assert registry.for_count(Request(COUNT, torus)).name == "bitboard"
+    assert auto.for_count(Request(COUNT, torus)).name == "bitboard"
     puzzle = Board(16, queens=((0, 1),))
-    assert registry.for_count(Request(COUNT, puzzle)).name == "bitboard"
+    assert auto.for_count(Request(COUNT, puzzle)).name == "bitboard"
     stats = nqueens.count(16, engine="auto")
     assert (stats.solutions, stats.engine, stats.unique) == (known_total(16), "join", None)
 

@@ -16,7 +16,7 @@ import nqueens
 from nqueens import InputError, Status
 from nqueens.engines.base import Request
 from nqueens.formats.boards import random_puzzle
-from nqueens.run.plan import first_plan, fitting
+from nqueens.run.auto import first_plan, fitting
 
 
 def _assert_solution(rows: list[int] | tuple[int, ...]) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+import warnings
 from collections.abc import Sequence
 
 import pytest
@@ -230,12 +231,16 @@ def test_a_search_that_fails_to_load_under_a_time_limit_says_why(
 
 def test_more_workers_than_cores_are_capped_with_a_warning() -> None:
     """count 16 --workers 1024 forked a thousand processes for two cores."""
-    from nqueens.run.executors import WorkersCappedWarning, default_workers, fitted_workers
+    from nqueens import api
+    from nqueens.run.executors import WorkersCappedWarning, default_workers
 
     cores = default_workers()
-    assert fitted_workers(cores, "worker processes") == cores
+    assert api.plan("count", 12, workers=cores + 30, engine="bitboard").workers == cores
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # as many as there are cores: no warning
+        assert nqueens.count(10, workers=cores, engine="bitboard").solutions == known_total(10)
     with pytest.warns(WorkersCappedWarning, match=f"counting with {cores}"):
-        assert fitted_workers(cores + 30, "worker processes") == cores
+        assert nqueens.count(10, workers=cores + 30, engine="bitboard").solutions == 724
     done = run_nqueens("count", "14", "--workers", "1024", "-t", "2")  # a process: it forks
     assert done.returncode in (0, 3), done.stderr
     assert done.stderr.startswith("Warning: 1,024 worker processes would outnumber the ")

@@ -20,7 +20,7 @@ from nqueens.core.geometry import DIFFERENCE, SUM, Diagonal
 from nqueens.engines.base import Engine, Request, Subcount, Subproblem
 from nqueens.engines.bitboard import ENGINE as BITBOARD
 from nqueens.engines.reduced import ENGINE as REDUCED
-from nqueens.run import counting, executors, plan
+from nqueens.run import counting, executors, notes
 from nqueens.run.estimate import Estimate, estimate
 
 EXCLUDED_SUMS = frozenset({3, 11})
@@ -185,9 +185,9 @@ def test_an_engine_far_slower_than_autos_choice_is_noted(
     command: str, n: int, engine: str, faster: str
 ) -> None:
     """By the rates the engines declare; the search still runs as asked."""
-    slow = plan.slow_choice(Request(command, Board(n)), engine)
+    slow = notes.slow_choice(Request(command, Board(n)), engine)
     assert slow is not None and slow.faster == faster
-    assert slow.seconds >= 10 * slow.faster_seconds and slow.seconds >= plan.SLOW_CHOICE_SECONDS
+    assert slow.seconds >= 10 * slow.faster_seconds and slow.seconds >= notes.SLOW_CHOICE_SECONDS
     process = start_nqueens(command, str(n), "--engine", engine, "--format", "json")
     try:
         assert process.stderr is not None

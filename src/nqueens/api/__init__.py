@@ -43,7 +43,8 @@ from nqueens.core.errors import CheckpointUnwritable, ClusterLost, ClusterUnreac
 from nqueens.core.geometry import RULES, SUM, Diagonal
 from nqueens.core.known_counts import KNOWN_TOTALS
 from nqueens.core.lazy import loader
-from nqueens.core.plans import Attempt, Note, Plan
+from nqueens.core.notes import Note
+from nqueens.core.plans import Attempt, Plan
 from nqueens.core.results import (
     Finished,
     FirstResult,

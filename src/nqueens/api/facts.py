@@ -10,10 +10,11 @@ from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import mip, registry
 from nqueens.engines.base import MAX_SEED as MAX_SEED
 from nqueens.engines.base import EngineOption
+from nqueens.run import auto
+from nqueens.run.auto import COUNT_REASON as COUNT_REASON
+from nqueens.run.auto import FIRST_REASON as FIRST_REASON
 from nqueens.run.limits import CONNECT_SECONDS as CONNECT_SECONDS
 from nqueens.run.limits import MAX_WORKERS as MAX_WORKERS
-from nqueens.run.requests import COUNT_REASON as COUNT_REASON
-from nqueens.run.requests import FIRST_REASON as FIRST_REASON
 from nqueens.run.requests import MAX_MODEL_N as MAX_MODEL_N
 
 
@@ -28,10 +29,10 @@ def none_exists(board: Board) -> str:
 AUTO_ENGINE = registry.AUTO_ENGINE
 """The engine name that lets nqueens choose, per request (see ``plan``)."""
 
-SOLVE_DEFAULT = registry.SOLVE_DEFAULT
+SOLVE_DEFAULT = auto.SOLVE_DEFAULT
 """The engine ``solve`` runs where it can and no other engine is suited better."""
 
-SOLVE_FALLBACK = registry.SOLVE_FALLBACK
+SOLVE_FALLBACK = auto.SOLVE_FALLBACK
 """What ``solve`` runs where its default cannot (a strategy of its own, a board over 64)."""
 
 MIP_ENGINE = mip.NAME

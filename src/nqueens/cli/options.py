@@ -30,7 +30,7 @@ from nqueens.api import (
 )
 from nqueens.cli import report
 from nqueens.cli.engine_choice import EngineChoice
-from nqueens.cli.output import COLOR_KEY
+from nqueens.cli.output import COLOR_KEY, Output
 from nqueens.cli.params import Seconds, complete_path, option_flag
 from nqueens.core import pictures
 
@@ -367,9 +367,12 @@ def svg_target(
 
 
 @contextmanager
-def usage_errors() -> Iterator[None]:
-    """Turn an input the API refuses into a usage error (exit 2), one path for every command."""
+def usage_errors(output: Output | None = None) -> Iterator[None]:
+    """Turn an input the API refuses into a usage error (exit 2), one path for every command;
+    the notes its plan had are said first, on ``output``."""
     try:
         yield
     except InputError as error:
+        if output is not None:
+            report.notes(output, error.notes)
         raise report.usage_error(error) from None

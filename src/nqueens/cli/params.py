@@ -70,7 +70,8 @@ class ReadingOutlasted(click.ClickException):
 def _time_limit(ctx: click.Context | None) -> float | None:
     """The command's time limit (None: none, or a command without one): ``--time-limit`` is
     read before any file, to bound the wait for one."""
-    return ctx.params.get("time_limit") if ctx is not None else None
+    limit = ctx.params.get("time_limit") if ctx is not None else None
+    return limit if isinstance(limit, float) else None  # not given yet: click's own marker
 
 
 def _read_in_time(stream: BinaryIO, size: int, name: str, time_limit: float | None) -> bytes:
@@ -171,9 +172,7 @@ class TextFile(_Source):
         except (OSError, InputError) as error:
             self._refuse(path, error, param, ctx)
 
-    def _contents(
-        self, stream: BinaryIO, name: str, time_limit: float | None
-    ) -> tuple[bytes, str]:
+    def _contents(self, stream: BinaryIO, name: str, time_limit: float | None) -> tuple[bytes, str]:
         """The bytes of ``stream``, and their encoding: UTF-8 unless a mark names another. NUL
         bytes, which UTF-16 and UTF-32 hold and UTF-8 text never does, refuse UTF-8 as they
         come. A pipe is waited for until the command's ``time_limit`` ends."""

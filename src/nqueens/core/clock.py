@@ -14,6 +14,7 @@ LEAST_SECONDS = 1e-3
 
 _started: float | None = None  # time.monotonic() when the process started; None: not a command
 
+
 def start() -> None:
     """Start the command's clock now, as nqueens itself starts: what ran in the same process
     before it (a shell that waited, then ran ``exec nqueens``) is not the command's time."""

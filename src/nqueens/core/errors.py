@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from nqueens.core.notes import Note
+
 Square = tuple[int, int]
 """A square as code sees it: 0-based ``(row, col)``. People read and type 1-based ROW,COL."""
 
@@ -16,8 +18,12 @@ class InputError(ValueError):
     ``argument`` names the API argument at fault, where there is one, so that a caller with other
     names for its arguments (the command line's options) can name its own. A message that
     mentions arguments writes each of ``names`` as ``{name}``: ``str()`` spells it as the API does
-    (``time_limit=``), ``worded`` as the caller's ``spell`` does.
+    (``time_limit=``), ``worded`` as the caller's ``spell`` does. ``notes`` are what the search's
+    plan would have said first, where it was refused once they were known (an engine named
+    far slower than the one nqueens would pick, say): a caller says them before the refusal.
     """
+
+    notes: tuple[Note, ...] = ()
 
     def __init__(
         self, message: str, *, argument: str | None = None, names: tuple[str, ...] = ()

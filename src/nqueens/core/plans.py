@@ -8,27 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from nqueens.core.board import Board
-
-
-@dataclass(frozen=True)
-class Note:
-    """Something worth saying beside a search's answer, such as an engine far slower than the
-    one nqueens would pick. Where it mentions an argument it writes it as ``{name}`` (each of
-    ``names``): ``str()`` spells it as the API does (``engine=``), ``worded`` as a caller's
-    ``spell`` does (the command line's ``--engine``)."""
-
-    template: str
-    names: tuple[str, ...] = ()
-
-    def worded(self, spell: Callable[[str], str]) -> str:
-        """The note, each argument it mentions spelled by ``spell``."""
-        text = self.template
-        for name in self.names:
-            text = text.replace(f"{{{name}}}", spell(name))
-        return text
-
-    def __str__(self) -> str:
-        return self.worded(lambda name: f"{name}=")
+from nqueens.core.notes import Note
 
 
 @dataclass(frozen=True)
@@ -49,8 +29,13 @@ class Plan:
     ``"theorem"`` where a theorem answers without a search; ``reason`` says why that one.
     ``notes`` are what is worth saying before the search (the command line prints each as
     ``Note: ...``). ``known_total`` is the published number of solutions of a plain board,
-    where one is known. ``refusals`` maps each engine that cannot take the request to why
-    (computed when first read: some engines estimate the search to judge it).
+    where one is known. ``time_limit`` is the search's, in seconds (None: none). ``workers``
+    is how many processes of this machine count (1: this one; a local cluster's workers; None
+    where the engine searches in one piece, or a remote cluster's workers count). Where nothing
+    else bounds a count whose length only a timed sample of its pieces can tell, ``longest`` is
+    the estimate, in seconds, from which the count refuses itself once it has timed them.
+    ``refusals`` maps each engine that cannot take the request to why (computed when first
+    read: some engines estimate the search to judge it).
     """
 
     command: str
@@ -60,6 +45,9 @@ class Plan:
     attempts: tuple[Attempt, ...]
     notes: tuple[Note, ...] = ()
     known_total: int | None = None
+    time_limit: float | None = None
+    workers: int | None = None
+    longest: float | None = None
     judged: Callable[[], Mapping[str, str | None]] = field(
         default=lambda: {}, repr=False, compare=False
     )

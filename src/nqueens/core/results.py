@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from nqueens.core.board import Board
 from nqueens.core.errors import InputError as InputError
 from nqueens.core.errors import Square as Square
-from nqueens.core.plans import Note
+from nqueens.core.notes import Note
 from nqueens.core.wording import counted
 
 

@@ -1,4 +1,5 @@
-"""The engine registry: every engine by name, what each can take, and what ``auto`` picks.
+"""The engine registry: every engine by name, its options, and what each can take (or why not).
+What ``auto`` picks among them is ``nqueens.run.auto``'s to say.
 
 Adding an engine is one module under ``nqueens/engines`` and one line in ``_ENGINES``. Engine
 modules import their solvers only when a search runs, so reading the registry is cheap.
@@ -11,7 +12,6 @@ from dataclasses import replace
 
 from nqueens.core.memory import gigabytes, headroom
 from nqueens.core.results import InputError
-from nqueens.core.strategies import MAX_UNBOUNDED_ENUMERATION_N
 from nqueens.core.validation import shown
 from nqueens.engines import bitboard, cp, cpsat, gpu, join, local, mip, reduced
 from nqueens.engines.base import DOING, Engine, EngineOption, Request
@@ -36,13 +36,6 @@ OPTIONS: dict[str, tuple[EngineOption, Engine]] = {
 
 AUTO_ENGINE = "auto"
 """The engine name that lets nqueens choose: the fastest engine that can take the request."""
-
-SOLVE_DEFAULT = bitboard.NAME
-"""The engine ``solve`` runs unless told, where it can and no other engine is suited better: it
-lists in the OR-Tools guide's order, puzzles and rules included, a block of solutions at a time."""
-
-SOLVE_FALLBACK = cpsat.NAME
-"""What ``solve`` runs where the default cannot (a --strategy of its own, a board over 64)."""
 
 
 def describe(capability: str) -> str:
@@ -131,13 +124,6 @@ def refusal(engine: Engine, request: Request) -> str | None:
     return engine.refusal(request)
 
 
-def option_owner(request: Request) -> Engine | None:
-    """The one engine whose own options the request gives, which is the one ``auto`` runs; None
-    when none are given (or those of several engines, which checking the choice refuses)."""
-    owners = {OPTIONS[name][1] for name, _ in request.options}
-    return owners.pop() if len(owners) == 1 else None
-
-
 def verdicts(request: Request) -> dict[str, str | None]:
     """Each engine that has the request's command, with why it cannot take the request (None:
     it can)."""
@@ -169,49 +155,3 @@ def check(engine: Engine, request: Request) -> None:
     if others:
         reason += f"; engines that can: {', '.join(others)}"
     raise InputError(reason, names=tuple(OPTIONS))
-
-
-def for_count(request: Request) -> Engine:
-    """The fastest exact engine that can count ``request``, by the ranks the engines declare (the
-    last choice when none can, so that checking it says why). The ranks for excluded diagonals
-    apply beyond the free columns every engine counts without a limit: within them the bitboard
-    engine counts such boards as fast as the reduced engine or up to twice as fast
-    (``benchmarks/diagonals.py --count-engines``)."""
-    excluded = request.board.free_columns > MAX_UNBOUNDED_ENUMERATION_N and any(
-        engine.prefers(request) for engine in ENGINES.values()
-    )
-
-    def rank(engine: Engine) -> int | None:
-        return engine.excluded_diagonals_rank if excluded else engine.count_rank
-
-    candidates = sorted(
-        (
-            engine
-            for engine in ENGINES.values()
-            if rank(engine) is not None and engine.gains(request)
-        ),
-        key=lambda engine: rank(engine) or 0,
-    )
-    return _first_able([*candidates, *ENGINES.values()], request, candidates[-1])
-
-
-def for_solve(request: Request) -> Engine:
-    """The engine that lists the solutions of ``request``: one that prefers it (the reduced
-    engine, for excluded diagonals), else the bitboard engine, which lists fastest, else CP-SAT,
-    else the fastest counter that can take it (a puzzle on a board too large for CP-SAT), else
-    any that can; CP-SAT when none can, so that checking it says why."""
-    default, fallback = ENGINES[SOLVE_DEFAULT], ENGINES[SOLVE_FALLBACK]
-    preferred = [engine for engine in ENGINES.values() if engine.prefers(request)]
-    counters = sorted(
-        (engine for engine in ENGINES.values() if engine.count_rank is not None),
-        key=lambda engine: engine.count_rank or 0,
-    )
-    candidates = [*preferred, default, fallback, *counters, *ENGINES.values()]
-    return _first_able(candidates, request, fallback)
-
-
-def _first_able(candidates: list[Engine], request: Request, refused: Engine) -> Engine:
-    """The first of ``candidates`` that can take ``request`` (the ranked ones first, then any
-    engine that can: the original CP solver takes boards too large for the others); ``refused``
-    when none can, so that checking it says why."""
-    return next((e for e in candidates if refusal(e, request) is None), refused)

@@ -21,7 +21,7 @@ from nqueens.core.clock import seconds_until
 from nqueens.core.results import Finished, SearchInterrupted, Stats, Status
 from nqueens.core.strategies import MAX_UNBOUNDED_ENUMERATION_N
 from nqueens.engines.base import Engine, Request, Subcount, Subproblem, SubproblemInterrupted
-from nqueens.run import plan
+from nqueens.run import bounds
 from nqueens.run.executors import in_process, process_pool
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def count_split(
     on_estimate: EstimateCallback | None = None,
     checkpoint: Path | None = None,
     cluster: Cluster | None = None,
-    bounded_by_estimate: bool = False,
+    longest: float | None = None,
 ) -> Stats:
     """Count every solution of ``request`` exactly, on ``workers`` processes (1: this one), or
     on a Dask ``cluster``. Workers that the user did not ask for (``workers_asked`` False: as
@@ -57,9 +57,9 @@ def count_split(
     With a ``checkpoint`` file, every finished subproblem is written to it as it arrives, and
     those already there are not counted again. A long count without a time limit first times a
     sample of its subproblems: the estimate goes to ``on_estimate``, and sizes the batches so
-    that none runs long; with ``bounded_by_estimate`` (a count with nothing else to stop it),
-    one estimated to take hours is refused then (InputError). Ctrl-C raises SearchInterrupted
-    with the partial count.
+    that none runs long; with ``longest`` (a count with nothing else to stop it), one
+    estimated to take that many seconds or more is refused then (InputError). Ctrl-C raises
+    SearchInterrupted with the partial count.
     """
     started = time.monotonic()
     if is_long(request):
@@ -82,7 +82,7 @@ def count_split(
             from nqueens.run.checkpoint import Checkpoint, identity
 
             saved = Checkpoint(checkpoint, identity(engine.name, request, tasks))
-        counting = _Counting(engine, request, tasks, started, saved, bounded_by_estimate)
+        counting = _Counting(engine, request, tasks, started, saved, longest)
         if on_progress is not None:  # the pieces are known: so is the total, while it loads
             on_progress(len(counting.found), len(tasks), counting.solutions())
         # A finished checkpoint answers without loading the solver; a time limit that ends
@@ -186,11 +186,11 @@ class _Counting:
         tasks: Sequence[Subproblem],
         started: float,
         saved: Checkpoint | None,
-        bounded_by_estimate: bool = False,
+        longest: float | None = None,
     ) -> None:
         self.engine = engine
         self.request = request
-        self.bounded_by_estimate = bounded_by_estimate
+        self.longest = longest
         self.tasks = tasks
         self.started = started
         self.saved = saved
@@ -278,10 +278,11 @@ class _Counting:
             from nqueens.run.estimate import estimate  # loaded as the count began
 
             guess = estimate(self.engine, [task for _, task in self.todo], ESTIMATE_SECONDS)
-        if self.bounded_by_estimate:  # nothing else stops this count: hours are refused
+        if self.longest is not None:  # nothing else stops this count: hours are refused
             if guess is None:
-                raise plan.unbounded(self.request, None, workers)
-            plan.check_estimate(self.request, guess.seconds_on(workers), workers, guess.sureness)
+                raise bounds.unbounded(self.request, None, workers)
+            seconds = guess.seconds_on(workers)
+            bounds.check_estimate(self.request, seconds, workers, guess.sureness, self.longest)
         if guess is None:
             return None
         if on_estimate is not None:

@@ -43,19 +43,16 @@ class WorkersCappedWarning(UserWarning):
     one for each core, as more would only wait for them, and start and cost memory first."""
 
 
-def fitted_workers(asked: int, what: str) -> int:
-    """``asked`` worker processes, or the cores this process may run on where it has fewer,
-    with a WorkersCappedWarning saying so (``what`` names them: "worker processes")."""
-    cores = default_workers()
-    if asked <= cores:
-        return asked
-    warnings.warn(
-        f"{asked:,} {what} would outnumber the {cores} cores this process may run on, and only "
-        f"wait for them: counting with {cores}",
-        WorkersCappedWarning,
-        stacklevel=3,
-    )
-    return cores
+def say_capped(asked: int, cores: int, what: str) -> None:
+    """Warn (WorkersCappedWarning) where ``asked`` worker processes outnumber the ``cores``
+    this process may run on, which count instead (``what`` names them: "worker processes")."""
+    if asked > cores:
+        warnings.warn(
+            f"{asked:,} {what} would outnumber the {cores} cores this process may run on, and "
+            f"only wait for them: counting with {cores}",
+            WorkersCappedWarning,
+            stacklevel=4,
+        )
 
 
 def planned_workers(asked: int | None, *, wanted: bool) -> int:

@@ -4,14 +4,17 @@ option changed nothing."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from nqueens.core import theorems
 from nqueens.core.board import Board
-from nqueens.core.plans import Note
+from nqueens.core.known_counts import KNOWN_TOTALS
+from nqueens.core.notes import Note
 from nqueens.core.results import Stats
 from nqueens.core.wording import duration
 from nqueens.engines import registry
-from nqueens.engines.base import Request
-from nqueens.run import plan
+from nqueens.engines.base import COUNT, FIRST, Request
+from nqueens.run import auto
 
 
 def before_search(request: Request, engine: str) -> tuple[Note, ...]:
@@ -25,7 +28,7 @@ def _theorem_set_aside(request: Request, engine: str) -> Note | None:
     """Where a theorem says the board has no solution but the request chooses its search, which
     must then prove it, at length on large boards; nothing where the engine named refuses the
     board anyway (it says why)."""
-    if not plan.names_its_search(engine, request.strategy, request.options):
+    if not auto.names_its_search(engine, request.strategy, request.options):
         return None  # auto: the theorem answers, without a search
     board = request.board
     reason = theorems.without_solution(board)
@@ -46,7 +49,7 @@ def _slow_engine(request: Request, engine: str) -> Note | None:
     """Where the engine named would take far longer than the one nqueens would choose; the
     search still runs as asked."""
     board = request.board
-    slow = plan.slow_choice(Request(request.command, board, time_limit=request.time_limit), engine)
+    slow = slow_choice(Request(request.command, board, time_limit=request.time_limit), engine)
     if slow is None:
         return None
     return Note(
@@ -55,6 +58,44 @@ def _slow_engine(request: Request, engine: str) -> Note | None:
         f"{_about(slow.faster_seconds)} ({{engine}} {slow.faster}, or no {{engine}}).",
         names=("engine",),
     )
+
+
+SLOW_CHOICE_SECONDS = 10.0
+"""An engine chosen by name is noted as slow from this estimate on, where auto's is ten times
+faster."""
+
+
+@dataclass(frozen=True)
+class SlowChoice:
+    """An engine named for a request that auto's choice would answer far sooner, by the rates
+    the engines declare: both estimates, in seconds."""
+
+    seconds: float
+    faster: str
+    faster_seconds: float
+
+
+def slow_choice(request: Request, engine: str) -> SlowChoice | None:
+    """Where ``engine`` would count or list the solutions of a plain board of known count far
+    longer than auto's choice (at least SLOW_CHOICE_SECONDS, and ten times as long), or its
+    time limit allows: what each would take. None otherwise, or where either rate is unknown."""
+    total = KNOWN_TOTALS.get(request.n) if request.board.plain else None
+    named = registry.ENGINES.get(engine)
+    if total is None or named is None or request.command == FIRST:
+        return None
+    if registry.refusal(named, request) is not None:  # it says so itself
+        return None
+    chosen = auto.for_count(request) if request.command == COUNT else None
+    chosen = chosen or auto.for_solve(request)
+    rates = (named.solutions_per_second, chosen.solutions_per_second)
+    if chosen is named or rates[0] is None or rates[1] is None:
+        return None
+    seconds, faster_seconds = total / rates[0], total / rates[1]
+    if min(seconds, request.time_limit or seconds) < SLOW_CHOICE_SECONDS:
+        return None
+    if seconds < 10 * faster_seconds:
+        return None
+    return SlowChoice(seconds, chosen.name, faster_seconds)
 
 
 def _about(seconds: float) -> str:

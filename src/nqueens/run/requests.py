@@ -1,17 +1,32 @@
-"""A call's arguments checked as one request, and the engine it names or ``auto`` picks."""
+"""A call's arguments checked: the request, the engine it names, and how a count runs.
+
+Every argument of ``solve``, ``count`` and ``first`` is checked here, in one place, whether
+the call searches or only plans (``api.plan``): a value the API does not take is an
+InputError naming it.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from nqueens.core import validation
 from nqueens.core.board import MAX_N, Board, excluded_diagonals
-from nqueens.core.known_counts import KNOWN_TOTALS
-from nqueens.core.plans import Attempt, Note, Plan
+from nqueens.core.plans import Plan
 from nqueens.core.results import InputError, Square
 from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
-from nqueens.engines.base import COUNT, FIRST, MAX_SEED, Engine, Request
+from nqueens.engines.base import COUNT, FIRST, MAX_SEED, SOLVE, Request
+from nqueens.run.limits import MAX_WORKERS
+
+if TYPE_CHECKING:
+    from nqueens.run.cluster import Cluster
+    from nqueens.run.counting import EstimateCallback, ProgressCallback
+
+PlanCallback = Callable[[Plan], object]
+"""Called with the plan of a search once it is decided, before the search starts."""
 
 MAX_MODEL_N = 10_000
 """The largest board ``solve`` and ``count`` take: beyond it, building a model is not useful."""
@@ -95,50 +110,88 @@ def request_of(
     return request
 
 
-COUNT_REASON = "the fastest exact engine that can take the board"
-"""Why ``count``'s auto engine runs the engine it picks."""
+@dataclass(frozen=True)
+class Asked:
+    """What a call of ``solve``, ``count`` or ``first`` asks, checked: the request, the
+    engine it names (or ``auto``), and for a count the workers, checkpoint and cluster asked
+    for, and the callbacks."""
 
-FIRST_REASON = "the engines measured fastest to a first solution, in turn"
-"""Why ``first``'s auto engine runs the searches of its plan."""
-
-
-def engine_for(name: str, request: Request) -> tuple[Engine, str]:
-    """The engine called ``name`` (``auto``: the engine whose options were given, or else the
-    fastest that can count, or solve's default), checked against the request, and why it runs."""
-    asked = name != registry.AUTO_ENGINE
-    engine = registry.engine_named(name, or_auto=True) if asked else None
-    owner = registry.option_owner(request)
-    if engine is not None:
-        reason = "the engine asked for"
-    elif owner is not None:
-        engine, reason = owner, "its own options were given"
-    elif request.command == COUNT:
-        engine, reason = registry.for_count(request), COUNT_REASON
-    else:
-        engine = registry.for_solve(request)
-        reason = "the engine that lists the board's solutions fastest of those that can take it"
-    registry.check(engine, request)
-    return engine, reason
+    request: Request
+    engine: str
+    workers: int | None = None
+    checkpoint: Path | None = None
+    cluster: Cluster | None = None
+    on_plan: PlanCallback | None = None
+    on_progress: ProgressCallback | None = None
+    on_estimate: EstimateCallback | None = None
 
 
-def plan_of(
-    request: Request,
-    engine: str,
-    reason: str,
-    *,
-    attempts: tuple[Attempt, ...] | None = None,
-    said: tuple[Note, ...] = (),
-) -> Plan:
-    """The plan of ``request``: ``engine`` runs (or the ``attempts`` in turn) for ``reason``,
-    with the notes ``said`` first."""
-    board = request.board
-    return Plan(
-        command=request.command,
-        board=board,
-        engine=engine,
-        reason=reason,
-        attempts=attempts or (Attempt(engine, request.strategy),),
-        notes=said,
-        known_total=KNOWN_TOTALS.get(board.n) if board.plain else None,
-        judged=lambda: registry.verdicts(request),
+def asked(command: str, given: Mapping[str, Any]) -> Asked:
+    """The arguments ``given`` to the search ``command``, each by its name in the function's
+    signature (its own options gathered in ``engine_options``), checked in the order they
+    are documented."""
+    if command != COUNT:
+        request = _request(command, given)
+        on_plan = validation.callback(given["on_plan"], "on_plan")
+        return Asked(request, given["engine"], on_plan=on_plan)
+    checkpoint = given["checkpoint"]
+    saved_to = None if checkpoint is None else validation.path(checkpoint, "the checkpoint")
+    where = None
+    if given["cluster"] is not None:
+        from nqueens.run.cluster import check_address
+
+        where = check_address(
+            validation.text(given["cluster"], "cluster"),
+            validation.seconds(given["connect_timeout"], "the connect timeout"),
+        )
+    workers = given["workers"]
+    if where is not None and workers is not None:
+        raise InputError(
+            "{workers} shares a count among this machine's processes; on a cluster, its own "
+            "workers count (local:K starts K of them)",
+            argument="workers",
+            names=("workers",),
+        )
+    request = replace(_request(command, given), remote=where is not None)
+    if workers is not None:
+        workers = validation.whole_number(
+            workers, "the number of workers", minimum=0, maximum=MAX_WORKERS
+        )
+    return Asked(
+        request,
+        given["engine"],
+        workers=workers,
+        checkpoint=saved_to,
+        cluster=where,
+        on_progress=validation.callback(given["on_progress"], "on_progress"),
+        on_estimate=validation.callback(given["on_estimate"], "on_estimate"),
+        on_plan=validation.callback(given["on_plan"], "on_plan"),
     )
+
+
+def _request(command: str, given: Mapping[str, Any]) -> Request:
+    """The request of a call's arguments ``given``: those each command takes, the others
+    as their defaults."""
+    return request_of(
+        command,
+        given["n"],
+        queens=given["queens"],
+        blocked=given["blocked"],
+        excluded=given["excluded"],
+        strategy=given["strategy"],
+        engine_options=given["engine_options"],
+        time_limit=given["time_limit"],
+        limit=given.get("limit"),
+        unique=given.get("unique", False),
+        symmetry=given.get("symmetry", True),
+        seed=given.get("seed"),
+    )
+
+
+def resumable(asked: Asked) -> bool:
+    """Whether the count's work can be resumed or shared: a checkpoint or a cluster."""
+    return asked.checkpoint is not None or asked.cluster is not None
+
+
+SEARCHES = (SOLVE, COUNT, FIRST)
+"""The commands a call asks for."""

@@ -137,7 +137,7 @@ def count(
 
     with count_display(output, board.n, enabled=not quiet, cluster=cluster is not None) as display:
         try:
-            with usage_errors():
+            with usage_errors(output):
                 stats = api.count(
                     board,
                     time_limit=clock.remaining(time_limit),

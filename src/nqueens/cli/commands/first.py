@@ -79,7 +79,7 @@ def first(
     n = board.n
     check_drawable(output, n, svg_path)
     try:
-        with usage_errors(), spinner(output, f"Searching N = {n}", enabled=not quiet):
+        with usage_errors(output), spinner(output, f"Searching N = {n}", enabled=not quiet):
             result = api.first(
                 board,
                 time_limit=clock.remaining(time_limit),

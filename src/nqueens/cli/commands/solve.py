@@ -97,7 +97,7 @@ def solve(
     planned: list[Plan] = []
     pictures = Pictures(svg_path)
     written = Written(output)
-    with usage_errors():
+    with usage_errors(output):
         stream = api.solve(
             board,
             limit=limit,
