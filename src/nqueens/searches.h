@@ -78,6 +78,46 @@ ALWAYS_INLINE void add_saturated(u64 a, u64 *into) {
     *into = *into > ~(u64)0 - a ? ~(u64)0 : *into + a;
 }
 
+/* The square's 8 symmetries. Each sends the square (line, row) of an n x n board (a line is a
+   column, where a search places its queens in turn) to: the two swapped where `swap`, then the
+   line mirrored (m - line, m = n - 1) where `mirror_line`, the row where `mirror_row`.
+   nqueens.core.symmetry.SYMMETRIES holds the same table in the same order (a test holds them
+   equal): 0 keeps, 1-3 turn by quarters, 4-7 reflect. */
+typedef struct {
+    unsigned char swap, mirror_line, mirror_row;
+} Symmetry;
+
+static const Symmetry SYMMETRIES[8] = {
+    {0, 0, 0}, /* identity */
+    {1, 0, 1}, /* quarter turn: (row, m - line) */
+    {0, 1, 1}, /* half turn */
+    {1, 1, 0}, /* three-quarter turn: (m - row, line) */
+    {0, 1, 0}, /* mirror left-right */
+    {0, 0, 1}, /* mirror top-bottom */
+    {1, 0, 0}, /* transpose */
+    {1, 1, 1}, /* anti-transpose */
+};
+
+enum { QUARTER_TURN = 1, HALF_TURN = 2, THREE_QUARTER_TURN = 3 };
+
+/* Where symmetry `which` sends the square (line, row). */
+ALWAYS_INLINE void symmetry_moves(int n, int which, int line, int row, int *to_line, int *to_row) {
+    Symmetry s = SYMMETRIES[which];
+    int m = n - 1, first = s.swap ? row : line, second = s.swap ? line : row;
+    *to_line = s.mirror_line ? m - first : first;
+    *to_row = s.mirror_row ? m - second : second;
+}
+
+/* The row of the queen on `line` of a solution's image under symmetry `which`, the solution
+   given by the row on each line (`rows`) and the line of each row (`lines`). */
+ALWAYS_INLINE int symmetry_row_at(int n, int which, int line, const unsigned char *rows,
+                                  const unsigned char *lines) {
+    Symmetry s = SYMMETRIES[which];
+    int m = n - 1, at = s.mirror_line ? m - line : line;
+    int value = s.swap ? lines[at] : rows[at];
+    return s.mirror_row ? m - value : value;
+}
+
 #ifdef Py_PYTHON_H
 /* A module of one type of object (a search, a count, an attempt), initialised in two phases:
    its type is made as the module is executed, and kept in the module's state, so that every

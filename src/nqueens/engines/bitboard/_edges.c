@@ -69,28 +69,13 @@ static int key_of(int n, const Edges *e) {
     return ((e->a * n + e->b) * n + e->c) * n + e->d;
 }
 
-static void transform(int n, int which, int line, int row, int *to_line, int *to_row) {
-    /* The 8 symmetries of the square: 0 keeps, 1-3 turn by quarters, 4-7 reflect. */
-    int m = n - 1;
-    switch (which) {
-    case 0: *to_line = line; *to_row = row; break;
-    case 1: *to_line = row; *to_row = m - line; break;
-    case 2: *to_line = m - line; *to_row = m - row; break;
-    case 3: *to_line = m - row; *to_row = line; break;
-    case 4: *to_line = m - line; *to_row = row; break;
-    case 5: *to_line = line; *to_row = m - row; break;
-    case 6: *to_line = row; *to_row = line; break;
-    default: *to_line = m - row; *to_row = m - line; break;
-    }
-}
-
 static void images(int n, const Edges *e, Edges image[8]) {
-    /* The constellation under each of the 8 symmetries. */
+    /* The constellation under each of the 8 symmetries (searches.h numbers them). */
     int m = n - 1, squares[4][2] = {{0, e->a}, {m, e->b}, {e->c, 0}, {e->d, m}};
     for (int which = 0; which < 8; which++)
         for (int i = 0; i < 4; i++) {
             int line, row;
-            transform(n, which, squares[i][0], squares[i][1], &line, &row);
+            symmetry_moves(n, which, squares[i][0], squares[i][1], &line, &row);
             if (line == 0) image[which].a = (int8_t)row;
             if (line == m) image[which].b = (int8_t)row;
             if (row == 0) image[which].c = (int8_t)line;
@@ -215,8 +200,8 @@ static int generate(int n) {
                         if (other < key) smallest = 0;
                         if (other == key) {
                             stabiliser++;
-                            if (which == 2) keeps |= KEEPS_HALF_TURN;
-                            if (which == 1) keeps |= KEEPS_QUARTER_TURN;
+                            if (which == HALF_TURN) keeps |= KEEPS_HALF_TURN;
+                            if (which == QUARTER_TURN) keeps |= KEEPS_QUARTER_TURN;
                         }
                     }
                     if (!smallest) continue;
@@ -469,8 +454,12 @@ static void turned_from(Turned *t, int at, u64 rows, u64 up, u64 down) {
     int n = t->n, m = n - 1;
     if (at == t->halves) {
         t->half++;
-        int quarter = 1; /* a quarter turn maps (line, row) to (row, m - line) */
-        for (int line = 0; line < n && quarter; line++) quarter = t->row[t->row[line]] == m - line;
+        int quarter = 1; /* whether the quarter turn sends every queen onto a queen */
+        for (int line = 0; line < n && quarter; line++) {
+            int to_line, to_row;
+            symmetry_moves(n, QUARTER_TURN, line, t->row[line], &to_line, &to_row);
+            quarter = t->row[to_line] == to_row;
+        }
         t->quarter += (u64)quarter;
         return;
     }

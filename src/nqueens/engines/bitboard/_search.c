@@ -57,23 +57,14 @@ ALWAYS_INLINE u64 rows_apart(u64 queens, int apart, int back, int torus) {
 /* How many of the square's symmetries keep `rows` (1 for the identity alone), or 0 where one
    of them makes it lexicographically smaller: then another member of its class is kept. */
 static int symmetries_kept(int n, const unsigned char *rows) {
-    unsigned char cols[MAX_N];
-    int m = n - 1, kept = 1;
-    for (int c = 0; c < n; c++) cols[rows[c]] = (unsigned char)c;
-    for (int turn = 0; turn < 7; turn++) {
+    unsigned char lines[MAX_N];
+    int kept = 1;
+    for (int line = 0; line < n; line++) lines[rows[line]] = (unsigned char)line;
+    for (int which = 1; which < 8; which++) {
         int order = 0;
-        for (int c = 0; c < n && !order; c++) {
-            int image;
-            switch (turn) {
-            case 0: image = rows[m - c]; break;       /* mirror left-right */
-            case 1: image = m - rows[c]; break;       /* mirror top-bottom */
-            case 2: image = m - rows[m - c]; break;   /* half turn */
-            case 3: image = cols[c]; break;           /* transpose */
-            case 4: image = m - cols[m - c]; break;   /* anti-transpose */
-            case 5: image = cols[m - c]; break;       /* quarter turn */
-            default: image = m - cols[c]; break;      /* three quarters */
-            }
-            if (image != rows[c]) order = image < rows[c] ? -1 : 1;
+        for (int line = 0; line < n && !order; line++) {
+            int image = symmetry_row_at(n, which, line, rows, lines);
+            if (image != rows[line]) order = image < rows[line] ? -1 : 1;
         }
         if (order < 0) return 0;
         if (order == 0) kept++;
@@ -86,23 +77,24 @@ static int symmetries_kept(int n, const unsigned char *rows) {
    one counted), else 2 where a quarter turn keeps it, 1 where only a half turn does, 0 where
    neither. */
 static int turns_kept(int n, const u64 *placed) {
-    unsigned char rows[MAX_N], lines_of[MAX_N];
-    int m = n - 1, order[3] = {0, 0, 0};
-    for (int at = 0; at < n; at++) {
-        rows[at] = (unsigned char)row_of(placed[at]);
-        lines_of[rows[at]] = (unsigned char)at;
+    unsigned char rows[MAX_N], lines[MAX_N];
+    int order[4] = {0, 0, 0, 0};
+    for (int line = 0; line < n; line++) {
+        rows[line] = (unsigned char)row_of(placed[line]);
+        lines[rows[line]] = (unsigned char)line;
     }
-    for (int turn = 0; turn < 3; turn++) {
-        for (int at = 0; at < n; at++) {
-            int turned = turn == 0 ? m - lines_of[at] : turn == 1 ? m - rows[m - at] : lines_of[m - at];
-            if (turned != rows[at]) {
-                order[turn] = turned < rows[at] ? -1 : 1;
+    for (int which = QUARTER_TURN; which <= THREE_QUARTER_TURN; which++) {
+        for (int line = 0; line < n; line++) {
+            int turned = symmetry_row_at(n, which, line, rows, lines);
+            if (turned != rows[line]) {
+                order[which] = turned < rows[line] ? -1 : 1;
                 break;
             }
         }
     }
-    if (order[0] < 0 || order[1] < 0 || order[2] < 0) return -1;
-    return order[0] == 0 ? 2 : order[1] == 0 ? 1 : 0;
+    if (order[QUARTER_TURN] < 0 || order[HALF_TURN] < 0 || order[THREE_QUARTER_TURN] < 0)
+        return -1;
+    return order[QUARTER_TURN] == 0 ? 2 : order[HALF_TURN] == 0 ? 1 : 0;
 }
 
 /* The candidates of `line` given the rows taken by the lines above, with the rows still needed
