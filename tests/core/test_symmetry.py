@@ -85,3 +85,42 @@ def test_ctrl_c_gives_a_lower_bound_and_leaves_no_child(workers: int, engine: st
     assert stats.status is Status.INTERRUPTED
     assert 0 <= stats.solutions < known_total(n)
     assert multiprocessing.active_children() == []
+
+
+def test_the_compiled_searches_and_python_number_the_symmetries_alike() -> None:
+    """One table of the square's symmetries in the shared header of the C searches, and the
+    same in Python: the C searches compare images and weigh classes by these numbers."""
+    import re
+    from pathlib import Path
+
+    from nqueens.core.symmetry import SYMMETRIES
+
+    header = (Path(__file__).parents[2] / "src" / "nqueens" / "searches.h").read_text()
+    table = re.search(r"SYMMETRIES\[8\] = \{(.*?)\n\};", header, re.DOTALL)
+    assert table is not None
+    rows = re.findall(r"\{(\d), (\d), (\d)\}, /\* ([a-z -]+)", table.group(1))
+    in_c = [(bool(int(a)), bool(int(b)), bool(int(c)), name.strip()) for a, b, c, name in rows]
+    in_python = [(s.swap, s.mirror_line, s.mirror_row, s.name) for s in SYMMETRIES]
+    assert in_c == in_python
+
+
+def test_the_table_of_symmetries_is_the_square_s() -> None:
+    """Each is one of the eight (the tests' own images), all differ on a solution no symmetry
+    keeps, and the numbering holds: 1 turns by a quarter (2 and 3 are it twice and three
+    times), 4 to 7 reflect."""
+    from nqueens.core.symmetry import SYMMETRIES, images
+
+    rows = (1, 3, 5, 7, 2, 0, 6, 4)  # an N = 8 solution that no symmetry keeps
+    assert set(images(rows)) == symmetry_images(rows) and len(set(images(rows))) == 8
+    quarter = {image: images(image)[1] for image in symmetry_images(rows)}
+    assert images(rows)[2] == quarter[quarter[rows]]
+    assert images(rows)[3] == quarter[quarter[quarter[rows]]]
+    assert quarter[images(rows)[3]] == rows
+    for reflection in range(4, 8):
+        assert images(images(rows)[reflection])[reflection] == rows
+    assert [s.name for s in SYMMETRIES][:4] == [
+        "identity",
+        "quarter turn",
+        "half turn",
+        "three-quarter turn",
+    ]

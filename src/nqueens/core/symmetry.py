@@ -8,7 +8,49 @@ what the symmetry-breaking model in ``nqueens.engines.cpsat.model`` keeps.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+Value = TypeVar("Value")
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """One symmetry of the square. It sends the square (line, row) (a line is a column, the
+    index of ``rows``) to: the two swapped where ``swap``, then the line mirrored
+    (N - 1 - line) where ``mirror_line``, the row where ``mirror_row``."""
+
+    name: str
+    swap: bool
+    mirror_line: bool
+    mirror_row: bool
+
+    def image(
+        self, rows: Sequence[Value], cols: Sequence[Value], mirrored: Callable[[Value], Value]
+    ) -> list[Value]:
+        """The solution ``rows`` (its inverse ``cols``) under this symmetry, row by line;
+        ``mirrored`` turns a row into its mirror image. The values may be numbers or a model's
+        variables."""
+        last = len(rows) - 1
+        read = cols if self.swap else rows
+        image = [read[last - line if self.mirror_line else line] for line in range(len(rows))]
+        return [mirrored(value) for value in image] if self.mirror_row else image
+
+
+SYMMETRIES = (
+    Symmetry("identity", swap=False, mirror_line=False, mirror_row=False),
+    Symmetry("quarter turn", swap=True, mirror_line=False, mirror_row=True),
+    Symmetry("half turn", swap=False, mirror_line=True, mirror_row=True),
+    Symmetry("three-quarter turn", swap=True, mirror_line=True, mirror_row=False),
+    Symmetry("mirror left-right", swap=False, mirror_line=True, mirror_row=False),
+    Symmetry("mirror top-bottom", swap=False, mirror_line=False, mirror_row=True),
+    Symmetry("transpose", swap=True, mirror_line=False, mirror_row=False),
+    Symmetry("anti-transpose", swap=True, mirror_line=True, mirror_row=True),
+)
+"""The square's 8 symmetries, numbered as the compiled searches number them (``searches.h``
+holds the same table; a test holds the two equal): 0 keeps, 1-3 turn by quarters, 4-7
+reflect."""
 
 
 def inverse(rows: Sequence[int]) -> tuple[int, ...]:
@@ -20,20 +62,11 @@ def inverse(rows: Sequence[int]) -> tuple[int, ...]:
 
 
 def images(rows: Sequence[int]) -> list[tuple[int, ...]]:
-    """The solution under each of the 8 symmetries, identity first."""
-    n = len(rows)
-    last = n - 1
+    """The solution under each of the 8 symmetries, in the order of ``SYMMETRIES`` (the
+    identity first)."""
+    last = len(rows) - 1
     cols = inverse(rows)
-    return [
-        tuple(rows),
-        tuple(rows[last - c] for c in range(n)),  # mirror left-right
-        tuple(last - rows[c] for c in range(n)),  # mirror top-bottom
-        tuple(last - rows[last - c] for c in range(n)),  # rotate 180
-        cols,  # transpose (main diagonal)
-        tuple(last - cols[last - c] for c in range(n)),  # anti-transpose
-        tuple(cols[last - c] for c in range(n)),  # rotate 90
-        tuple(last - cols[c] for c in range(n)),  # rotate 270
-    ]
+    return [tuple(each.image(rows, cols, lambda row: last - row)) for each in SYMMETRIES]
 
 
 def class_size(rows: Sequence[int]) -> int:

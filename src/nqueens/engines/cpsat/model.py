@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from nqueens.core.board import Board, knight_pairs
 from nqueens.core.geometry import SUPERQUEENS, TORUS
 from nqueens.core.strategies import FIRST_FAIL_MID, FIRST_MIN
+from nqueens.core.symmetry import SYMMETRIES
 from nqueens.engines.cpsat.without_pandas import cp_model
 
 
@@ -84,24 +85,18 @@ def add_lex_leader(model: cp_model.CpModel, queens: Sequence[cp_model.IntVar]) -
 
     Exactly one member of each symmetry class passes, so the solutions left are the unique
     solutions (OEIS A002562). Images that transpose the board use the inverse permutation,
-    ``cols``, tied to ``queens`` by an inverse constraint; the images mirror
-    ``nqueens.core.symmetry.images``.
+    ``cols``, tied to ``queens`` by an inverse constraint; the images are those of
+    ``nqueens.core.symmetry.SYMMETRIES``.
     """
     n = len(queens)
     last = n - 1
     cols = [model.new_int_var(0, last, f"col_of_row_{row}") for row in range(n)]
     model.add_inverse(queens, cols)
-    images: dict[str, list[cp_model.LinearExprT]] = {
-        "mirror_lr": [queens[last - c] for c in range(n)],
-        "mirror_tb": [last - queens[c] for c in range(n)],
-        "rotate_180": [last - queens[last - c] for c in range(n)],
-        "transpose": [cols[c] for c in range(n)],
-        "anti_transpose": [last - cols[last - c] for c in range(n)],
-        "rotate_90": [cols[last - c] for c in range(n)],
-        "rotate_270": [last - cols[c] for c in range(n)],
-    }
-    for name, image in images.items():
-        _add_lex_less_or_equal(model, list(queens), image, name)
+    by_line: list[cp_model.LinearExprT] = list(queens)
+    by_row: list[cp_model.LinearExprT] = list(cols)
+    for symmetry in SYMMETRIES[1:]:
+        image = symmetry.image(by_line, by_row, lambda row: last - row)
+        _add_lex_less_or_equal(model, by_line, image, symmetry.name.replace(" ", "_"))
 
 
 def _add_lex_less_or_equal(
