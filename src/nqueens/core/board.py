@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from nqueens.core.errors import InputError, Square
 from nqueens.core.geometry import (
     DIFFERENCE,
+    LINES,
     RULES,
     SUM,
     SUPERQUEENS,
@@ -29,6 +30,7 @@ from nqueens.core.geometry import (
     diagonal_shared,
     diagonals_of,
     knight_squares,
+    lines_through,
     square_name,
     zero_based,
 )
@@ -67,18 +69,14 @@ def attacking_pairs(
     Queens are grouped by the lines they stand on, and knight's moves looked up, so thousands of
     given queens that attack nothing are checked in linear time.
     """
-    wrap = n if TORUS in rules else 0
     on_line: dict[tuple[str, int], list[Square]] = {}
     standing = sorted(set(queens))
     for square in standing:
-        row, col = square
-        falling, rising = row - col, row + col
-        if wrap:
-            falling, rising = falling % wrap, rising % wrap
-        for line in (("row", row), ("column", col), ("diagonal", falling), ("anti", rising)):
+        for line in zip(LINES, lines_through(square, n, rules), strict=True):
             on_line.setdefault(line, []).append(square)
+    diagonals = LINES[2:]
     pairs = {
-        (a, b, f"share a {diagonal_shared(a, b) if kind in ('diagonal', 'anti') else kind}")
+        (a, b, f"share a {diagonal_shared(a, b) if kind in diagonals else kind}")
         for (kind, _), squares in on_line.items()
         for a, b in itertools.combinations(squares, 2)
     }

@@ -54,17 +54,32 @@ def knight_squares(square: Square, n: int, rules: frozenset[str]) -> set[Square]
     return {((row + r) % n, (col + c) % n) for r, c in KNIGHT_MOVES} - {square}
 
 
+Line = tuple[int, int, int, int]
+"""A square's row, column, diagonal and anti-diagonal, by number (``lines_through``)."""
+
+LINES = ("row", "column", "diagonal", "anti-diagonal")
+"""The lines a queen attacks along, in the order ``lines_through`` numbers them: the diagonal
+falls to the right (row - col), the anti-diagonal rises (row + col)."""
+
+
+def lines_through(square: Square, n: int = 0, rules: frozenset[str] = frozenset()) -> Line:
+    """The number of each line of ``LINES`` through ``square``: two queens attack each other
+    along a line where they have its number in common (and, for superqueens, a knight's move
+    apart). On a torus the diagonals wrap around, so theirs are taken modulo n."""
+    row, col = square
+    falling, rising = row - col, row + col
+    if TORUS in rules:
+        falling, rising = falling % n, rising % n
+    return row, col, falling, rising
+
+
 def attack(a: Square, b: Square, n: int = 0, rules: frozenset[str] = frozenset()) -> str | None:
     """How two queens on an n x n board attack each other under ``rules`` ("row", "column",
     "diagonal", "knight's move"), or None if they do not."""
-    rows, cols = a[0] - b[0], a[1] - b[1]
-    if rows == 0:
-        return "row"
-    if cols == 0:
-        return "column"
-    wraps = TORUS in rules
-    if abs(rows) == abs(cols) or (wraps and ((rows - cols) % n == 0 or (rows + cols) % n == 0)):
-        return "diagonal"
+    lines = zip(LINES, lines_through(a, n, rules), lines_through(b, n, rules), strict=True)
+    shared = [kind for kind, of_a, of_b in lines if of_a == of_b]
+    if shared:
+        return "diagonal" if shared[0] == "anti-diagonal" else shared[0]
     if SUPERQUEENS in rules and a in knight_squares(b, n, rules):
         return "knight's move"
     return None
