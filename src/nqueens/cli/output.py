@@ -18,7 +18,8 @@ from nqueens.api import Board, EngineStream, Solution, Stats, Status
 from nqueens.cli import render
 from nqueens.cli.records import note_records
 from nqueens.core import pictures, signals
-from nqueens.formats import blocks
+from nqueens.core.pictures import compact_pieces
+from nqueens.formats import blocks, records
 
 if TYPE_CHECKING:
     from nqueens.cli.consoles import StreamConsole
@@ -167,18 +168,18 @@ class Output:
 
     def _solution(self, solution: Solution, number: int | None) -> None:
         if self.format == "json":
-            _write_line(render.solution_record_pieces(solution, number, self.rules))
+            _write_line(records.solution_record_pieces(solution.rows, number, self.rules))
             return
         compact = self._compact(solution.n)
         if self.rich:
             if number is not None:
                 self.out.print(f"Solution {number}", style="bold")
             if compact and solution.n <= WRAPPED_ROWS_MAX_N:  # wrapped between numbers
-                line = "".join(render.compact_pieces(solution))
+                line = "".join(compact_pieces(solution.rows))
                 self.out.print(f"Row of the queen in each column: {line}", highlight=False)
             elif compact:  # megabytes: as the terminal wraps them
                 self.out.print("Row of the queen in each column: ", end="")
-                _write_line(render.compact_pieces(solution))
+                _write_line(compact_pieces(solution.rows))
             else:
                 self.out.print(
                     render.rich_board(
@@ -195,7 +196,7 @@ class Output:
                 self.out.print()
             return
         if compact:  # one line a board, for other programs: its number is in JSON only
-            _write_line(render.compact_pieces(solution))
+            _write_line(compact_pieces(solution.rows))
             return
         if number is not None:
             click.echo(f"Solution {number}")
@@ -213,7 +214,7 @@ class Output:
         numbered from ``first``, as ``solution`` writes each: whole, a stop signal waiting
         until it is written."""
         if self.format == "json":
-            prefix = blocks.record_head(n, self.rules).encode()
+            prefix = records.record_head(n, self.rules).encode()
             text = blocks.solutions(packed, n, blocks.JSON, first, prefix)
         else:
             form = blocks.COMPACT if self._compact(n) else blocks.BOARD
@@ -233,7 +234,7 @@ class Output:
     def end_of_search(self, stats: Stats, *, with_stats: bool) -> None:
         """In JSON, the status record that closes the stream of solutions (text: nothing)."""
         if self.format == "json":
-            record = render.status_record(
+            record = records.status_record(
                 stats, with_stats=with_stats, none_is_an_answer=False, rules=self.rules
             )
             click.echo(record)

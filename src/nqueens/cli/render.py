@@ -1,4 +1,5 @@
-"""Boards and statistics, for people (rich) and for programs (plain text and JSON).
+"""Boards and statistics for people: drawn boards, tables, headlines and the lines that say
+how a search ended (the JSON records for programs are ``nqueens.formats.records``'s).
 
 Conventions: data for programs uses ``rows[c]``, the 0-based row of the queen in column ``c``;
 everything a person reads is 1-based, row 1 at the top and column 1 at the left.
@@ -6,9 +7,8 @@ everything a person reads is 1-based, row 1 at the top and column 1 at the left.
 
 from __future__ import annotations
 
-import json
 import math
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from nqueens.api import SUM, Board, Finished, Solution, Square, Stats, Status
@@ -16,7 +16,7 @@ from nqueens.core import clock
 from nqueens.core.glyphs import glyphs
 from nqueens.core.pictures import plain_grid
 from nqueens.core.wording import counted, duration, noun_for
-from nqueens.formats import blocks
+from nqueens.formats import records
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -37,17 +37,6 @@ def plain_board(solution: Solution) -> str:
 
 MAX_DRAWN_N = 1_000
 """The largest board drawn square by square; larger ones are written as rows only."""
-
-_CHUNK = 1 << 16  # numbers per piece of a long line: a huge board is written in pieces
-
-
-def compact_pieces(solution: Solution) -> Iterator[str]:
-    """The 1-based row of the queen in each column, left to right, readable at any size: in
-    pieces, so that a board of millions is never one giant string."""
-    rows = solution.rows
-    for start in range(0, len(rows), _CHUNK):
-        piece = " ".join(str(row + 1) for row in rows[start : start + _CHUNK])
-        yield piece if start == 0 else f" {piece}"
 
 
 def rich_board_width(n: int) -> int:
@@ -191,68 +180,6 @@ def rich_grid(
     return board
 
 
-def solution_record_pieces(
-    solution: Solution, number: int | None = None, rules: frozenset[str] = frozenset()
-) -> Iterator[str]:
-    """One solution as a JSON line (``{"type": "solution", "n": 8, "solution": 1, "rows": [...]}``),
-    in pieces, the rows a slice at a time (a board of millions is megabytes); ``number`` counts
-    the solutions of a stream (1 for first's one). A board under ``rules`` names them, so that
-    ``verify`` checks it under them."""
-    yield blocks.record_head(solution.n, rules) + f'"solution": {number or 1}, "rows": ['
-    rows = solution.rows
-    for start in range(0, len(rows), _CHUNK):
-        piece = ", ".join(str(row) for row in rows[start : start + _CHUNK])
-        yield piece if start == 0 else f", {piece}"
-    yield "]}"
-
-
-def stats_record(stats: Stats) -> dict[str, object]:
-    """The statistics as JSON-ready values, named as the engine names them; the solution rate
-    only where it is a rate (``has_rate``)."""
-    record: dict[str, object] = {**stats.figures, "wall_time": round(stats.wall_time, 6)}
-    if has_rate(stats):
-        record["solutions_per_second"] = round(stats.solutions_per_second, 1)
-    return record
-
-
-def has_rate(stats: Stats) -> bool:
-    """Whether solutions per second means anything: not over one solution, nor over none."""
-    return stats.solutions > 1 and stats.wall_time > 0
-
-
-def status_record(
-    stats: Stats,
-    *,
-    with_stats: bool,
-    with_unique: bool = False,
-    none_is_an_answer: bool = True,
-    rules: frozenset[str] = frozenset(),
-) -> str:
-    """The JSON line that ends every search: how it ended, what it found, which engine, and the
-    board's ``rules`` where it has any.
-
-    ``status`` is ``complete``, ``limit``, ``time-limit`` or ``interrupted``, or ``no-solution``
-    when finding none is the answer, not a count of 0 (``none_is_an_answer=False``: solve,
-    first). ``with_stats`` adds the engine's statistics.
-    """
-    status = stats.status.value
-    if stats.status is Status.COMPLETE and stats.solutions == 0 and not none_is_an_answer:
-        status = "no-solution"
-    record: dict[str, object] = {"type": "status", "n": stats.n, **blocks.rules_field(rules)}
-    record["solutions"] = stats.solutions
-    if with_unique:
-        record["unique"] = stats.unique
-    record["complete"] = stats.status is Status.COMPLETE  # a list cut at --limit is not whole
-    record["status"] = status
-    record["engine"] = stats.engine
-    if stats.backend is not None:
-        record["backend"] = stats.backend
-    record["strategy"] = stats.strategy
-    if with_stats:
-        record.update(stats_record(stats))
-    return json.dumps(record)
-
-
 def count_headline(stats: Stats, board: Board, *, with_unique: bool) -> str:
     """A count in words for a terminal, "at least" when the search was cut short, naming the
     board's rules beside its size.
@@ -292,7 +219,7 @@ def stats_table(stats: Stats, board: Board) -> Table:
     for name, value in stats.figures.items():
         table.add_row(name, f"{value:,}")
     table.add_row("wall time", f"{stats.wall_time:.3f} s")
-    if has_rate(stats):
+    if records.has_rate(stats):
         table.add_row("solutions per second", f"{stats.solutions_per_second:,.0f}")
     table.add_row("search", describe_status(stats.status))
     return table

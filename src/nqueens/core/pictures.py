@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import textwrap
 import xml.etree.ElementTree as ET
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import Protocol
 
 from nqueens.core.errors import InputError, Square
@@ -33,6 +33,9 @@ MAX_SVG_N = 200
 """The largest board drawn as SVG: larger pictures are too large to be of use (see
 docs/reference/limits.md)."""
 
+
+PIECE = 1 << 16
+"""Numbers per piece of a long line: a board of millions is written in pieces."""
 
 DRAWN_MAX_N = 100
 """Boards up to this size are drawn square by square as text, off a terminal and by ``str()``;
@@ -306,8 +309,17 @@ def solution_text(n: int, rows: Sequence[int]) -> str:
     """``str()`` of a solution: the OR-Tools guide's drawing (``Q`` and ``_``) up to
     DRAWN_MAX_N, else its compact line, the 1-based row of each column's queen."""
     if n > DRAWN_MAX_N:
-        return " ".join(str(row + 1) for row in rows)
+        return "".join(compact_pieces(rows))
     return plain_grid(n, {(row, col) for col, row in enumerate(rows)})
+
+
+def compact_pieces(rows: Sequence[int]) -> Iterator[str]:
+    """The compact line of a solution: the 1-based row of the queen in each column, left to
+    right, readable at any size; in pieces, so that a board of millions is never one giant
+    string."""
+    for start in range(0, len(rows), PIECE):
+        piece = " ".join(str(row + 1) for row in rows[start : start + PIECE])
+        yield piece if start == 0 else f" {piece}"
 
 
 def notebook_svg(n: int, queens: Collection[Square], board: Puzzle | None) -> str | None:

@@ -41,6 +41,7 @@ from nqueens.cli.params import Seconds, WholeNumber
 from nqueens.cli.progress import count_display
 from nqueens.cli.report import notes_said
 from nqueens.core import clock
+from nqueens.formats import records
 
 if TYPE_CHECKING:
     from nqueens.api import Estimate
@@ -173,7 +174,7 @@ def count(
             )
             ctx.exit(EXIT_CLUSTER_LOST)
     if output.format == "json":
-        record = render.status_record(
+        record = records.status_record(
             stats, with_stats=show_stats, with_unique=unique, rules=board.rules
         )
         click.echo(record)

@@ -22,7 +22,7 @@ from nqueens.cli.output import (
 from nqueens.cli.params import TextLines
 from nqueens.core import signals
 from nqueens.core.wording import counted
-from nqueens.formats import blocks
+from nqueens.formats import records
 
 if TYPE_CHECKING:
     from nqueens.formats.verify import BoardCheck
@@ -102,7 +102,7 @@ def verify(
                     record = {
                         "board": board.number,
                         "n": board.n,
-                        **blocks.rules_field(board.rules),
+                        **records.rules_field(board.rules),
                         "valid": board.valid,
                         "conflicts": board.conflicts,
                         "problems": board.problems,
