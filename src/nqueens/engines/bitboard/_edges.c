@@ -306,7 +306,7 @@ static void place_given(Search *s, const int *rows, int given) {
 static void compare_turns(Search *s, int n, u64 last_bit) {
     /* The solution on the stack (its last queen being last_bit): is it kept by a half turn, by
        a quarter turn? */
-    int rows[MAX_N], m = n - 1;
+    int rows[MAX_N];
     for (int line = 0; line < n; line++) rows[line] = s->fixed_row[line];
     for (int i = 0; i < s->free_lines; i++) {
         u64 bit = i == s->free_lines - 1 ? last_bit : s->placed[i];
@@ -314,8 +314,11 @@ static void compare_turns(Search *s, int n, u64 last_bit) {
     }
     int half = 1, quarter = 1;
     for (int line = 0; line < n; line++) {
-        if (rows[m - line] != m - rows[line]) half = 0;
-        if (rows[rows[line]] != m - line) quarter = 0; /* a quarter turn maps (line, row) to (row, m - line) */
+        int to_line, to_row;
+        symmetry_moves(n, HALF_TURN, line, rows[line], &to_line, &to_row);
+        if (rows[to_line] != to_row) half = 0;
+        symmetry_moves(n, QUARTER_TURN, line, rows[line], &to_line, &to_row);
+        if (rows[to_line] != to_row) quarter = 0;
     }
     s->fixed_half += (u64)half;
     s->fixed_quarter += (u64)quarter;
@@ -451,7 +454,7 @@ static int take(int n, int line, int row, u64 *rows, u64 *up, u64 *down) {
 
 static void turned_from(Turned *t, int at, u64 rows, u64 up, u64 down) {
     /* The search from the first-half line at, its queens and images so far in the masks. */
-    int n = t->n, m = n - 1;
+    int n = t->n;
     if (at == t->halves) {
         t->half++;
         int quarter = 1; /* whether the quarter turn sends every queen onto a queen */
@@ -466,9 +469,11 @@ static void turned_from(Turned *t, int at, u64 rows, u64 up, u64 down) {
     int line = t->line[at];
     for (int row = 0; row < n; row++) {
         u64 r = rows, u = up, d = down;
-        if (!take(n, line, row, &r, &u, &d) || !take(n, m - line, m - row, &r, &u, &d)) continue;
+        int image_line, image_row; /* the queen's image under the half turn */
+        symmetry_moves(n, HALF_TURN, line, row, &image_line, &image_row);
+        if (!take(n, line, row, &r, &u, &d) || !take(n, image_line, image_row, &r, &u, &d)) continue;
         t->row[line] = row;
-        t->row[m - line] = m - row;
+        t->row[image_line] = image_row;
         turned_from(t, at + 1, r, u, d);
     }
 }
