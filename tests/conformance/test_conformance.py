@@ -51,7 +51,7 @@ from helpers import (
 )
 
 import nqueens
-from nqueens.cli import params
+from nqueens.cli import params, sources
 from nqueens.core.board import Board
 from nqueens.core.geometry import RULES
 from nqueens.core.results import InputError
@@ -149,7 +149,7 @@ def hostile_values(param: click.Parameter) -> list[str] | None:
         return SECONDS_VALUES
     if isinstance(kind, click.Choice):
         return [*kind.choices, "nonsense"]
-    if isinstance(kind, (params.TextFile, params.TextLines)):
+    if isinstance(kind, (sources.TextFile, sources.TextLines)):
         return FILE_VALUES
     if isinstance(kind, click.Path):
         return ["{new}", "{directory}", "{binary}", "/dev/null", "/dev/full", "{missing}", "-"]

@@ -31,7 +31,7 @@ from helpers import (
 
 import nqueens
 from nqueens import InputError
-from nqueens.cli.params import TextLines
+from nqueens.cli.sources import TextLines
 from nqueens.core.board import MAX_N
 from nqueens.engines import registry
 from nqueens.engines.base import COUNT, FIRST, SOLVE, Request

@@ -11,8 +11,10 @@ import click
 
 from nqueens.api import RULES, Board, Diagonal, InputError, Square
 from nqueens.cli import report
-from nqueens.cli.options import F, usage_errors
-from nqueens.cli.params import TextFile, WholeNumber
+from nqueens.cli.options import F
+from nqueens.cli.params import WholeNumber
+from nqueens.cli.report import usage_errors
+from nqueens.cli.sources import TextFile
 from nqueens.core.geometry import diagonal_through, parse_square
 from nqueens.core.validation import read_whole, shown
 from nqueens.formats.boards import DRAWING_CELLS, drawing_cells, read_board

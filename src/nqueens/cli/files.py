@@ -1,5 +1,6 @@
-"""Files a command writes whole or not at all: a file cut short by a full disk or a stop is
-never left under the name the user gave, nor beside it."""
+"""Files a command writes where the user asked, whole or not at all: a file cut short by a full
+disk or a stop is never left under the name the user gave, nor beside it. Pictures (and the
+trees of an explained search) go to one file, or one numbered file per solution or step."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
-from nqueens.cli.output import Unwritable
+from nqueens.cli.exits import Unwritable
 from nqueens.core import signals
+
+if TYPE_CHECKING:
+    from nqueens.cli.output import Output
 
 
 @contextmanager
@@ -97,3 +101,51 @@ def _mode(target: Path) -> int:
     umask = os.umask(0)
     os.umask(umask)
     return 0o666 & ~umask
+
+
+class Pictures:
+    """The pictures a command saves where the user asked, and the line that says so."""
+
+    def __init__(self, path: str | None, what: str = "picture") -> None:
+        self.path = path
+        self.what = what
+        self.saved: list[str] = []
+
+    def save(self, document: str, number: int | None = None, width: int = 1) -> None:
+        """Write one picture: to the path, or numbered (``board-07.svg``) as one of several."""
+        if self.path is None:
+            return
+        # A device (/dev/null, /dev/stdout) takes every picture as it is: board-1.svg beside
+        # it would be a new file in /dev.
+        device = os.path.exists(self.path) and not os.path.isfile(self.path)
+        path = self.path
+        if number is not None and not device:
+            path = numbered_path(self.path, number, width)
+        try:
+            with open(path, "w", encoding="utf-8") as file:  # closed here: a late error counts
+                file.write(document)
+        except OSError as error:
+            if os.path.isfile(path):  # a picture cut short is no picture (a device stays)
+                with suppress(OSError):
+                    os.remove(path)
+            raise Unwritable(f"cannot write {path}: {error.strerror or error}") from None
+        self.saved.append(path)
+
+    def report(self, output: Output) -> None:
+        """Say on stderr what was saved, if anything."""
+        if len(self.saved) == 1:
+            output.message(f"Saved the {self.what} in {self.saved[0]}.")
+        elif self.saved and self.saved[0] == self.saved[-1]:
+            output.message(f"Wrote {len(self.saved):,} {self.what}s to {self.saved[0]}.")
+        elif self.saved:
+            output.message(
+                f"Saved {len(self.saved):,} {self.what}s: {self.saved[0]} to {self.saved[-1]}."
+            )
+
+
+def numbered_path(path: str, number: int, width: int) -> str:
+    """``board.svg``, 3 -> ``board-003.svg`` (width digits): one file per solution or step."""
+    stem, dot, suffix = path.rpartition(".")
+    if not dot or "/" in suffix:
+        stem, suffix = path, "svg"
+    return f"{stem}-{number:0{width}d}.{suffix}"

@@ -4,39 +4,24 @@ fails (a closed pipe, a full disk, a stop signal), and warnings as one line."""
 from __future__ import annotations
 
 import atexit
-import errno
 import importlib
-import io
 import os
 import re
-import select
 import sys
 import threading
 import warnings
 from contextlib import suppress
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 import click
 
-if TYPE_CHECKING:
-    from _typeshed import ReadableBuffer, WriteableBuffer
-
 from nqueens.cli import version
-from nqueens.cli.options import (
-    COLOR_HELP,
-    QueensCommand,
-    QueensContext,
-    engines_help,
-    remember_color,
-)
-from nqueens.cli.output import (
-    EXIT_BAD_INPUT,
-    EXIT_CODES_HELP,
-    EXIT_IO_ERROR,
-    EXIT_OK,
-    discard_stdout,
-)
+from nqueens.cli.command import QueensCommand, QueensContext
+from nqueens.cli.exits import EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_IO_ERROR, EXIT_OK
+from nqueens.cli.options import COLOR_HELP, engines_help, remember_color
+from nqueens.cli.output import discard_stdout
 from nqueens.cli.records import keep_whole_records
+from nqueens.cli.streams import standard_streams
 from nqueens.core import signals
 
 COMMANDS = ("solve", "count", "first", "explain", "verify", "export", "bench")
@@ -179,11 +164,7 @@ def main() -> None:
     partial result ends with 128 plus its number.
     """
     warnings.showwarning = _show_warning
-    # None: started with the stream closed (``>&-``, ``2>&-``)
-    sys.stdout = _ClosedStdout() if sys.stdout is None else _waiting(sys.stdout)
-    sys.stderr = _ClosedStderr() if sys.stderr is None else _waiting(sys.stderr)
-    if sys.stdin is not None:
-        sys.stdin = _waiting(sys.stdin, reading=True)
+    standard_streams()
     try:
         code = cli.main(prog_name="nqueens", standalone_mode=False)
     except click.ClickException as error:
@@ -234,85 +215,6 @@ def _exit_at_once(code: int) -> NoReturn:
     with suppress(OSError, ValueError):
         sys.stderr.flush()
     os._exit(code)
-
-
-class _ClosedStdout(io.TextIOBase):
-    """The stdout of a process started without one: bad usage still exits 2, and the first
-    result written fails as a write to a closed file does (exit 74)."""
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        raise OSError(errno.EBADF, "standard output is closed")
-
-
-class _ClosedStderr(io.TextIOBase):
-    """The stderr of a process started without one: messages go nowhere, and the exit code
-    still says what happened (it was 1, from flushing a stderr that was None)."""
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        return len(text)
-
-
-def _waiting(stream: TextIO, *, reading: bool = False) -> TextIO:
-    """``stream``, or, where whoever started the process left its descriptor non-blocking (a
-    pipe shared with a program that wanted it so), a stream on that descriptor that waits, as
-    on a blocking one. Python's own dropped what a full pipe refused (``solve 11`` into a slow
-    reader lost all but its first 64 KB, with exit 0), and took a pipe not yet written to for
-    its end (``verify -`` found no board)."""
-    try:
-        descriptor = stream.fileno()
-        if os.get_blocking(descriptor):
-            return stream
-    except (AttributeError, OSError, ValueError):  # not a real file, or a closed one
-        return stream
-    raw = _Waiting(descriptor, reading=reading)
-    return io.TextIOWrapper(
-        io.BufferedReader(raw) if reading else io.BufferedWriter(raw),
-        encoding=stream.encoding,
-        errors=stream.errors,
-        line_buffering=bool(stream.line_buffering),
-    )
-
-
-class _Waiting(io.RawIOBase):
-    """A non-blocking descriptor used as a blocking one: a read or a write that would block
-    waits until the descriptor is ready for it."""
-
-    def __init__(self, descriptor: int, *, reading: bool) -> None:
-        super().__init__()
-        self._descriptor = descriptor
-        self._reading = reading
-
-    def readable(self) -> bool:
-        return self._reading
-
-    def writable(self) -> bool:
-        return not self._reading
-
-    def fileno(self) -> int:
-        return self._descriptor
-
-    def isatty(self) -> bool:
-        return os.isatty(self._descriptor)
-
-    def readinto(self, buffer: WriteableBuffer) -> int:
-        while True:
-            try:
-                return os.readv(self._descriptor, [buffer])
-            except BlockingIOError:
-                select.select([self._descriptor], [], [])
-
-    def write(self, data: ReadableBuffer) -> int:
-        while True:
-            try:
-                return os.write(self._descriptor, data)
-            except BlockingIOError:
-                select.select([], [self._descriptor], [])
 
 
 def _output_lost(error: OSError | ValueError) -> int:

@@ -1,4 +1,5 @@
-"""What the command line shows and how it ends: formats, consoles, progress bars, exit codes.
+"""What the command line shows: solutions in each format and style, on the consoles of
+stdout and stderr, written whole even when a stop lands in the middle of one.
 
 Data goes to stdout; summaries, statistics, progress and messages to stderr.
 """
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from nqueens.api import Board, EngineStream, Solution, Stats, Status
+from nqueens.api import Board, EngineStream, Solution, Stats
 from nqueens.cli import render
 from nqueens.cli.records import note_records
 from nqueens.core import pictures, signals
@@ -26,36 +27,6 @@ if TYPE_CHECKING:
 
 COLOR_KEY = "nqueens.color"
 """Where the command line keeps --color (True), --no-color (False) or neither (None)."""
-
-EXIT_OK = 0
-EXIT_NO_SOLUTION = 1
-EXIT_CLUSTER_LOST = 1  # no answer either: the count's cluster is out of reach or went away
-EXIT_BAD_INPUT = 2  # click's code for bad usage, kept for input too large for the memory
-EXIT_TIME_LIMIT = 3
-EXIT_IO_ERROR = 74  # EX_IOERR of sysexits.h
-
-EXIT_CODES_HELP = """\b
-Conventions: data for programs uses rows[c], the 0-based row of the queen in
-column c; boards for people are labelled 1-based, row 1 at the top, column 1
-at the left.
-
-\b
-Exit codes:
-  0    success (a count of 0 is a success)
-  1    no solution exists (solve, first, explain); a board is not valid
-       (verify); the cluster's scheduler went away (count --cluster)
-  2    bad usage or bad input; memory or threads running out (ulimit)
-  3    the time limit ended the search first: the result is partial
-  70   this installation is broken: one of its C modules is missing
-  74   an output or a file could not be written (a full disk, stdout closed
-       from the start); a pipe's reader leaving early (| head -1) is no error
-  130  interrupted (Ctrl-C): the result is partial; 143 after SIGTERM,
-       129 after SIGHUP
-"""
-
-
-SEE_MAIN_HELP = "Exit codes, and how rows and columns are numbered: nqueens --help."
-"""What each command's help says of what every command shares, once, in the group's help."""
 
 
 WRAPPED_ROWS_MAX_N = 10_000
@@ -322,74 +293,3 @@ def _write_line(pieces: Iterator[str]) -> None:
     for piece in pieces:
         click.echo(piece, nl=False)
     click.echo()
-
-
-class BadInput(click.ClickException):
-    """Input that was read and is not what the command takes (no board in it, a line that is
-    not part of one): exit 2 with the message alone, as the command line itself was right."""
-
-    exit_code = EXIT_BAD_INPUT
-
-
-class Unwritable(click.ClickException):
-    """A file the user asked for could not be written (a full disk, a folder gone): exit 74."""
-
-    exit_code = EXIT_IO_ERROR
-
-
-class Pictures:
-    """The pictures a command saves where the user asked, and the line that says so."""
-
-    def __init__(self, path: str | None, what: str = "picture") -> None:
-        self.path = path
-        self.what = what
-        self.saved: list[str] = []
-
-    def save(self, document: str, number: int | None = None, width: int = 1) -> None:
-        """Write one picture: to the path, or numbered (``board-07.svg``) as one of several."""
-        if self.path is None:
-            return
-        # A device (/dev/null, /dev/stdout) takes every picture as it is: board-1.svg beside
-        # it would be a new file in /dev.
-        device = os.path.exists(self.path) and not os.path.isfile(self.path)
-        path = self.path
-        if number is not None and not device:
-            path = numbered_path(self.path, number, width)
-        try:
-            with open(path, "w", encoding="utf-8") as file:  # closed here: a late error counts
-                file.write(document)
-        except OSError as error:
-            if os.path.isfile(path):  # a picture cut short is no picture (a device stays)
-                with suppress(OSError):
-                    os.remove(path)
-            raise Unwritable(f"cannot write {path}: {error.strerror or error}") from None
-        self.saved.append(path)
-
-    def report(self, output: Output) -> None:
-        """Say on stderr what was saved, if anything."""
-        if len(self.saved) == 1:
-            output.message(f"Saved the {self.what} in {self.saved[0]}.")
-        elif self.saved and self.saved[0] == self.saved[-1]:
-            output.message(f"Wrote {len(self.saved):,} {self.what}s to {self.saved[0]}.")
-        elif self.saved:
-            output.message(
-                f"Saved {len(self.saved):,} {self.what}s: {self.saved[0]} to {self.saved[-1]}."
-            )
-
-
-def exit_code(status: Status) -> int:
-    """The exit code of a search that ended this way with a result worth reporting."""
-    return {
-        Status.COMPLETE: EXIT_OK,
-        Status.LIMIT: EXIT_OK,
-        Status.TIME_LIMIT: EXIT_TIME_LIMIT,
-        Status.INTERRUPTED: signals.exit_code(),
-    }[status]
-
-
-def numbered_path(path: str, number: int, width: int) -> str:
-    """``board.svg``, 3 -> ``board-003.svg`` (width digits): one file per solution or step."""
-    stem, dot, suffix = path.rpartition(".")
-    if not dot or "/" in suffix:
-        stem, suffix = path, "svg"
-    return f"{stem}-{number:0{width}d}.{suffix}"

@@ -3,7 +3,8 @@ picture too large to draw, and the notes the library has for a search."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import click
 
@@ -86,3 +87,15 @@ def notes(output: Output, said: tuple[Note, ...]) -> None:
     """Say each of ``said``, its arguments named as options."""
     for note in said:
         output.message(f"Note: {note.worded(option_flag)}")
+
+
+@contextmanager
+def usage_errors(output: Output | None = None) -> Iterator[None]:
+    """Turn an input the API refuses into a usage error (exit 2), one path for every command;
+    the notes its plan had are said first, on ``output``."""
+    try:
+        yield
+    except InputError as error:
+        if output is not None:
+            notes(output, error.notes)
+        raise usage_error(error) from None

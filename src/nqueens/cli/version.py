@@ -6,7 +6,7 @@ import json
 
 import click
 
-from nqueens.cli.output import EXIT_OK
+from nqueens.cli.exits import EXIT_OK
 
 
 def show(ctx: click.Context, param: click.Parameter, value: str | None) -> None:

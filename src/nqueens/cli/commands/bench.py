@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING
 import click
 
 from nqueens.api import ENGINES, MIP_ENGINE, MIP_SOLVERS, STRATEGIES, engines_that
-from nqueens.cli.options import QueensCommand, given
-from nqueens.cli.output import SEE_MAIN_HELP, Output
+from nqueens.cli.command import QueensCommand
+from nqueens.cli.exits import SEE_MAIN_HELP
+from nqueens.cli.options import given
+from nqueens.cli.output import Output
 from nqueens.cli.params import BoardSizes, Names, Seconds, WholeNumber
 from nqueens.cli.report import said
 from nqueens.core import signals

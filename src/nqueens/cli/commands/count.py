@@ -22,24 +22,13 @@ from nqueens.api import (
 )
 from nqueens.cli import render
 from nqueens.cli.boards import board_size, takes_board
-from nqueens.cli.options import (
-    QueensCommand,
-    common_options,
-    engine_options,
-    file_named,
-    given,
-    usage_errors,
-)
-from nqueens.cli.output import (
-    EXIT_CLUSTER_LOST,
-    EXIT_IO_ERROR,
-    SEE_MAIN_HELP,
-    Output,
-    exit_code,
-)
+from nqueens.cli.command import QueensCommand
+from nqueens.cli.exits import EXIT_CLUSTER_LOST, EXIT_IO_ERROR, SEE_MAIN_HELP, exit_code
+from nqueens.cli.options import common_options, engine_options, file_named, given
+from nqueens.cli.output import Output
 from nqueens.cli.params import Seconds, WholeNumber
 from nqueens.cli.progress import count_display
-from nqueens.cli.report import notes_said
+from nqueens.cli.report import notes_said, usage_errors
 from nqueens.core import clock
 from nqueens.formats import records
 

@@ -14,19 +14,12 @@ from nqueens import api
 from nqueens.api import FIRST_FAIL_MID, FIRST_MIN, RULES, Board, InputError
 from nqueens.cli import render
 from nqueens.cli.boards import board_size, takes_board
-from nqueens.cli.options import (
-    QueensCommand,
-    svg_target,
-    tree_target,
-)
-from nqueens.cli.output import (
-    EXIT_NO_SOLUTION,
-    EXIT_OK,
-    SEE_MAIN_HELP,
-    Output,
-    Pictures,
-)
-from nqueens.cli.params import complete_path
+from nqueens.cli.command import QueensCommand
+from nqueens.cli.exits import EXIT_NO_SOLUTION, EXIT_OK, SEE_MAIN_HELP
+from nqueens.cli.files import Pictures
+from nqueens.cli.options import svg_target, tree_target
+from nqueens.cli.output import Output
+from nqueens.cli.sources import complete_path
 from nqueens.core.pictures import board_svg, plain_grid
 from nqueens.core.wording import counted
 

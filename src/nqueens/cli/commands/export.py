@@ -12,9 +12,11 @@ if TYPE_CHECKING:
 
 from nqueens.api import Board
 from nqueens.cli.boards import board_size, takes_board
+from nqueens.cli.command import QueensCommand
+from nqueens.cli.exits import EXIT_OK, SEE_MAIN_HELP
 from nqueens.cli.files import written_whole
-from nqueens.cli.options import QueensCommand, usage_errors
-from nqueens.cli.output import EXIT_OK, SEE_MAIN_HELP, Output, write_whole
+from nqueens.cli.output import Output, write_whole
+from nqueens.cli.report import usage_errors
 from nqueens.core import signals
 from nqueens.core.wording import either
 from nqueens.export import FORMATS, Target, by_suffix

@@ -1,4 +1,4 @@
-"""``nqueens first``: one solution, fast."""
+"""``nqueens first``: one solution, fast, or the proof that none exists."""
 
 from __future__ import annotations
 
@@ -9,24 +9,14 @@ import click
 from nqueens import api
 from nqueens.api import AUTO_ENGINE, FIRST, FIRST_REASON, MAX_SEED, Board, SearchInterrupted
 from nqueens.cli.boards import board_size, takes_board
-from nqueens.cli.options import (
-    QueensCommand,
-    board_options,
-    common_options,
-    engine_options,
-    usage_errors,
-)
-from nqueens.cli.output import (
-    EXIT_NO_SOLUTION,
-    EXIT_OK,
-    EXIT_TIME_LIMIT,
-    SEE_MAIN_HELP,
-    Output,
-    Pictures,
-)
+from nqueens.cli.command import QueensCommand
+from nqueens.cli.exits import EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIME_LIMIT, SEE_MAIN_HELP
+from nqueens.cli.files import Pictures
+from nqueens.cli.options import board_options, common_options, engine_options
+from nqueens.cli.output import Output
 from nqueens.cli.params import WholeNumber
 from nqueens.cli.progress import spinner
-from nqueens.cli.report import check_drawable, notes, notes_said
+from nqueens.cli.report import check_drawable, notes, notes_said, usage_errors
 from nqueens.core import clock, signals
 from nqueens.core.pictures import board_svg
 

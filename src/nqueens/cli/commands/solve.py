@@ -21,23 +21,14 @@ from nqueens.api import (
 )
 from nqueens.cli import render
 from nqueens.cli.boards import board_size, takes_board
-from nqueens.cli.options import (
-    QueensCommand,
-    board_options,
-    common_options,
-    engine_options,
-    usage_errors,
-)
-from nqueens.cli.output import (
-    EXIT_NO_SOLUTION,
-    SEE_MAIN_HELP,
-    Output,
-    Pictures,
-    exit_code,
-)
+from nqueens.cli.command import QueensCommand
+from nqueens.cli.exits import EXIT_NO_SOLUTION, SEE_MAIN_HELP, exit_code
+from nqueens.cli.files import Pictures
+from nqueens.cli.options import board_options, common_options, engine_options
+from nqueens.cli.output import Output
 from nqueens.cli.params import WholeNumber
 from nqueens.cli.progress import listing_display
-from nqueens.cli.report import check_drawable, notes_said
+from nqueens.cli.report import check_drawable, notes_said, usage_errors
 from nqueens.core import clock
 from nqueens.core.pictures import board_svg
 from nqueens.core.symmetry import class_size

@@ -11,15 +11,10 @@ import click
 
 from nqueens.api import InputError
 from nqueens.cli.boards import rule_options
-from nqueens.cli.options import QueensCommand
-from nqueens.cli.output import (
-    EXIT_NO_SOLUTION,
-    EXIT_OK,
-    SEE_MAIN_HELP,
-    BadInput,
-    Output,
-)
-from nqueens.cli.params import TextLines
+from nqueens.cli.command import QueensCommand
+from nqueens.cli.exits import EXIT_NO_SOLUTION, EXIT_OK, SEE_MAIN_HELP, BadInput
+from nqueens.cli.output import Output
+from nqueens.cli.sources import TextLines
 from nqueens.core import signals
 from nqueens.core.wording import counted
 from nqueens.formats import records
