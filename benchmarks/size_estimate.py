@@ -25,7 +25,7 @@ from ortools_program import machine, parse_sizes
 
 from nqueens.core.board import Board
 from nqueens.engines.base import Request
-from nqueens.engines.reduced import reduce, search_size
+from nqueens.engines.reduced.model import reduce, search_size
 from nqueens.formats.boards import read_board
 
 NQUEENS = [sys.executable, "-m", "nqueens"]

@@ -13,7 +13,8 @@ import nqueens
 from nqueens import Status
 from nqueens.core.board import Board
 from nqueens.engines.base import Request
-from nqueens.engines.reduced import UNBOUNDED_POSITIONS, reduce, search_size
+from nqueens.engines.reduced import UNBOUNDED_POSITIONS
+from nqueens.engines.reduced.model import reduce, search_size
 
 PUBLISHED = {  # completions of CSPLib's samples, counted exhaustively by its authors
     "completion-12-12-5.param": 0,

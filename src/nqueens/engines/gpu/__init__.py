@@ -42,6 +42,7 @@ from nqueens.engines.base import (
 )
 from nqueens.engines.bitboard import _edges, edges
 from nqueens.engines.gpu import driver, kernel, needs
+from nqueens.engines.reduced import model
 
 NAME = "gpu"
 STAT_NAMES = ("pieces", "device microseconds")
@@ -115,7 +116,7 @@ class GpuPieces(Subproblem):
     """Pieces of a puzzle's reduction: for each, the free rows each free column may take, its
     first ``placed`` free columns given one row each (the device searches the others)."""
 
-    reduction: reduced.Reduction = reduced.NOTHING
+    reduction: model.Reduction = model.NOTHING
     pieces: tuple[tuple[int, ...], ...] = ()
     placed: int = 0
     on_cpu: bool = False  # for a cluster's worker without a GPU
@@ -300,7 +301,7 @@ def _count_on_cpu(n: int, start: int, end: int, deadline: float | None) -> Subco
 def _puzzle_launches(request: Request, deadline: float | None, size: int) -> list[Subproblem]:
     """A puzzle's reduction, cut on the CPU into pieces enough to fill the device, ``size``
     pieces a launch."""
-    reduction = reduced.reduce(request)
+    reduction = model.reduce(request)
     wanted = 2 if kernel.simulated() else max(1, PIECES_PER_COUNT // kernel.pieces_each(request.n))
     placed, pieces = _cut_in_order(reduction, wanted)
     base = GpuPieces(NAME, deadline, reduction, placed=placed)
@@ -309,12 +310,12 @@ def _puzzle_launches(request: Request, deadline: float | None, size: int) -> lis
     ]
 
 
-def _cut_in_order(reduction: reduced.Reduction, wanted: int) -> tuple[int, list[tuple[int, ...]]]:
+def _cut_in_order(reduction: model.Reduction, wanted: int) -> tuple[int, list[tuple[int, ...]]]:
     """The free columns placed in board order, each row a column may take in turn, the columns
     after it narrowed to the rows left, until there are ``wanted`` pieces or PIECE_LEVELS
     columns are placed (two are always left, for a thread's own rows). A piece with a column
     left empty holds nothing and is dropped. Returns the columns placed and the pieces."""
-    attack = reduced.attacks(reduction)
+    attack = model.attacks(reduction)
     rows = range(len(reduction.rows))
     found = [reduction.allowed]
     placed = 0
@@ -324,7 +325,7 @@ def _cut_in_order(reduction: reduced.Reduction, wanted: int) -> tuple[int, list[
             for allowed in found
             for row in rows
             if allowed[placed] >> row & 1
-            and (narrowed := reduced.place(attack, allowed, placed, row))
+            and (narrowed := model.place(attack, allowed, placed, row))
         ]
         placed += 1
     return placed, found
