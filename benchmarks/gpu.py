@@ -12,7 +12,7 @@ timed beside it, whole processes too, each of its runs after one of the engine's
 COMMAND becomes N, and its output must hold N's published count; a peer that fails is left out
 of the rest of the table, which says why. The engine's kernel counts no placements (a counter
 costs it instructions): they are counted once more, untimed, in this process, by the same kernel
-with a counter (``device.count_placements``), that count checked too; a placement is a queen a
+with a counter (``kernel.count_placements``), that count checked too; a placement is a queen a
 thread places on a free line before the last, whose rows are counted by their bits, so that the
 figure is the search's, however a board is cut into pieces. The device is named above the table,
 with the date.
@@ -199,18 +199,18 @@ def timed_table(
 
 def placements(n: int, time_limit: float | None) -> int | None:
     """The placements of a count of N, by the engine's kernel with a counter
-    (``device.count_placements``, numba's launch) in this process, its count checked against
+    (``kernel.count_placements``, numba's launch) in this process, its count checked against
     the published one; None if the time limit stopped it."""
     import nqueens
-    from nqueens.engines.gpu import device, kernel
+    from nqueens.engines.gpu import kernel, launch
 
-    shipped = (kernel.launcher, kernel.compiled, kernel.begin)
+    shipped = (launch.launcher, launch.compiled, launch.begin)
     placed = 0
 
-    def counting(*arguments: Any) -> kernel.Finish:
+    def counting(*arguments: Any) -> launch.Finish:
         finish = shipped[2](*arguments)
 
-        def finished(deadline: float | None) -> kernel.Launch | None:
+        def finished(deadline: float | None) -> launch.Launch | None:
             nonlocal placed
             launched = finish(deadline)
             placed += 0 if launched is None else launched.placements
@@ -218,13 +218,13 @@ def placements(n: int, time_limit: float | None) -> int | None:
 
         return finished
 
-    kernel.launcher = lambda: kernel.Launcher(kernel.by_numba, "numba's launch")
-    kernel.compiled = lambda: device.count_placements
-    kernel.begin = counting
+    launch.launcher = lambda: launch.Launcher(launch.by_numba, "numba's launch")
+    launch.compiled = lambda: kernel.count_placements
+    launch.begin = counting
     try:
         stats = nqueens.count(n, engine="gpu", time_limit=time_limit)
     finally:
-        kernel.launcher, kernel.compiled, kernel.begin = shipped
+        launch.launcher, launch.compiled, launch.begin = shipped
     if stats.status.partial:
         return None
     if stats.solutions != int(COUNTS["total"][str(n)]):
@@ -254,25 +254,25 @@ def compare_variants(
     published one; then the fastest kernel, as shipped or a file's."""
     import nqueens
     from nqueens.engines import gpu
-    from nqueens.engines.gpu import device, kernel
+    from nqueens.engines.gpu import kernel, launch
 
     truth = int(COUNTS["total"][str(n)])
     warm_up = min(n, WARM_UP_N)
     shipped = (
-        kernel.PRESET,
+        launch.PRESET,
         gpu.PIECES_PER_LAUNCH,
-        kernel.compiled,
-        device.THREADS_PER_BLOCK,
+        launch.compiled,
+        kernel.THREADS_PER_BLOCK,
         gpu.LAUNCHES_AHEAD,
     )
-    own = kernel.launcher()  # through CUDA's driver where machine code is kept
+    own = launch.launcher()  # through CUDA's driver where machine code is kept
     # numba's launch, which takes another kernel as readily as the engine's (one launch at a
     # time: its copies wait for the launch before)
-    numba_launch = kernel.Launcher(kernel.by_numba, "numba's launch")
-    kernel.launcher = lambda: numba_launch
+    numba_launch = launch.Launcher(launch.by_numba, "numba's launch")
+    launch.launcher = lambda: numba_launch
     nqueens.count(warm_up, engine="gpu", time_limit=time_limit)  # the kernel loaded, untimed
     each = f"medians of {repeat} counts" if repeat > 1 else "one count each"
-    print(f"N = {n}, {kernel.device_name()}, {each} in one process:\n")
+    print(f"N = {n}, {launch.device_name()}, {each} in one process:\n")
     print("| settings | seconds | on the device (s) | pieces |")
     print("|---|---|---|---|")
     tried: list[tuple[str, dict[str, int], Path | None]] = []
@@ -284,25 +284,25 @@ def compare_variants(
     tried += [(f"kernel of {path}", {}, path) for path in candidates]
     kernels: dict[str, float] = {}  # each kernel's seconds, as shipped or from a file
     for name, setting, path in tried:
-        if "registers" in setting and kernel.simulated():
+        if "registers" in setting and launch.simulated():
             continue  # the simulator compiles nothing
         launch = own if "driver" in setting else numba_launch
-        kernel.launcher = lambda chosen=launch: chosen
-        kernel.PRESET = setting.get("preset", shipped[0])
+        launch.launcher = lambda chosen=launch: chosen
+        launch.PRESET = setting.get("preset", shipped[0])
         gpu.PIECES_PER_LAUNCH = setting.get("pieces", shipped[1])
         gpu.LAUNCHES_AHEAD = setting.get("ahead", shipped[4])
         other_kernel = None
         if "registers" in setting:
-            capping = kernel.cuda().jit(max_registers=setting["registers"])
-            other_kernel = capping(device.count_pieces.py_func)
+            capping = launch.cuda().jit(max_registers=setting["registers"])
+            other_kernel = capping(kernel.count_pieces.py_func)
         if "placements" in setting:
-            other_kernel = device.count_placements
+            other_kernel = kernel.count_placements
         if path is not None:
             candidate = _loaded(path)
             other_kernel = candidate.count_pieces
-            device.THREADS_PER_BLOCK = candidate.THREADS_PER_BLOCK
+            kernel.THREADS_PER_BLOCK = candidate.THREADS_PER_BLOCK
         if other_kernel is not None:
-            kernel.compiled = lambda chosen=other_kernel: chosen
+            launch.compiled = lambda chosen=other_kernel: chosen
             nqueens.count(warm_up, engine="gpu", time_limit=time_limit)  # its compile, untimed
         runs = []
         for _ in range(repeat):
@@ -312,10 +312,10 @@ def compare_variants(
             if stats.status.partial:
                 break
         (
-            kernel.PRESET,
+            launch.PRESET,
             gpu.PIECES_PER_LAUNCH,
-            kernel.compiled,
-            device.THREADS_PER_BLOCK,
+            launch.compiled,
+            kernel.THREADS_PER_BLOCK,
             gpu.LAUNCHES_AHEAD,
         ) = shipped
         stats = runs[-1][1]
@@ -348,7 +348,7 @@ def linked(kernel: Any, capability: tuple[int, int]) -> tuple[bytes, str]:
     """A numba kernel's machine code and ptxas's report on it, compiled for ``capability`` as
     the engine compiles its own (nqueens.engines.gpu.driver): no device needed."""
     from nqueens.engines.gpu import driver
-    from nqueens.engines.gpu import kernel as host
+    from nqueens.engines.gpu import launch as host
 
     text = driver.ptx(kernel, host.launch_types(), capability)
     return driver.linked(text, capability, "-verbose")
@@ -384,9 +384,9 @@ def compiler_report(capability: tuple[int, int], candidates: Sequence[Path] = ()
     as ptxas reports them for ``capability``, and its loops, the largest being the one the
     threads run until no piece is left: one inside it that is not a piece's preset rows is
     one that a lane leaves to wait for its warp."""
-    from nqueens.engines.gpu import device
+    from nqueens.engines.gpu import kernel
 
-    kernels = [("the engine's kernel", device)]
+    kernels = [("the engine's kernel", kernel)]
     kernels += [(f"kernel of {path}", _loaded(path)) for path in candidates]
     lines = [f"For sm_{capability[0]}{capability[1]}:"]
     for name, module in kernels:
@@ -437,7 +437,7 @@ def main() -> None:
         action="append",
         default=[],
         metavar="FILE",
-        help="with --variants or --compiler-report: this kernel too (a file like device.py)",
+        help="with --variants or --compiler-report: this kernel too (a file like kernel.py)",
     )
     parser.add_argument(
         "--peer",

@@ -83,17 +83,17 @@ assert None not in c_modules().values(), "a C module does not load"' || return 1
     time "$PYTHON" -m nqueens count "$first" --engine gpu --unique --stats || return 1
     echo "== the second count: how it launches the kernel"
     time "$PYTHON" -c 'import nqueens
-from nqueens.engines.gpu import kernel
-print(nqueens.count(int("'"$first"'"), engine="gpu").solutions, "-", kernel.launcher().how)' ||
+from nqueens.engines.gpu import launch
+print(nqueens.count(int("'"$first"'"), engine="gpu").solutions, "-", launch.launcher().how)' ||
         return 1
 
     echo "== puzzles and counts without symmetry, against the CPU and the published counts"
     "$PYTHON" - "$(limit 60 0)" <<'EOF' || return 1
 import json, sys, time, nqueens
 from nqueens.core.board import Diagonal
-from nqueens.engines.gpu import kernel
+from nqueens.engines.gpu import launch
 
-small = kernel.simulated()
+small = launch.simulated()
 time_limit = float(sys.argv[1])
 cases = [  # (n, given queens, blocked squares, excluded diagonals)
     (8 if small else 14, [], [], []),
@@ -139,8 +139,8 @@ rounds = 1 if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") != "0" else 7  # the s
 published = json.load(open("tests/data/counts.json"))["total"][n]
 started = "from nqueens.core import clock, signals\nclock.start()\nsignals.install()\n"
 plainly = (  # the driver started when the count first asks for the device, nothing beside it
-    "import functools\nfrom nqueens.engines.gpu import driver, kernel\n"
-    "kernel.current_device = functools.cache(driver.Device)\n"
+    "import functools\nfrom nqueens.engines.gpu import driver, launch\n"
+    "launch.current_device = functools.cache(driver.Device)\n"
 )
 run = "from nqueens.cli import main\nmain()\n"
 stamped = (  # as shipped, saying when its exit begins and when it calls os._exit

@@ -4,7 +4,7 @@ For each N: the pieces (n³ a constellation of the C counter, a row on each of t
 free lines), the share of them whose rows fit, and the placements of the search the device's
 threads make (a queen placed on a free line before the last, whose rows are counted by their
 bits; a row of a piece's preset lines once, however many pieces share the rows before it), as
-the engine's kernel searches them and ``device.count_placements`` counts them. The solutions
+the engine's kernel searches them and ``kernel.count_placements`` counts them. The solutions
 found, weighted by the symmetries as the engine weighs them, are checked against the published
 counts. No device is needed: the figures say whether a count's turns go to taking pieces (most
 of which fail on their rows) or to the search, and check the placements that benchmarks/gpu.py
@@ -34,7 +34,7 @@ from numba import njit
 from ortools_program import parse_sizes
 
 from nqueens.engines.gpu import LAUNCHES_AHEAD, PIECES_PER_LAUNCH
-from nqueens.engines.gpu.device import THREADS_PER_BLOCK
+from nqueens.engines.gpu.kernel import THREADS_PER_BLOCK
 
 PRESET = 3
 LAUNCH_SIZES = sorted(

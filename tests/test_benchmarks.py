@@ -14,7 +14,7 @@ import pytest
 from helpers import DATA, ROOT, every_constellation_searched, known_total, process_env
 
 BENCHMARKS = ROOT / "benchmarks"
-ENGINE_KERNEL = ROOT / "src" / "nqueens" / "engines" / "gpu" / "device.py"
+ENGINE_KERNEL = ROOT / "src" / "nqueens" / "engines" / "gpu" / "kernel.py"
 
 
 def _tables(text: str) -> list[list[list[str]]]:

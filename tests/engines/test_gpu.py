@@ -42,13 +42,13 @@ from nqueens.core.board import Board
 from nqueens.core.geometry import Diagonal
 from nqueens.engines import gpu
 from nqueens.engines.base import Request
-from nqueens.engines.gpu import caching, kernel, needs
+from nqueens.engines.gpu import caching, launch, needs
 from nqueens.run import auto
 
 SIMULATOR = process_env(NUMBA_ENABLE_CUDASIM="1")
 
 
-def simulated(code: str, presets: tuple[int, ...] = (kernel.SIMULATED_PRESET,)) -> list[Any]:
+def simulated(code: str, presets: tuple[int, ...] = (launch.SIMULATED_PRESET,)) -> list[Any]:
     """What ``code`` leaves in ``found`` (as JSON) with the kernel on the simulator, for each
     of ``presets``: the free lines its pieces give a row each (a device's own is tested so too),
     all in one process, which imports the simulator once."""
@@ -56,11 +56,11 @@ def simulated(code: str, presets: tuple[int, ...] = (kernel.SIMULATED_PRESET,)) 
         "import json, warnings, nqueens\n"
         "from nqueens.core.board import Diagonal\n"
         "from nqueens.engines import gpu\n"
-        "from nqueens.engines.gpu import SimulatorWarning, kernel\n"
+        "from nqueens.engines.gpu import SimulatorWarning, launch\n"
         "warnings.simplefilter('error')\n"
         "warnings.simplefilter('ignore', SimulatorWarning)\n"
         "every = []\n"
-        f"for kernel.SIMULATED_PRESET in {list(presets)}:\n"
+        f"for launch.SIMULATED_PRESET in {list(presets)}:\n"
         + textwrap.indent(code, "    ")
         + "    every.append(found)\n"
         "print(json.dumps(every))\n"
@@ -71,16 +71,16 @@ def simulated(code: str, presets: tuple[int, ...] = (kernel.SIMULATED_PRESET,)) 
     return found
 
 
-PRESETS = tuple(sorted({kernel.SIMULATED_PRESET, kernel.PRESET}))
+PRESETS = tuple(sorted({launch.SIMULATED_PRESET, launch.PRESET}))
 
 
 @pytest.mark.parametrize(
     ("sizes", "presets"),
     [
         # A device's pieces and the simulator's own, with -m slow: seconds on the simulator.
-        pytest.param(range(5, 8), (kernel.PRESET,), marks=pytest.mark.slow),
-        pytest.param(range(5, 8), (kernel.SIMULATED_PRESET,), marks=pytest.mark.slow),
-        pytest.param(range(8, 11), (kernel.SIMULATED_PRESET,), marks=pytest.mark.slow),
+        pytest.param(range(5, 8), (launch.PRESET,), marks=pytest.mark.slow),
+        pytest.param(range(5, 8), (launch.SIMULATED_PRESET,), marks=pytest.mark.slow),
+        pytest.param(range(8, 11), (launch.SIMULATED_PRESET,), marks=pytest.mark.slow),
     ],
     ids=str,
 )
@@ -111,25 +111,25 @@ def test_the_simulated_kernel_counts_every_board_exactly(
 
 @pytest.mark.slow  # the benchmarks' twin of the kernel: the engine's own counts are above
 def test_the_kernel_counting_placements_counts_each_queen_of_the_search_once() -> None:
-    """device.count_placements counts each queen placed on a free line before the last once,
+    """kernel.count_placements counts each queen placed on a free line before the last once,
     whatever the rows a piece presets (so that placements a second do not change with how a
     board is cut), as the tests' own search does; its counts stay exact; the engine's kernel
     counts none. (gpu_work's test checks the same rule on N = 10 to 12.)"""
     sizes = list(range(5, 8))
     every = simulated(  # a launch a constellation, as the engine launches on the simulator
-        "from nqueens.engines.gpu import device\n"
+        "from nqueens.engines.gpu import kernel\n"
         "found = {}\n"
         f"for n in {sizes}:\n"
         "    found[n] = [0, [], 0]\n"
         "    for at in range(len(gpu._constellations(n))):\n"
-        "        arrays = kernel.constellation_arrays(n, at, at + 1)[:3]\n"
-        "        kernel.compiled = lambda: device.count_placements\n"
-        "        counting = kernel.count(n, *arrays)\n"
+        "        arrays = launch.constellation_arrays(n, at, at + 1)[:3]\n"
+        "        launch.compiled = lambda: kernel.count_placements\n"
+        "        counting = launch.count(n, *arrays)\n"
         "        found[n][0] += counting.placements\n"
         "        found[n][1] += counting.totals.tolist()\n"
         "        if n == 5:\n"
-        "            kernel.compiled = lambda: device.count_pieces\n"
-        "            found[n][2] += kernel.count(n, *arrays).placements\n",
+        "            launch.compiled = lambda: kernel.count_pieces\n"
+        "            found[n][2] += launch.count(n, *arrays).placements\n",
         PRESETS,
     )
     for counted in every:
@@ -254,11 +254,11 @@ def test_a_device_without_cudas_compiler_is_told_how_to_get_it(
     def no_compiler() -> None:
         raise RuntimeError("libNVVM cannot be found.\nInstall the CUDA toolkit")
 
-    monkeypatch.setattr(kernel, "simulated", lambda: False)
+    monkeypatch.setattr(launch, "simulated", lambda: False)
     monkeypatch.setattr(needs, "driver_loaded", lambda: True)
-    monkeypatch.setattr(kernel, "current_device", lambda: SimpleNamespace(capability=(9, 0)))
+    monkeypatch.setattr(launch, "current_device", lambda: SimpleNamespace(capability=(9, 0)))
     monkeypatch.setattr(needs, "load_compiler", no_compiler)
-    monkeypatch.setattr(kernel, "kept_path", lambda: None)  # no machine code kept
+    monkeypatch.setattr(launch, "kept_path", lambda: None)  # no machine code kept
     monkeypatch.setattr(caching, "cache_written", lambda source: False)
     result = invoke("count", "18", "--engine", "gpu")
     assert result.exit_code == 2 and not result.stdout
@@ -312,7 +312,7 @@ def test_the_simulator_is_asked_for_as_numba_reads_it(
     """NUMBA_ENABLE_CUDASIM=yes is 0 to numba, which then looks for a device: the engine took it
     for the simulator, said so, and then failed every launch on a machine without a GPU."""
     monkeypatch.setenv("NUMBA_ENABLE_CUDASIM", value)
-    assert kernel.simulated() is simulated
+    assert launch.simulated() is simulated
 
 
 @pytest.mark.slow
@@ -361,22 +361,22 @@ def test_a_checkpoint_keeps_the_launches_counted_and_resumes_exactly(tmp_path: P
     assert path.read_text().splitlines()[1 : 1 + len(kept)] == kept
 
 
-def stand_in_device(monkeypatch: pytest.MonkeyPatch, launcher: kernel.Launcher, name: str) -> None:
+def stand_in_device(monkeypatch: pytest.MonkeyPatch, launcher: launch.Launcher, name: str) -> None:
     """A device that is there, named ``name``, its kernel launched by ``launcher``."""
     monkeypatch.setattr(needs, "missing", lambda: None)
-    monkeypatch.setattr(kernel, "simulated", lambda: False)
-    monkeypatch.setattr(kernel, "launcher", lambda: launcher)
-    monkeypatch.setattr(kernel, "device_name", lambda: name)
+    monkeypatch.setattr(launch, "simulated", lambda: False)
+    monkeypatch.setattr(launch, "launcher", lambda: launcher)
+    monkeypatch.setattr(launch, "device_name", lambda: name)
 
 
 @pytest.fixture
 def failing_device(monkeypatch: pytest.MonkeyPatch) -> None:
     """A device that is there but fails every launch, as one out of memory would."""
 
-    def fail(*arguments: object) -> kernel.Finish:
+    def fail(*arguments: object) -> launch.Finish:
         raise RuntimeError("Error at launch:\n\nCUDA_ERROR_OUT_OF_MEMORY (a stand-in)\n:")
 
-    stand_in_device(monkeypatch, kernel.Launcher(fail, "a stand-in"), "a failing device")
+    stand_in_device(monkeypatch, launch.Launcher(fail, "a stand-in"), "a failing device")
 
 
 @pytest.mark.parametrize(("beside", "ahead"), [(False, 1), (True, 0), (True, 1), (True, 2)])
@@ -388,17 +388,17 @@ def test_launches_are_begun_before_their_turn_only_where_they_run_beside_the_one
     wait for the launch before (numba's launch), each only at its turn."""
     order: list[str] = []
 
-    def begin(n: int, blocked: Any, gaps: Any, lines: Any) -> kernel.Finish:
+    def begin(n: int, blocked: Any, gaps: Any, lines: Any) -> launch.Finish:
         at = sum(step.startswith("begin") for step in order)
         order.append(f"begin {at}")
 
-        def finish(deadline: float | None) -> kernel.Launch:
+        def finish(deadline: float | None) -> launch.Launch:
             order.append(f"finish {at}")
-            return kernel.Launch(numpy.zeros(len(lines), dtype=numpy.uint64), 1)
+            return launch.Launch(numpy.zeros(len(lines), dtype=numpy.uint64), 1)
 
         return finish
 
-    launcher = kernel.Launcher(begin, "a stand-in", beside)
+    launcher = launch.Launcher(begin, "a stand-in", beside)
     stand_in_device(monkeypatch, launcher, "a stand-in device")
     monkeypatch.setattr(gpu, "PIECES_PER_LAUNCH", 1 << 16)  # many launches of N = 12
     monkeypatch.setattr(gpu, "LAUNCHES_AHEAD", ahead)
@@ -449,9 +449,9 @@ class SlowDevice:
 
 def numba_launches(monkeypatch: pytest.MonkeyPatch, device: SlowDevice, name: str) -> None:
     """Launches by numba's launch, on ``device``, named ``name``."""
-    monkeypatch.setattr(kernel, "cuda", lambda: device)
-    monkeypatch.setattr(kernel, "compiled", lambda: device.kernel)
-    stand_in_device(monkeypatch, kernel.Launcher(kernel.by_numba, "numba"), name)
+    monkeypatch.setattr(launch, "cuda", lambda: device)
+    monkeypatch.setattr(launch, "compiled", lambda: device.kernel)
+    stand_in_device(monkeypatch, launch.Launcher(launch.by_numba, "numba"), name)
 
 
 def test_bench_times_the_engine_where_a_device_is_there(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -485,7 +485,7 @@ def test_a_board_the_device_counts_in_minutes_needs_no_time_limit_there(
     with pytest.raises(nqueens.InputError, match="counting them takes about"):
         nqueens.count(23, engine="bitboard")
     monkeypatch.setattr(needs, "missing", lambda: None)
-    monkeypatch.setattr(kernel, "simulated", lambda: True)
+    monkeypatch.setattr(launch, "simulated", lambda: True)
     with pytest.raises(nqueens.InputError, match="too many to go through without a limit"):
         nqueens.count(20, engine="gpu")  # on the simulator, a count of N = 20 takes days
     device = SlowDevice(seconds=0)  # whose launches count nothing

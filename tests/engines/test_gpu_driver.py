@@ -25,7 +25,7 @@ from helpers import bound, every_command, known_total, known_unique, searched
 import nqueens
 from nqueens.engines import gpu
 from nqueens.engines.bitboard import _edges
-from nqueens.engines.gpu import caching, driver, early, kernel, needs
+from nqueens.engines.gpu import caching, driver, early, launch, needs
 
 COMMANDS_BY_NAME = every_command()
 """Every command of the command line, by name."""
@@ -61,7 +61,7 @@ class FakeDriver:
     """CUDA's driver API as the engine calls it, on host memory; its kernel reads the 64-bit
     words of its parameters as numba passes arrays (meminfo, parent, items, item size, data,
     shape, strides) and counts each constellation with the tests' own search, its placements
-    too, as ``device.count_placements`` does. As the driver, it holds a current context for
+    too, as ``kernel.count_placements`` does. As the driver, it holds a current context for
     each thread: a call that needs one fails in a thread without."""
 
     CUresult = Result
@@ -210,31 +210,31 @@ def fake_device(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Fak
     """A device through the stand-in driver, its machine code kept in ``tmp_path``; numba's
     launch, which a count through the driver never needs, fails."""
     api = FakeDriver()
-    monkeypatch.setattr(kernel, "simulated", lambda: False)
+    monkeypatch.setattr(launch, "simulated", lambda: False)
     monkeypatch.setattr(needs, "driver_loaded", lambda: True)
     found = driver.Device(api)
-    monkeypatch.setattr(kernel, "current_device", lambda: found)
+    monkeypatch.setattr(launch, "current_device", lambda: found)
     monkeypatch.setattr(caching, "cache_folder", lambda source: tmp_path)
-    monkeypatch.setattr(kernel, "by_numba", numba_not_needed)
-    kernel.launcher.cache_clear()
-    kernel.kept_path.cache_clear()
+    monkeypatch.setattr(launch, "by_numba", numba_not_needed)
+    launch.launcher.cache_clear()
+    launch.kept_path.cache_clear()
     yield api
-    kernel.launcher.cache_clear()
-    kernel.kept_path.cache_clear()
+    launch.launcher.cache_clear()
+    launch.kept_path.cache_clear()
 
 
 def numba_not_needed(*arguments: object) -> None:
     raise AssertionError("numba's launch, which a count through the driver never needs")
 
 
-def counting_ones(*arguments: object) -> kernel.Finish:
+def counting_ones(*arguments: object) -> launch.Finish:
     """A launch, begun, that counts one solution in each of three constellations."""
-    return lambda deadline: kernel.Launch(numpy.ones(3), 1)
+    return lambda deadline: launch.Launch(numpy.ones(3), 1)
 
 
 def keep_machine_code(folder: Path, machine: driver.Machine = MACHINE) -> Path:
-    path = driver.kept_path(folder, (9, 0))
-    driver.keep(path, machine)
+    path = caching.kept_path(folder, (9, 0))
+    caching.keep(path, machine)
     return path
 
 
@@ -249,7 +249,7 @@ def test_a_count_through_the_driver_passes_the_arrays_as_numba_does(
     stats = nqueens.count(10, engine="gpu", unique=True)
     assert (stats.solutions, stats.unique) == (known_total(10), known_unique(10))
     assert stats.backend == "A stand-in device" and stats.conflicts > 0
-    assert kernel.launcher().how == "CUDA's driver, machine code kept"
+    assert launch.launcher().how == "CUDA's driver, machine code kept"
     assert fake_device.launches and fake_device.memory == {}
     assert all(threads == MACHINE.threads for _, threads in fake_device.launches)
     puzzle = nqueens.count(9, engine="gpu", queens=[(1, 0)], blocked=[(4, 4)], symmetry=False)
@@ -264,11 +264,11 @@ def test_a_count_through_the_driver_passes_the_arrays_as_numba_does(
 def test_a_launch_through_the_driver_reads_back_the_placements_its_kernel_counted(
     fake_device: FakeDriver, tmp_path: Path
 ) -> None:
-    """A kernel that counts its placements (device.count_placements, as the stand-in's does)
+    """A kernel that counts its placements (kernel.count_placements, as the stand-in's does)
     leaves them in its second counter, which the launch reads back with the totals."""
     keep_machine_code(tmp_path)
-    blocked, gaps, lines, _ = kernel.constellation_arrays(10, 0, len(_edges.constellations(10)))
-    launched = kernel.count(10, blocked, gaps, lines)
+    blocked, gaps, lines, _ = launch.constellation_arrays(10, 0, len(_edges.constellations(10)))
+    launched = launch.count(10, blocked, gaps, lines)
     assert launched is not None
     searches = [searched(*arrays, 10) for arrays in zip(blocked, gaps, lines.tolist(), strict=True)]
     assert launched.totals.tolist() == [found for found, _ in searches]
@@ -319,21 +319,21 @@ def test_machine_code_is_kept_only_once_it_counts_as_numbas_launch(
     kept."""
     monkeypatch.setattr(driver, "ptx", lambda *arguments: "the PTX")
     monkeypatch.setattr(driver, "machine", lambda *arguments: MACHINE)
-    path = driver.kept_path(tmp_path, (9, 0))
-    monkeypatch.setattr(kernel, "by_numba", counting_ones)
-    assert "counted N = 12 otherwise" in kernel.launcher().how and driver.kept(path) is None
-    kernel.launcher.cache_clear()
-    monkeypatch.setattr(kernel, "by_driver", counting_ones)
-    assert kernel.launcher().how == "CUDA's driver, machine code kept"
-    assert driver.kept(path) == MACHINE
-    kernel.launcher.cache_clear()
+    path = caching.kept_path(tmp_path, (9, 0))
+    monkeypatch.setattr(launch, "by_numba", counting_ones)
+    assert "counted N = 12 otherwise" in launch.launcher().how and caching.kept(path) is None
+    launch.launcher.cache_clear()
+    monkeypatch.setattr(launch, "by_driver", counting_ones)
+    assert launch.launcher().how == "CUDA's driver, machine code kept"
+    assert caching.kept(path) == MACHINE
+    launch.launcher.cache_clear()
 
     def no_compiler(*arguments: object) -> None:
         raise RuntimeError("libNVVM cannot be found")
 
     monkeypatch.setattr(driver, "ptx", no_compiler)
     path.with_suffix(".json").unlink()
-    assert "libNVVM cannot be found" in kernel.launcher().how
+    assert "libNVVM cannot be found" in launch.launcher().how
 
 
 @pytest.mark.slow
@@ -351,11 +351,11 @@ def test_a_count_under_a_time_limit_waits_for_the_machine_code_it_makes(
     monkeypatch.setattr(needs, "load_compiler", lambda: None)  # as the gpu extra brings them
     monkeypatch.setattr(driver, "ptx", slow_compiler)
     monkeypatch.setattr(driver, "machine", lambda *arguments: MACHINE)
-    monkeypatch.setattr(kernel, "by_numba", counting_ones)
-    monkeypatch.setattr(kernel, "by_driver", counting_ones)
+    monkeypatch.setattr(launch, "by_numba", counting_ones)
+    monkeypatch.setattr(launch, "by_driver", counting_ones)
     stats = nqueens.count(14, engine="gpu", time_limit=0.2)
     assert stats.status is nqueens.Status.TIME_LIMIT
-    assert driver.kept(driver.kept_path(tmp_path, (9, 0))) == MACHINE
+    assert caching.kept(caching.kept_path(tmp_path, (9, 0))) == MACHINE
 
 
 def test_machine_code_the_driver_cannot_load_is_made_again(
@@ -366,21 +366,21 @@ def test_machine_code_the_driver_cannot_load_is_made_again(
     path = keep_machine_code(tmp_path, MACHINE._replace(cubin=b"damaged code"))
     monkeypatch.setattr(driver, "ptx", lambda *arguments: "the PTX")
     monkeypatch.setattr(driver, "machine", lambda *arguments: MACHINE)
-    monkeypatch.setattr(kernel, "by_numba", counting_ones)
-    monkeypatch.setattr(kernel, "by_driver", counting_ones)
-    assert kernel.launcher().how == "CUDA's driver, machine code kept"
-    assert driver.kept(path) == MACHINE
+    monkeypatch.setattr(launch, "by_numba", counting_ones)
+    monkeypatch.setattr(launch, "by_driver", counting_ones)
+    assert launch.launcher().how == "CUDA's driver, machine code kept"
+    assert caching.kept(path) == MACHINE
 
 
 def test_kept_machine_code_is_read_only_whole_and_for_its_own_kernel(tmp_path: Path) -> None:
     path = keep_machine_code(tmp_path)
-    assert driver.kept(path) == MACHINE
-    assert driver.kept_path(tmp_path, (9, 0)) == path
-    assert driver.kept_path(tmp_path, (10, 0)) != path  # another device's
+    assert caching.kept(path) == MACHINE
+    assert caching.kept_path(tmp_path, (9, 0)) == path
+    assert caching.kept_path(tmp_path, (10, 0)) != path  # another device's
     path.with_suffix(".cubin").write_bytes(b"machine")  # cut short
-    assert driver.kept(path) is None
+    assert caching.kept(path) is None
     path.with_suffix(".json").write_text("{")
-    assert driver.kept(path) is None
+    assert caching.kept(path) is None
 
 
 def test_a_piece_deeper_than_the_kernels_stack_is_never_launched(
@@ -393,9 +393,9 @@ def test_a_piece_deeper_than_the_kernels_stack_is_never_launched(
     blocked = numpy.zeros((1, 30), dtype=numpy.uint32)
     lines = numpy.array([29], dtype=numpy.int32)
     with pytest.raises(ValueError, match="needs a stack of 25 lines"):
-        kernel.count(30, blocked, blocked, lines)
+        launch.count(30, blocked, blocked, lines)
     assert fake_device.launches == []
-    assert MACHINE.stack_lines >= 28 - kernel.PRESET - 1
+    assert MACHINE.stack_lines >= 28 - launch.PRESET - 1
 
 
 def test_without_a_device_the_driver_says_so() -> None:
@@ -463,7 +463,7 @@ def test_a_driver_that_fails_to_start_fails_the_thread_that_asked() -> None:
 def test_only_a_count_that_names_the_gpu_starts_its_driver_early(
     monkeypatch: pytest.MonkeyPatch, arguments: str, expected: bool
 ) -> None:
-    monkeypatch.setattr(kernel, "simulated", lambda: False)
+    monkeypatch.setattr(launch, "simulated", lambda: False)
     monkeypatch.setattr(needs, "driver_loaded", lambda: True)
     assert early.wanted(arguments.split()) is expected
 
@@ -483,10 +483,10 @@ def test_without_a_driver_or_on_the_simulator_nothing_starts_early(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     arguments = ["count", "20", "--engine", "gpu"]
-    monkeypatch.setattr(kernel, "simulated", lambda: False)
+    monkeypatch.setattr(launch, "simulated", lambda: False)
     monkeypatch.setattr(needs, "driver_loaded", lambda: False)
     assert not early.wanted(arguments)
-    monkeypatch.setattr(kernel, "simulated", lambda: True)
+    monkeypatch.setattr(launch, "simulated", lambda: True)
     monkeypatch.setattr(needs, "driver_loaded", lambda: True)
     assert not early.wanted(arguments)
 
@@ -519,7 +519,7 @@ class SlowLibrary:
 def started_early(monkeypatch: pytest.MonkeyPatch, loaded: Callable[[str], object]) -> None:
     """Start a count on the GPU's driver early, its library as ``loaded`` loads it, and wait
     for the thread that starts it to end."""
-    monkeypatch.setattr(kernel, "simulated", lambda: False)
+    monkeypatch.setattr(launch, "simulated", lambda: False)
     monkeypatch.setattr(needs, "driver_loaded", lambda: True)
     monkeypatch.setattr(ctypes, "CDLL", loaded)
     early.start(["count", "20", "--engine", "gpu"])
@@ -570,12 +570,12 @@ def test_without_a_device_the_engine_says_so(monkeypatch: pytest.MonkeyPatch) ->
 
         return device
 
-    monkeypatch.setattr(kernel, "simulated", lambda: False)
+    monkeypatch.setattr(launch, "simulated", lambda: False)
     monkeypatch.setattr(needs, "driver_loaded", lambda: True)
-    monkeypatch.setattr(kernel, "current_device", failing(driver.NoDevice("cuInit failed")))
+    monkeypatch.setattr(launch, "current_device", failing(driver.NoDevice("cuInit failed")))
     assert needs.missing() == "finds no CUDA device on this machine"
     broken = driver.DriverError("cuInit failed: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH")
-    monkeypatch.setattr(kernel, "current_device", failing(broken))
+    monkeypatch.setattr(launch, "current_device", failing(broken))
     assert needs.missing() == (
         "finds no usable CUDA device (DriverError: cuInit failed: "
         "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH)"
@@ -590,10 +590,10 @@ def test_the_kernel_takes_the_parameters_the_driver_passes() -> None:
         needs.load_compiler()
     except Exception as error:
         pytest.skip(f"CUDA's compilers are not installed ({error})")
-    from nqueens.engines.gpu import device
+    from nqueens.engines.gpu import kernel
 
-    text = driver.ptx(device.count_pieces, kernel.launch_types(), (9, 0))
-    machine = driver.machine(text, (9, 0), device.THREADS_PER_BLOCK, device.STACK_LINES)
+    text = driver.ptx(kernel.count_pieces, launch.launch_types(), (9, 0))
+    machine = driver.machine(text, (9, 0), kernel.THREADS_PER_BLOCK, kernel.STACK_LINES)
     assert machine.parameters == PARAMETERS and machine.cubin
 
 

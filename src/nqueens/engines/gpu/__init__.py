@@ -5,7 +5,7 @@ A plain board is counted as the C counter of plain boards counts it
 search per class of those under the square's symmetries, weighted by the number of its images,
 so that ``--unique`` is exact too. Here each constellation is cut by the rows of its first three
 free lines, and the device's threads take these pieces in turn and finish them
-(``nqueens.engines.gpu.kernel``). The rare constellations that a half turn keeps need, for
+(``nqueens.engines.gpu.launch``). The rare constellations that a half turn keeps need, for
 their classes, their solutions that the turn keeps too: the C module counts those on the CPU
 by a search of half the lines, a few microseconds each.
 
@@ -41,7 +41,7 @@ from nqueens.engines.base import (
     SubproblemInterrupted,
 )
 from nqueens.engines.bitboard import _edges, edges
-from nqueens.engines.gpu import driver, kernel, needs
+from nqueens.engines.gpu import driver, launch, needs
 from nqueens.engines.reduced import model
 
 NAME = "gpu"
@@ -140,12 +140,12 @@ class GpuEngine(Engine):
     def gains(self, request: Request) -> bool:
         # Whether a cluster's workers have a GPU is not known before it is reached: there, the
         # gpu engine is asked for by name. The simulator is slower than any engine on the CPU.
-        if request.remote or kernel.simulated():
+        if request.remote or launch.simulated():
             return False
         return request.board.free_columns >= AUTO_FROM_N
 
     def counts_in_minutes(self, request: Request) -> bool:
-        return not kernel.simulated() and request.board.free_columns <= MINUTES_UP_TO
+        return not launch.simulated() and request.board.free_columns <= MINUTES_UP_TO
 
     def wants_workers(self, request: Request) -> bool:
         return False  # one process drives the device
@@ -160,7 +160,7 @@ class GpuEngine(Engine):
         return None
 
     def backend_for(self, request: Request) -> str | None:
-        return "the GPUs of the cluster's workers" if request.remote else kernel.device_name()
+        return "the GPUs of the cluster's workers" if request.remote else launch.device_name()
 
     def on_cpu(self, task: Subproblem) -> Subproblem:
         assert isinstance(task, (GpuSubproblem, GpuPieces))
@@ -169,18 +169,18 @@ class GpuEngine(Engine):
     def prepare(self, request: Request) -> None:
         if request.remote:  # the workers load the kernel
             return
-        if kernel.simulated():
+        if launch.simulated():
             _say_simulated()
-        kernel.launcher()
+        launch.launcher()
 
     def loading_runs_to_its_end(self) -> bool:
-        return kernel.making.is_set()
+        return launch.making.is_set()
 
     def subproblems(self, request: Request, deadline: float | None) -> list[Subproblem]:
         n = request.n
         # the simulator takes milliseconds a thread: one constellation or piece a launch, so
         # that a time limit and Ctrl-C are heard there too
-        size = 1 if kernel.simulated() else max(1, PIECES_PER_LAUNCH // kernel.pieces_each(n))
+        size = 1 if launch.simulated() else max(1, PIECES_PER_LAUNCH // launch.pieces_each(n))
         if not edges.counts(request):
             return _puzzle_launches(request, deadline, size)
         total = len(_constellations(n))
@@ -228,7 +228,7 @@ class _Begun:
     """A span's launch, begun, and each of its constellations' solutions that a half turn
     keeps."""
 
-    finish: kernel.Finish
+    finish: launch.Finish
     turns: list[int]
 
 
@@ -238,14 +238,14 @@ def _begins_ahead(task: Subproblem) -> TypeGuard[GpuSubproblem]:
         isinstance(task, GpuSubproblem)
         and not task.on_cpu
         and (task.deadline is None or time.time() < task.deadline)
-        and kernel.launcher().beside
+        and launch.launcher().beside
     )
 
 
 def _begun(task: GpuSubproblem) -> _Begun:
     """``task``'s launch, begun: its arrays built and handed to the device."""
-    blocked, gaps, lines, turns = kernel.constellation_arrays(task.n, *task.span)
-    return _Begun(kernel.begin(task.n, blocked, gaps, lines), turns)
+    blocked, gaps, lines, turns = launch.constellation_arrays(task.n, *task.span)
+    return _Begun(launch.begin(task.n, blocked, gaps, lines), turns)
 
 
 def _begin(task: GpuSubproblem) -> _Begun | None:
@@ -302,7 +302,7 @@ def _puzzle_launches(request: Request, deadline: float | None, size: int) -> lis
     """A puzzle's reduction, cut on the CPU into pieces enough to fill the device, ``size``
     pieces a launch."""
     reduction = model.reduce(request)
-    wanted = 2 if kernel.simulated() else max(1, PIECES_PER_COUNT // kernel.pieces_each(request.n))
+    wanted = 2 if launch.simulated() else max(1, PIECES_PER_COUNT // launch.pieces_each(request.n))
     placed, pieces = _cut_in_order(reduction, wanted)
     base = GpuPieces(NAME, deadline, reduction, placed=placed)
     return [
@@ -352,7 +352,7 @@ def _count_pieces(task: GpuPieces) -> Subcount:
     lines = numpy.full(len(task.pieces), len(columns), dtype=numpy.int32)
     gaps[:, : len(columns) - 1] = [b - a for a, b in itertools.pairwise(columns)]
     try:
-        launched = kernel.count(n, blocked, gaps, lines, task.deadline)
+        launched = launch.count(n, blocked, gaps, lines, task.deadline)
     except Exception as error:  # out of memory, a launch failure: these pieces go to the CPU
         warnings.warn(
             f"the GPU failed ({driver.described(error)}); the CPU counts its "

@@ -1,12 +1,20 @@
-"""Where numba keeps what it compiled of the gpu engine's kernel, found without importing numba:
-the engine's machine code is kept beside it, and a cache already written means no compiler is
-needed."""
+"""Where the gpu engine's compiled kernel is kept, all of it in one place: the folder numba
+keeps its cache of the kernel in (found without importing numba), and beside it the machine
+code the engine makes through nvJitLink, named after the kernel's source, numba's versions and
+the device's compute capability, written whole or not at all. A cache or machine code already
+kept means no compiler is needed."""
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from pathlib import Path
+
+from nqueens.engines.gpu.driver import Machine
+
+KERNEL_SOURCE = Path(__file__).with_name("kernel.py")
+"""The kernel's source: what numba's cache and the kept machine code are named after."""
 
 
 def cache_written(source: Path) -> bool:
@@ -50,3 +58,56 @@ def _cache_subfolder(source: Path) -> str:
 
     folder = os.path.dirname(os.path.abspath(source))
     return f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
+
+
+@functools.cache
+def compiled_by() -> tuple[str, str]:
+    """The versions of numba and numba-cuda, which kept machine code is named by: read from
+    what pip installed, without importing either."""
+    from importlib.metadata import version  # here: every command would import it otherwise
+
+    return version("numba"), version("numba-cuda")
+
+
+def kept_path(folder: Path, capability: tuple[int, int]) -> Path:
+    """Where the kernel's machine code is kept in ``folder``: a name that changes with its
+    source (its sizes with it), numba's and numba-cuda's versions and the compute capability."""
+    import hashlib  # here, as json and tempfile below: only a count on the GPU needs them
+
+    signed = hashlib.sha256(KERNEL_SOURCE.read_bytes())
+    signed.update(repr((*compiled_by(), capability)).encode())
+    major, minor = capability
+    return folder / f"{KERNEL_SOURCE.stem}-sm{major}{minor}-{signed.hexdigest()[:20]}"
+
+
+def kept(path: Path) -> Machine | None:
+    """The machine code kept at ``path``, if it is there whole."""
+    import json
+
+    try:
+        facts = json.loads(path.with_suffix(".json").read_text())
+        cubin = path.with_suffix(".cubin").read_bytes()
+        if len(cubin) != facts["bytes"]:
+            return None
+        return Machine(cubin, *(facts[name] for name in Machine._fields[1:]))
+    except (OSError, ValueError, KeyError, TypeError):  # not there, or not whole
+        return None
+
+
+def keep(path: Path, machine: Machine) -> None:
+    """Keep machine code at ``path``, its facts written last, each file whole or not at all;
+    where the folder cannot be written, it is compiled again by the next process."""
+    import json
+    import tempfile
+
+    facts = {name: getattr(machine, name) for name in Machine._fields[1:]}
+    facts["bytes"] = len(machine.cubin)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        for suffix, content in ((".cubin", machine.cubin), (".json", json.dumps(facts).encode())):
+            handle, written = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+            with os.fdopen(handle, "wb") as file:
+                file.write(content)
+            os.replace(written, path.with_suffix(suffix))
+    except OSError:
+        return

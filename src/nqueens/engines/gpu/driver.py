@@ -1,5 +1,5 @@
 """The gpu engine's device through CUDA's driver API (cuda-bindings, which numba-cuda depends
-on), and its kernel as machine code kept on disk.
+on), and its kernel as machine code (kept on disk by ``nqueens.engines.gpu.caching``).
 
 Importing numba's CUDA target takes most of a second, and loading a kernel from its cache
 more: longer than a device takes to count N = 18. So the kernel is compiled by numba once, to
@@ -9,20 +9,16 @@ its sizes, the versions of numba and numba-cuda and the device's compute capabil
 then loads it and launches it through the driver alone. The kernel's arguments are passed as
 numba passes them: each array as the fields of its struct (meminfo, parent, items, item size,
 data, shape, strides), each a 64-bit word; a cubin is kept only once a count through it agreed
-with numba's own launch (``nqueens.engines.gpu.kernel.launcher``).
+with numba's own launch (``nqueens.engines.gpu.launch.launcher``).
 """
 
 from __future__ import annotations
 
-import functools
-import os
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, Generic, NamedTuple, TypeVar, cast
 
-KERNEL_SOURCE = Path(__file__).with_name("device.py")
 NAME_LENGTH = 256
 """The bytes a device's name is read into."""
 NON_BLOCKING = 1
@@ -324,56 +320,3 @@ def machine(text: str, capability: tuple[int, int], threads: int, stack_lines: i
     parameters = header.split(")", 1)[0].count(".param .u64")
     cubin, _ = linked(text, capability)
     return Machine(cubin, entry, parameters, threads, stack_lines)
-
-
-@functools.cache
-def compiled_by() -> tuple[str, str]:
-    """The versions of numba and numba-cuda, which kept machine code is named by: read from
-    what pip installed, without importing either."""
-    from importlib.metadata import version  # here: every command would import it otherwise
-
-    return version("numba"), version("numba-cuda")
-
-
-def kept_path(folder: Path, capability: tuple[int, int]) -> Path:
-    """Where the kernel's machine code is kept in ``folder``: a name that changes with its
-    source (its sizes with it), numba's and numba-cuda's versions and the compute capability."""
-    import hashlib  # here, as json and tempfile below: only a count on the GPU needs them
-
-    signed = hashlib.sha256(KERNEL_SOURCE.read_bytes())
-    signed.update(repr((*compiled_by(), capability)).encode())
-    major, minor = capability
-    return folder / f"{KERNEL_SOURCE.stem}-sm{major}{minor}-{signed.hexdigest()[:20]}"
-
-
-def kept(path: Path) -> Machine | None:
-    """The machine code kept at ``path``, if it is there whole."""
-    import json
-
-    try:
-        facts = json.loads(path.with_suffix(".json").read_text())
-        cubin = path.with_suffix(".cubin").read_bytes()
-        if len(cubin) != facts["bytes"]:
-            return None
-        return Machine(cubin, *(facts[name] for name in Machine._fields[1:]))
-    except (OSError, ValueError, KeyError, TypeError):  # not there, or not whole
-        return None
-
-
-def keep(path: Path, machine: Machine) -> None:
-    """Keep machine code at ``path``, its facts written last, each file whole or not at all;
-    where the folder cannot be written, it is compiled again by the next process."""
-    import json
-    import tempfile
-
-    facts = {name: getattr(machine, name) for name in Machine._fields[1:]}
-    facts["bytes"] = len(machine.cubin)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        for suffix, content in ((".cubin", machine.cubin), (".json", json.dumps(facts).encode())):
-            handle, written = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-            with os.fdopen(handle, "wb") as file:
-                file.write(content)
-            os.replace(written, path.with_suffix(suffix))
-    except OSError:
-        return

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Sequence
 from contextlib import suppress
 
-from nqueens.engines.gpu import NAME, kernel, needs
+from nqueens.engines.gpu import NAME, launch, needs
 
 COMMAND = "count"
 ENGINE_OPTION = "--engine"
@@ -38,7 +38,7 @@ def wanted(arguments: Sequence[str]) -> bool:
     named = named or f"{ENGINE_OPTION}={NAME}" in words
     if command != COMMAND or not named or any(w.split("=")[0] == REMOTE_OPTION for w in words):
         return False
-    return not kernel.simulated() and needs.driver_loaded()
+    return not launch.simulated() and needs.driver_loaded()
 
 
 def start(arguments: Sequence[str]) -> None:

@@ -1,384 +1,171 @@
-"""The gpu engine's device, found and driven from the host.
+"""The gpu engine's kernel, compiled by numba's CUDA target (numba-cuda, the ``gpu`` extra).
 
-A piece is a constellation (its edge queens' rows and diagonals on each line searched, as the C
-counter works them out) with a row on each of its first few free lines; the kernel whose threads
-take the pieces of a launch in turn and finish them is ``nqueens.engines.gpu.device``.
-numba-cuda is imported when a count first runs (the ``gpu`` extra); with NUMBA_ENABLE_CUDASIM=1
-the same kernel runs on the CPU, as its simulator does, slowly.
+A piece is a constellation with a row on each of its first few free lines. The threads of a
+launch take pieces in turn from a shared counter until none is left. A thread searches with
+bitmasks, iteratively, and keeps every line's whole state on a stack in the block's shared
+memory (rows left, rows taken, both diagonals: four 32-bit words), as ygch/n_queens does, so
+that every turn of its one loop is the same work for every thread of a warp: take the top
+line's lowest row, write back what is left, drop the line when nothing is, and push the line
+below unless it is the last, whose rows are counted by their bits, or has no row; going back up
+costs nothing. Only the taking of a piece branches. It adds what it found to its
+constellation's total in 64 bits.
+
+Imported only when a count runs: importing it imports numba's CUDA target, which reads
+NUMBA_ENABLE_CUDASIM then (1: run kernels on the CPU, as its simulator does). The kernel names
+``cuda`` as a global, so that the simulator can stand in for it.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import importlib
-import os
-import threading
-import time
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
-from nqueens.core import signals
-from nqueens.engines.bitboard import _edges
-from nqueens.engines.gpu import caching, driver
+from numba import cuda as target
+from numba import uint32, uint64
 
-PRESET = 3
-"""The free lines a piece gives a row each on a device: n³ pieces a constellation, most of
-which fail on their rows at once, so that the pieces left when a launch nears its end are
-small."""
-SIMULATED_PRESET = 1
-"""The simulator runs each piece as Python, where a piece that fails at once costs as much as
-a step of a search: it takes n pieces a constellation."""
+cuda: Any = target  # its device functions (grid, atomic, local) are made at run time
 
-THREADS_PER_PROCESSOR = 2048
-"""The most threads a multiprocessor of a large device holds at once (2048 on Hopper and the
-A100): a launch has enough blocks to fill every one, and no more, since its threads take pieces
-until none is left; on a smaller one the blocks that wait find the pieces taken."""
-POLL_SECONDS = 0.002
-"""How often the host looks whether a launch has ended: a time limit or Ctrl-C is heard within
-it, and a launch ends no later than that after its last thread."""
-SIMULATED_THREADS_PER_BLOCK = 8
-"""The simulator runs a block's threads as Python threads at once: one small block switches
-least."""
+STACK_LINES = 24
+"""The lines a thread's stack holds, below its piece's preset ones and above the last, which is
+counted by its bits: a launch's pieces must leave no more (launch.count makes sure), which
+boards up to N = 28 never do."""
+THREADS_PER_BLOCK = 64
+"""Four words a line and 24 lines for each of 64 threads: 24 KB of shared memory a block, in
+one array whose words of a line lie a fixed distance apart, so that one address reaches all
+four, and the threads of a warp, each at its own line, read in as many banks. Shared memory,
+not registers, bounds the threads a multiprocessor holds (eight such blocks on Hopper); a
+stack of 16 lines, which holds more, counted N = 20 a third slower on an H200."""
 
 
-def simulated() -> bool:
-    """Whether numba-cuda runs kernels on its simulator, on the CPU, rather than on a device:
-    NUMBA_ENABLE_CUDASIM read as numba reads it (a whole number; any other value is 0)."""
+def _kernel(counts_placements: bool) -> Any:
+    """The kernel, with or without a count of its placements: a constant of the closure, so
+    that the kernel without it is compiled as if the count were not written at all."""
+
+    def count_pieces(
+        n: int, preset: int, blocked: Any, gaps: Any, lines: Any, totals: Any, counters: Any
+    ) -> None:
+        """Count every piece of the constellations of ``lines`` into ``totals``, a piece being a
+        row on each of the first ``preset`` free lines (n ** preset pieces a constellation):
+        ``blocked[c, i]`` are the rows the edge queens of constellation c take or attack on its
+        free line i, ``gaps[c, i]`` the lines from there to the next one, and ``lines[c]`` how
+        many free lines it has; ``counters[0]`` is the counter the threads take pieces from
+        (zero), and ``counters[1]`` the placements, where they are counted.
+
+        The piece counter and the totals are 64-bit; a launch's pieces are fewer than 2³², as
+        launch.count makes sure, so that a piece is numbered in 32 bits.
+        """
+        if lines.shape[0] == 0:
+            return
+        one = uint32(1)
+        full = uint32(0xFFFFFFFF) >> uint32(32 - n)
+        side = uint32(n)
+        per_constellation = uint32(1)
+        for _ in range(preset):  # in integers: numba's ** of two variables is a float power
+            per_constellation = uint32(per_constellation * side)
+        # unsigned, as the counter is (numba compares signed with unsigned as floats)
+        pieces = uint64(lines.shape[0]) * uint64(per_constellation)
+        stack = cuda.shared.array((STACK_LINES, 4, THREADS_PER_BLOCK), uint32)
+        thread = cuda.threadIdx.x
+        owner = -1
+        found = uint64(0)
+        placed = uint64(0)  # only where the placements are counted
+        top = uint32(0)  # the lines on the stack: a line done is dropped, or its last child
+        # takes its place, so a line's depth is read off its rows taken, not its place
+        blocked_lines = blocked[0]
+        line_gaps = gaps[0]
+        last = uint32(0)
+        while True:
+            if top == 0:
+                piece = cuda.atomic.add(counters, 0, uint64(1))
+                if piece >= pieces:
+                    break
+                constellation = uint32(uint32(piece) // per_constellation)  # 32-bit divisions
+                if constellation != owner:
+                    if found:
+                        cuda.atomic.add(totals, owner, found)
+                    owner = constellation
+                    found = uint64(0)
+                free_lines = lines[constellation]
+                blocked_lines = blocked[constellation]
+                line_gaps = gaps[constellation]
+                rows = uint32(uint32(piece) % per_constellation)
+                taken = left = right = uint32(0)
+                fits = True
+                for line in range(preset):
+                    row = uint32(rows % side)
+                    rows = uint32(rows // side)
+                    if line >= free_lines:
+                        fits = fits and row == 0  # the same piece once, not n times
+                        continue
+                    bit = uint32(one << uint32(row))
+                    if (taken | left | right | blocked_lines[line]) & bit:
+                        fits = False
+                        break
+                    shift = line_gaps[line]
+                    taken = uint32(taken | bit)
+                    left = uint32((left | bit) << shift)
+                    right = uint32((right | bit) >> shift)
+                    if counts_placements and rows == 0 and line + 1 < free_lines:
+                        placed += uint64(1)  # the rows so far, once: in the piece of 0s after
+                if fits and free_lines <= preset:
+                    found += uint64(1)
+                elif fits:
+                    avail = uint32(full & ~(taken | left | right | blocked_lines[preset]))
+                    last = uint32(free_lines - 1)
+                    if last == preset:
+                        found += uint64(cuda.popc(avail))
+                    elif avail:
+                        stack[0, 0, thread] = avail
+                        stack[0, 1, thread] = taken
+                        stack[0, 2, thread] = left
+                        stack[0, 3, thread] = right
+                        top = one
+            else:
+                at = uint32(top - one)
+                avail = stack[at, 0, thread]
+                taken = stack[at, 1, thread]
+                bit = uint32(avail & (~avail + one))
+                avail = uint32(avail ^ bit)
+                stack[at, 0, thread] = avail
+                line = uint32(cuda.popc(taken))  # a line's rows taken are one a line above it
+                below = uint32(line + one)
+                shift = line_gaps[line]
+                taken = uint32(taken | bit)
+                left = uint32((stack[at, 2, thread] | bit) << shift)
+                right = uint32((stack[at, 3, thread] | bit) >> shift)
+                free = uint32(full & ~(taken | left | right | blocked_lines[below]))
+                below_is_last = below == last
+                found += uint64(cuda.popc(free) if below_is_last else 0)
+                if counts_placements:
+                    placed += uint64(1)
+                top = uint32(top - uint32(avail == 0))  # the line is done: drop it
+                if free != 0 and not below_is_last:
+                    stack[top, 0, thread] = free
+                    stack[top, 1, thread] = taken
+                    stack[top, 2, thread] = left
+                    stack[top, 3, thread] = right
+                    top = uint32(top + one)
+        if found:
+            cuda.atomic.add(totals, owner, found)
+        if counts_placements and placed:
+            cuda.atomic.add(counters, 1, placed)
+
+    return _compiled(count_pieces)
+
+
+def _compiled(kernel: Any) -> Any:
+    """``kernel`` for numba-cuda to compile, kept in numba's cache; or compiled again by each
+    process where numba finds no folder it may keep it in (a read-only install, and a home
+    that cannot be written), which numba says by a RuntimeError."""
     try:
-        return int(os.environ.get("NUMBA_ENABLE_CUDASIM", "0")) != 0
-    except ValueError:
-        return False
-
-
-@functools.cache
-def cuda() -> Any:
-    """numba's CUDA target; ImportError without the ``gpu`` extra."""
-    from numba import cuda as target
-
-    return target
-
-
-def preset() -> int:
-    """The free lines a piece gives a row each, here."""
-    return SIMULATED_PRESET if simulated() else PRESET
-
-
-def pieces_each(n: int) -> int:
-    """The pieces an n x n constellation (or a puzzle's piece) is cut into on the device."""
-    return int(n ** preset())  # an int to the power of a positive int: mypy cannot tell
-
-
-class Launch(NamedTuple):
-    """What one launch counted: the solutions of each constellation (a numpy array), the pieces
-    it was given, the placements its kernel counted (none but ``device.count_placements`` counts
-    them), and when (time.perf_counter()) it was begun, its first copy, and when it had ended,
-    its last."""
-
-    totals: Any
-    pieces: int
-    placements: int = 0
-    began: float = 0.0
-    ended: float = 0.0
-
-
-Finish = Callable[[float | None], Launch | None]
-"""A launch begun: called with a deadline (a time.time(), or None), it waits for the launch
-and returns what it counted; None if the deadline passed first (the launch runs on)."""
-
-
-class Launcher(NamedTuple):
-    """How a process launches the kernel: ``begin``'s work, how, in a few words, and
-    whether a launch begun runs beside the one before it (rather than after it, its copies
-    waiting for that one to end, unheard)."""
-
-    begin: Callable[[int, Any, Any, Any], Finish]
-    how: str
-    beside: bool = False
-
-
-COUNTERS = 2
-"""The kernel's counters: the pieces its threads have taken, and the placements, where it
-counts them."""
-CHECK_N = 12
-"""The board whose constellations machine code just made is first counted with, through the
-driver and by numba's launch: each constellation's count must agree before it is kept."""
-
-
-def device_name() -> str:
-    """The device a count runs on, as its driver names it."""
-    if simulated():
-        return "numba-cuda's simulator, on the CPU"
-    return current_device().name
-
-
-@functools.cache
-def current_device() -> driver.Device:
-    """The machine's first CUDA device, through CUDA's driver (cuda-bindings): started while
-    this thread gets what a count on it needs next (``needed_next``)."""
-    return driver.started_beside(needed_next)
-
-
-def needed_next() -> None:
-    """What a count needs once it has its device: numpy, and the versions its kept machine code
-    is named by (where they cannot be read, the count meets that when it looks for the code)."""
-    importlib.import_module("numpy")
-    with contextlib.suppress(Exception):
-        driver.compiled_by()
-
-
-def kept() -> driver.Machine | None:
-    """The kernel's machine code for this device, kept on disk by an earlier count."""
-    path = kept_path()
-    return None if path is None else driver.kept(path)
-
-
-@functools.cache
-def kept_path() -> Path | None:
-    """Where the kernel's machine code for this device is kept, if anywhere: its name hashes
-    the kernel's source and asks for numba's versions, so it is worked out once."""
-    folder = caching.cache_folder(driver.KERNEL_SOURCE)
-    return None if folder is None else driver.kept_path(folder, current_device().capability)
-
-
-@functools.cache
-def compiled() -> Any:
-    """The kernel ``count_pieces[blocks, threads](n, preset, blocked, gaps, lines, totals,
-    counters)`` (``nqueens.engines.gpu.device``), compiled by numba when first launched."""
-    from nqueens.engines.gpu import device
-
-    return device.count_pieces
-
-
-@functools.cache
-def launcher() -> Launcher:
-    """How this process launches the kernel: through CUDA's driver, with its machine code kept
-    on disk (made and kept first where it is not, or where the driver does not load what is
-    kept: see ``nqueens.engines.gpu.driver``), so that a count need not import numba; by
-    numba on the simulator, or where machine code could not be made or did not count as numba's
-    launch does (numba compiles the kernel then, or loads it from its own cache)."""
-    if simulated():
-        return Launcher(by_numba, "numba-cuda's simulator")
-    machine: driver.Machine | str | None = kept()
-    try:
-        if isinstance(machine, driver.Machine):
-            current_device().load(machine)
-    except driver.DriverError:  # a file damaged in a way its size does not show
-        machine = None
-    if machine is None:
-        machine = _made()
-    if isinstance(machine, str):
-        return Launcher(by_numba, f"numba's launch: {machine}")
-    return Launcher(
-        functools.partial(by_driver, machine), "CUDA's driver, machine code kept", beside=True
-    )
-
-
-making = threading.Event()
-"""Set while this process makes the kernel's machine code: a count under a time limit waits
-for it all the same, so that it is kept rather than begun again by every run."""
-
-
-def _made() -> driver.Machine | str:
-    """The kernel's machine code for this device, made, checked and kept; or why not."""
-    path = kept_path()
-    if path is None:
-        return "no folder to keep machine code in"
-    making.set()
-    try:
-        return _made_and_kept(path)
-    finally:
-        making.clear()
-
-
-def _made_and_kept(path: Path) -> driver.Machine | str:
-    """``_made``'s work, into ``path``."""
-    try:
-        import numpy
-
-        from nqueens.engines.gpu import device
-
-        capability = current_device().capability
-        with signals.held(end_now_if_idle=True):  # a stop signal is lost inside LLVM's calls
-            text = driver.ptx(device.count_pieces, launch_types(), capability)
-        machine = driver.machine(text, capability, device.THREADS_PER_BLOCK, device.STACK_LINES)
-        current_device().load(machine)
-        arrays = constellation_arrays(CHECK_N, 0, len(_edges.constellations(CHECK_N)))[:3]
-        through_driver = by_driver(machine, CHECK_N, *arrays)(None)
-        through_numba = by_numba(CHECK_N, *arrays)(None)
-    except Exception as error:  # no compiler, a driver's or numba's error: numba's launch
-        return f"machine code not made ({driver.described(error)})"
-    assert through_driver is not None and through_numba is not None  # waited for, no deadline
-    if not numpy.array_equal(through_driver.totals, through_numba.totals):
-        return f"machine code counted N = {CHECK_N} otherwise than numba's launch"
-    driver.keep(path, machine)
-    return machine
-
-
-def launch_types() -> tuple[Any, ...]:
-    """The types of the kernel's arguments as the engine launches it, numba's (imported): the
-    board's side and the preset lines as Python ints, the constellations' words and the totals
-    as C-ordered arrays."""
-    from numba import types
-
-    words, totals = types.uint32[:, ::1], types.uint64[::1]
-    return (types.int64, types.int64, words, words, types.int32[::1], totals, totals)
-
-
-def constellation_arrays(n: int, start: int, end: int) -> tuple[Any, Any, Any, list[int]]:
-    """The kernel's arrays for constellations ``start`` to ``end - 1`` of an n x n board (the
-    rows its edge queens block on each free line, the lines between free lines, the free lines),
-    and each one's solutions that a half turn keeps, which the C module counts."""
-    import numpy
-
-    blocked = numpy.zeros((end - start, n), dtype=numpy.uint32)
-    gaps = numpy.zeros((end - start, n), dtype=numpy.uint32)
-    lines = numpy.zeros(end - start, dtype=numpy.int32)
-    turns = []
-    for row, at in enumerate(range(start, end)):
-        masks, steps, kept_by_turns = _edges.masks(n, at)
-        blocked[row, : len(masks)] = masks
-        gaps[row, : len(steps)] = steps
-        lines[row] = len(masks)
-        turns.append(kept_by_turns)
-    return blocked, gaps, lines, turns
-
-
-def count(
-    n: int, blocked: Any, gaps: Any, lines: Any, deadline: float | None = None
-) -> Launch | None:
-    """Count the constellations given as numpy arrays of 32-bit words, one row each; None if
-    ``deadline`` (a time.time()) passed first: ``begin``, waited for."""
-    return begin(n, blocked, gaps, lines)(deadline)
-
-
-def begin(n: int, blocked: Any, gaps: Any, lines: Any) -> Finish:
-    """Begin a launch on constellations given as numpy arrays of 32-bit words, one row each,
-    and return at once, so that the host can go on (begin the next) while the device counts.
-
-    The launch is waited for in Python, a few milliseconds at a time, so that a time limit and
-    Ctrl-C are heard while the device counts, however long a launch takes on a large board. A
-    launch given up on runs on, on the device, until it ends or the process does.
-    """
-    return launcher().begin(n, blocked, gaps, lines)
-
-
-def by_driver(machine: driver.Machine, n: int, blocked: Any, gaps: Any, lines: Any) -> Finish:
-    """``begin``, launched through CUDA's driver with ``machine``, loaded, on a stream of
-    its own, so that it may run beside the launch before it."""
-    import numpy
-
-    began = time.perf_counter()
-    pieces = _pieces(n, lines, machine.stack_lines)
-    totals = numpy.zeros(len(lines), dtype=numpy.uint64)
-    if not pieces:
-        return lambda deadline: Launch(totals, 0, 0, began, began)
-    counters = numpy.zeros(COUNTERS, dtype=numpy.uint64)
-    arrays = (blocked, gaps, lines, totals, counters)
-    for array, kind in zip(arrays, ("uint32", "uint32", "int32", "uint64", "uint64"), strict=True):
-        if array.dtype != kind or not array.flags.c_contiguous:
-            raise ValueError(f"the kernel takes C-ordered {kind} arrays, not {array.dtype}")
-    gpu = current_device()
-    blocks = blocks_for(pieces, machine.threads, gpu.processors)
-    launched = gpu.begin(blocks, machine.threads, (n, preset()), arrays)
-
-    def finish(deadline: float | None) -> Launch | None:
-        try:
-            if not gpu.finished(launched, deadline, POLL_SECONDS):
-                return None
-            gpu.copied_out(launched, launched.pointers[3], totals)
-            gpu.copied_out(launched, launched.pointers[4], counters)
-        except driver.DriverError:
-            gpu.release(launched, after_error=True)
-            raise
-        gpu.release(launched)
-        return Launch(totals, pieces, int(counters[1]), began, time.perf_counter())
-
-    return finish
-
-
-def by_numba(n: int, blocked: Any, gaps: Any, lines: Any) -> Finish:
-    """``begin``, launched by numba (which compiles the kernel, or loads it from its
-    cache), on a device, in numba's default stream (after the launch before it), or on
-    numba-cuda's simulator, on a thread (``on_a_thread``)."""
-    import numpy
-
-    from nqueens.engines.gpu import device
-
-    target = cuda()
-    kernel = compiled()
-    began = time.perf_counter()
-    pieces = _pieces(n, lines, device.STACK_LINES)
-    totals = target.to_device(numpy.zeros(len(lines), dtype=numpy.uint64))
-    counters = target.to_device(numpy.zeros(COUNTERS, dtype=numpy.uint64))
-    if simulated():
-        per_block, blocks = SIMULATED_THREADS_PER_BLOCK, min(1, pieces)
-    else:
-        per_block = device.THREADS_PER_BLOCK
-        processors = target.get_current_device().MULTIPROCESSOR_COUNT
-        blocks = blocks_for(pieces, per_block, processors)
-    launch = functools.partial(
-        kernel[blocks, per_block],
-        n,
-        preset(),
-        target.to_device(blocked),
-        target.to_device(gaps),
-        target.to_device(lines),
-        totals,
-        counters,
-    )
-    if simulated():
-        ended = on_a_thread(launch)
-    else:
-        launch()
-        event = target.event(timing=False)
-        event.record()
-        ended = driver.polled(event.query)
-
-    def finish(deadline: float | None) -> Launch | None:
-        if not driver.waited(ended, deadline, POLL_SECONDS):
-            return None
-        placements = int(counters.copy_to_host()[1])
-        return Launch(totals.copy_to_host(), pieces, placements, began, time.perf_counter())
-
-    return finish
-
-
-_SIMULATOR = threading.Lock()
-"""Held by the simulated launch that runs: they run one after the other, as a device's stream
-runs its launches."""
-
-
-def on_a_thread(launch: Callable[[], None]) -> Callable[[float], bool]:
-    """Run a simulated launch on a thread, after those begun before it, and return whether it
-    has ended, waiting up to the seconds asked (raising its error then): a simulated launch
-    takes seconds a piece on a large board, and the count hears its time limit and Ctrl-C
-    meanwhile. One given up on runs on, as it would on a device, until it ends or the process
-    does."""
-
-    def in_turn() -> None:
-        with _SIMULATOR:
-            launch()
-
-    return driver.Beside(in_turn, "numba-cuda's simulator").ended
-
-
-def _pieces(n: int, lines: Any, stack_lines: int) -> int:
-    """The pieces of a launch of constellations of ``lines`` free lines each; a ValueError if
-    a thread's stack of ``stack_lines`` could not hold one (the engine's boards fit)."""
-    deepest = int(lines.max(initial=0)) - preset() - 1  # the last line is counted by its bits
-    if deepest > stack_lines:
-        raise ValueError(
-            f"a piece of {int(lines.max())} free lines needs a stack of {deepest} lines; the "
-            f"kernel's holds {stack_lines}"
-        )
-    pieces = len(lines) * pieces_each(n)
-    assert pieces < 1 << 32, "the kernel numbers a launch's pieces in 32 bits"
-    return pieces
-
-
-def blocks_for(pieces: int, per_block: int, processors: int) -> int:
-    """The blocks of a launch of ``pieces`` on a device of ``processors`` multiprocessors: enough
-    to fill every one, and no more than the pieces need."""
-    return min(processors * (THREADS_PER_PROCESSOR // per_block), -(-pieces // per_block))
+        return cuda.jit(cache=True)(kernel)
+    except RuntimeError:
+        return cuda.jit(kernel)
+
+
+count_pieces = _kernel(counts_placements=False)
+"""The engine's kernel: ``count_pieces[blocks, threads](n, preset, blocked, gaps, lines,
+totals, counters)``."""
+count_placements = _kernel(counts_placements=True)
+"""The same kernel, counting its placements too: each queen a thread places on a free line
+before the last (whose rows are counted by their bits), a row of a piece's preset lines once
+however many pieces share the rows before it; for benchmarks/gpu.py's placements a second."""

@@ -9,7 +9,7 @@ import importlib.util
 import os
 import sys
 
-from nqueens.engines.gpu import caching, driver, kernel
+from nqueens.engines.gpu import caching, driver, launch
 
 
 def missing() -> str | None:
@@ -20,19 +20,19 @@ def missing() -> str | None:
     imports numba only where the kernel must be compiled, to see that CUDA's compilers are
     there.
     """
-    if not kernel.simulated() and not driver_loaded():
+    if not launch.simulated() and not driver_loaded():
         return "finds no NVIDIA driver on this machine"
     if importlib.util.find_spec("numba_cuda") is None:
         return "needs numba-cuda: the gpu extra, pip install '.[gpu]' in nqueens's checkout"
-    if kernel.simulated():
+    if launch.simulated():
         return None
     try:
-        kernel.current_device()
+        launch.current_device()
     except driver.NoDevice:
         return "finds no CUDA device on this machine"
     except Exception as error:  # a broken driver says so in its own way
         return f"finds no usable CUDA device ({driver.described(error)})"
-    if kernel.kept() is not None or caching.cache_written(driver.KERNEL_SOURCE):
+    if launch.kept() is not None or caching.cache_written(caching.KERNEL_SOURCE):
         return None  # compiled before: no compiler needed
     try:
         load_compiler()
