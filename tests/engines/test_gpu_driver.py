@@ -71,6 +71,7 @@ class FakeDriver:
         self.ready_after = ready_after
         self.fails = fails  # each launch fails, and leaves the context refusing every call
         self.memory_limit: int | None = None  # the allocations the device holds at most
+        self.off_by = 0  # added to every total: a kernel whose machine code counts wrong
         self.memory: dict[int, Any] = {}
         self.launches: list[tuple[int, int]] = []
         self.streams = self.made = 0  # streams and events made
@@ -171,7 +172,7 @@ class FakeDriver:
         """What the kernel does, once its launch ends."""
         for at, lines in enumerate(arrays["lines"]):
             found, placed = searched(arrays["blocked"][at], arrays["gaps"][at], int(lines), n)
-            arrays["totals"][at] = found
+            arrays["totals"][at] = found + self.off_by
             arrays["counters"][1] += placed
 
     def cuEventCreate(self, flags: int) -> tuple[Result, str]:
@@ -230,6 +231,19 @@ def numba_not_needed(*arguments: object) -> None:
 def counting_ones(*arguments: object) -> launch.Finish:
     """A launch, begun, that counts one solution in each of three constellations."""
     return lambda deadline: launch.Launch(numpy.ones(3), 1)
+
+
+def numba_stand_in(launched: list[int]) -> Callable[..., launch.Finish]:
+    """numba's launch, counted with the tests' own search: each launch's N goes to
+    ``launched``."""
+
+    def begin(n: int, blocked: Any, gaps: Any, lines: Any) -> launch.Finish:
+        launched.append(n)
+        each = zip(blocked, gaps, lines.tolist(), strict=True)
+        totals = numpy.array([searched(*arrays, n)[0] for arrays in each], dtype=numpy.uint64)
+        return lambda deadline: launch.Launch(totals, 0)
+
+    return begin
 
 
 def keep_machine_code(folder: Path, machine: driver.Machine = MACHINE) -> Path:
@@ -315,25 +329,39 @@ def test_machine_code_is_kept_only_once_it_counts_as_numbas_launch(
     monkeypatch: pytest.MonkeyPatch, fake_device: FakeDriver, tmp_path: Path
 ) -> None:
     """Made where none is kept, and kept where a count through it agrees with numba's launch;
-    where it does not, or cannot be made, counts go through numba's launch, and nothing is
-    kept."""
-    monkeypatch.setattr(driver, "ptx", lambda *arguments: "the PTX")
+    where it does not, or cannot be made, counts go through numba's launch, exactly, and
+    nothing is kept."""
+    monkeypatch.setattr(needs, "load_compiler", lambda: None)  # as the gpu extra brings them
+    monkeypatch.setattr(driver, "ptx", lambda *arguments: "the PTX")  # no compiler here
     monkeypatch.setattr(driver, "machine", lambda *arguments: MACHINE)
+    by_numba: list[int] = []
+    monkeypatch.setattr(launch, "by_numba", numba_stand_in(by_numba))
     path = caching.kept_path(tmp_path, (9, 0))
-    monkeypatch.setattr(launch, "by_numba", counting_ones)
-    assert "counted N = 12 otherwise" in launch.launcher().how and caching.kept(path) is None
+
+    fake_device.off_by = 1  # the machine code made counts wrong: numba's launch counts
+    assert nqueens.count(10, engine="gpu").solutions == known_total(10)
+    assert caching.kept(path) is None
+    assert len(fake_device.launches) == 1 and by_numba[0] == launch.CHECK_N  # the check
+    assert by_numba[1:] and set(by_numba[1:]) == {10}  # the count itself
+
     launch.launcher.cache_clear()
-    monkeypatch.setattr(launch, "by_driver", counting_ones)
-    assert launch.launcher().how == "CUDA's driver, machine code kept"
+    fake_device.off_by, fake_device.launches[:], by_numba[:] = 0, [], []
+    assert nqueens.count(10, engine="gpu").solutions == known_total(10)
     assert caching.kept(path) == MACHINE
+    assert by_numba == [launch.CHECK_N]  # the check alone: the count went through the driver
+    assert len(fake_device.launches) > 1
+
     launch.launcher.cache_clear()
+    fake_device.launches[:], by_numba[:] = [], []
+    path.with_suffix(".json").unlink()
 
     def no_compiler(*arguments: object) -> None:
         raise RuntimeError("libNVVM cannot be found")
 
     monkeypatch.setattr(driver, "ptx", no_compiler)
-    path.with_suffix(".json").unlink()
-    assert "libNVVM cannot be found" in launch.launcher().how
+    assert nqueens.count(10, engine="gpu").solutions == known_total(10)
+    assert fake_device.launches == [] and by_numba and caching.kept(path) is None
+    assert "libNVVM cannot be found" in launch.launcher().how  # said with the device's name
 
 
 @pytest.mark.slow
@@ -351,8 +379,7 @@ def test_a_count_under_a_time_limit_waits_for_the_machine_code_it_makes(
     monkeypatch.setattr(needs, "load_compiler", lambda: None)  # as the gpu extra brings them
     monkeypatch.setattr(driver, "ptx", slow_compiler)
     monkeypatch.setattr(driver, "machine", lambda *arguments: MACHINE)
-    monkeypatch.setattr(launch, "by_numba", counting_ones)
-    monkeypatch.setattr(launch, "by_driver", counting_ones)
+    monkeypatch.setattr(launch, "by_numba", numba_stand_in([]))
     stats = nqueens.count(14, engine="gpu", time_limit=0.2)
     assert stats.status is nqueens.Status.TIME_LIMIT
     assert caching.kept(caching.kept_path(tmp_path, (9, 0))) == MACHINE
@@ -362,14 +389,15 @@ def test_machine_code_the_driver_cannot_load_is_made_again(
     monkeypatch: pytest.MonkeyPatch, fake_device: FakeDriver, tmp_path: Path
 ) -> None:
     """A kept file damaged in a way its size does not show: the driver refuses it, and the
-    count makes and keeps machine code again rather than fail."""
+    count makes and keeps machine code again, and counts through it, rather than fail."""
     path = keep_machine_code(tmp_path, MACHINE._replace(cubin=b"damaged code"))
-    monkeypatch.setattr(driver, "ptx", lambda *arguments: "the PTX")
+    monkeypatch.setattr(driver, "ptx", lambda *arguments: "the PTX")  # no compiler here
     monkeypatch.setattr(driver, "machine", lambda *arguments: MACHINE)
-    monkeypatch.setattr(launch, "by_numba", counting_ones)
-    monkeypatch.setattr(launch, "by_driver", counting_ones)
-    assert launch.launcher().how == "CUDA's driver, machine code kept"
+    by_numba: list[int] = []
+    monkeypatch.setattr(launch, "by_numba", numba_stand_in(by_numba))
+    assert nqueens.count(10, engine="gpu").solutions == known_total(10)
     assert caching.kept(path) == MACHINE
+    assert by_numba == [launch.CHECK_N] and len(fake_device.launches) > 1
 
 
 def test_kept_machine_code_is_read_only_whole_and_for_its_own_kernel(tmp_path: Path) -> None:
