@@ -365,6 +365,21 @@ def test_the_cli_reference_is_generated_from_the_commands() -> None:
     assert "::: nqueens.api.count" in _text(ROOT / "docs" / "reference" / "api.md")
 
 
+def test_the_api_reference_documents_every_public_name_and_nothing_else() -> None:
+    """Each name a program imports from ``nqueens.api`` or ``nqueens.export`` has its entry,
+    made from its docstring, once; the page documents nothing a program is not offered (the
+    command line's helpers were shown as if a program should use them)."""
+    import nqueens.api
+    import nqueens.export
+
+    page = _text(ROOT / "docs" / "reference" / "api.md")
+    entries = re.findall(r"^::: (\S+)$", page, flags=re.MULTILINE)
+    assert len(entries) == len(set(entries))
+    offered = [f"nqueens.api.{name}" for name in nqueens.api.__all__]
+    offered += [f"nqueens.export.{name}" for name in nqueens.export.__all__]
+    assert sorted(entries) == sorted(offered)
+
+
 def test_every_link_of_the_readme_leads_somewhere() -> None:
     """The README is read on its own (a code host shows it), outside the site's checks: each of
     its links names a file of the checkout, or a heading of its own."""

@@ -93,6 +93,8 @@ def _with_values(signature: re.Match[str]) -> str:
         value = getattr(importlib.import_module(module), name)
     except (ImportError, AttributeError):
         return signature[0]
+    if hasattr(value, "__origin__"):  # a type alias (``Callable[[Plan], object]``): as written
+        return signature[0]
     if callable(value) and not isinstance(value, type):
         shown = text
         for parameter in inspect.signature(value).parameters.values():

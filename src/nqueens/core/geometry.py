@@ -85,7 +85,11 @@ def attack(a: Square, b: Square, n: int = 0, rules: frozenset[str] = frozenset()
     return None
 
 
-SUM, DIFFERENCE = "sum", "difference"
+SUM = "sum"
+"""A diagonal that rises to the right (/), numbered by row + col: ``Diagonal(SUM, 7)``."""
+
+DIFFERENCE = "difference"
+"""A diagonal that falls to the right (\\), numbered by row - col: ``Diagonal(DIFFERENCE, 0)``."""
 
 
 class Diagonal(NamedTuple):

@@ -36,6 +36,8 @@ KNOWN_TOTALS: dict[int, int] = {
     26: 22_317_699_616_364_044,
     27: 234_907_967_154_122_528,
 }
+"""The published number of solutions of each plain N x N board (OEIS A000170), by N: what every
+count of a plain board is checked against, and how long ones are estimated."""
 
 
 def how_many(n: int) -> str:

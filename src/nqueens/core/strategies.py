@@ -8,9 +8,17 @@ first. ``auto`` leaves the search to the engine's own default.
 from __future__ import annotations
 
 FIRST_MIN = "first-min"
+"""The OR-Tools guide's search: columns left to right, lowest row first."""
+
 FIRST_FAIL_MID = "first-fail-mid"
+"""The Mozart/Oz tutorial's search: the column with the fewest rows left first, the middle of
+its rows first."""
+
 AUTO = "auto"
+"""The engine's own default search (and, as an engine's name, nqueens's choice of engine)."""
+
 STRATEGIES = (FIRST_MIN, FIRST_FAIL_MID, AUTO)
+"""Every strategy a search may be asked to follow, for engines that follow one."""
 
 MAX_UNBOUNDED_ENUMERATION_N = 18
 """The largest board whose solutions are enumerated with no time or solution limit.

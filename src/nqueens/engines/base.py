@@ -21,8 +21,13 @@ from nqueens.core.results import FirstResult, Stats
 from nqueens.engines.streams import EngineStream, count_all, first_of
 
 SOLVE = "solve"
+"""The command that lists every solution (``nqueens.api.solve``), as ``plan`` names it."""
+
 COUNT = "count"
+"""The command that counts the solutions (``nqueens.api.count``)."""
+
 FIRST = "first"
+"""The command that finds one solution (``nqueens.api.first``)."""
 DOING = {SOLVE: "list solutions", COUNT: "count", FIRST: "find a first solution"}
 """What each command asks an engine to do, in the words a refusal uses."""
 
