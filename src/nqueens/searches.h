@@ -119,34 +119,39 @@ ALWAYS_INLINE int symmetry_row_at(int n, int which, int line, const unsigned cha
 }
 
 #ifdef Py_PYTHON_H
-/* A module of one type of object (a search, a count, an attempt), initialised in two phases:
-   its type is made as the module is executed, and kept in the module's state, so that every
-   interpreter's module has its own. */
+/* A module's types of object (a search, a count, an attempt; the join's quarters and its
+   counter), initialised in two phases: each type is made as the module is executed and kept in
+   the module's state, so that every interpreter's module has its own. A module numbers its
+   types from 0; most have one. */
+#define MOST_TYPES 2
+
 typedef struct {
-    PyTypeObject *type;
-} OneType;
+    PyTypeObject *types[MOST_TYPES];
+} ModuleTypes;
 
-static inline PyTypeObject *type_of_module(PyObject *module) {
-    return ((OneType *)PyModule_GetState(module))->type;
+/* The module's type numbered `which`. */
+static inline PyTypeObject *module_type(PyObject *module, int which) {
+    return ((ModuleTypes *)PyModule_GetState(module))->types[which];
 }
 
-static inline int one_type_traverse(PyObject *module, visitproc visit, void *arg) {
-    Py_VISIT(type_of_module(module));
+static inline int types_traverse(PyObject *module, visitproc visit, void *arg) {
+    for (int which = 0; which < MOST_TYPES; which++) Py_VISIT(module_type(module, which));
     return 0;
 }
 
-static inline int one_type_clear(PyObject *module) {
-    Py_CLEAR(((OneType *)PyModule_GetState(module))->type);
+static inline int types_clear(PyObject *module) {
+    ModuleTypes *state = PyModule_GetState(module);
+    for (int which = 0; which < MOST_TYPES; which++) Py_CLEAR(state->types[which]);
     return 0;
 }
 
-/* Make the module's type from ``spec`` and add it to the module as ``name``: 0, or -1 with
-   an exception set. */
-static inline int add_one_type(PyObject *module, PyType_Spec *spec, const char *name) {
-    OneType *state = PyModule_GetState(module);
-    state->type = (PyTypeObject *)PyType_FromModuleAndSpec(module, spec, NULL);
-    if (state->type == NULL) return -1;
-    return PyModule_AddObjectRef(module, name, (PyObject *)state->type);
+/* Make the module's type numbered `which` from ``spec`` and add it to the module as ``name``:
+   0, or -1 with an exception set. */
+static inline int add_type(PyObject *module, int which, PyType_Spec *spec, const char *name) {
+    ModuleTypes *state = PyModule_GetState(module);
+    state->types[which] = (PyTypeObject *)PyType_FromModuleAndSpec(module, spec, NULL);
+    if (state->types[which] == NULL) return -1;
+    return PyModule_AddObjectRef(module, name, (PyObject *)state->types[which]);
 }
 
 /* The end of an object of a heap type that owns nothing outside itself (or has let it go). */

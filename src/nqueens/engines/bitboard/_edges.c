@@ -561,7 +561,7 @@ static PyObject *edges_start(PyObject *module, PyObject *args) {
         if (given < 0) return NULL;
     }
     for (Py_ssize_t index = start; index < end; index++) searched(n, index);
-    Counter *counter = PyObject_New(Counter, type_of_module(module));
+    Counter *counter = PyObject_New(Counter, module_type(module, 0));
     if (counter == NULL) return NULL;
     memset((char *)counter + sizeof(PyObject), 0, sizeof(Counter) - sizeof(PyObject));
     counter->n = n;
@@ -575,7 +575,7 @@ static PyObject *edges_start(PyObject *module, PyObject *args) {
 static PyObject *edges_count(PyObject *module, PyObject *args) {
     Counter *counter;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "O!K", type_of_module(module), &counter, &budget)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!K", module_type(module, 0), &counter, &budget)) return NULL;
     if (counter->busy) return PyErr_Format(PyExc_RuntimeError, "another thread runs this count");
     Search *s = &counter->search;
     int n = counter->n, given = counter->given;
@@ -774,7 +774,7 @@ static PyMethodDef methods[] = {
 };
 
 static int edges_exec(PyObject *edges) {
-    if (add_one_type(edges, &counter_spec, "Counter") < 0 ||
+    if (add_type(edges, 0, &counter_spec, "Counter") < 0 ||
         PyModule_AddIntConstant(edges, "MAX_N", MAX_N) < 0)
         return -1;
     return 0;
@@ -791,7 +791,7 @@ static PyModuleDef_Slot slots[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_edges", "The bitboard engine's counter of plain boards, in C.",
-    sizeof(OneType), methods, slots, one_type_traverse, one_type_clear, NULL,
+    sizeof(ModuleTypes), methods, slots, types_traverse, types_clear, NULL,
 };
 
 PyMODINIT_FUNC PyInit__edges(void) { return PyModuleDef_Init(&module); }

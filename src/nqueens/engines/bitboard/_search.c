@@ -247,7 +247,7 @@ static PyObject *search_start(PyObject *module, PyObject *args) {
         blocked[line] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(masks, line));
         if (blocked[line] == (u64)-1 && PyErr_Occurred()) return NULL;
     }
-    Search *search = PyObject_New(Search, type_of_module(module));
+    Search *search = PyObject_New(Search, module_type(module, 0));
     if (search == NULL) return NULL;
     search->busy = 0;
     State *s = &search->state;
@@ -269,7 +269,7 @@ static PyObject *search_count(PyObject *module, PyObject *args) {
     Search *search;
     int mode;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "O!iK", type_of_module(module), &search, &mode, &budget)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!iK", module_type(module, 0), &search, &mode, &budget)) return NULL;
     if (mode < COUNT || mode > STOP_AT_SOLUTION)
         return PyErr_Format(PyExc_ValueError,
                             "mode %d is none of COUNT, COUNT_CLASSES, STOP_AT_SOLUTION", mode);
@@ -291,7 +291,7 @@ static PyObject *search_fill(PyObject *module, PyObject *args) {
     Search *search;
     Py_buffer out;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "O!w*K", type_of_module(module), &search, &out, &budget)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!w*K", module_type(module, 0), &search, &out, &budget)) return NULL;
     PyObject *result = NULL;
     State *s = NULL;
     if (search->state.last != search->state.n - 1) {
@@ -314,7 +314,7 @@ static PyObject *search_fill(PyObject *module, PyObject *args) {
 
 static PyObject *search_rows(PyObject *module, PyObject *args) {
     Search *search;
-    if (!PyArg_ParseTuple(args, "O!", type_of_module(module), &search)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!", module_type(module, 0), &search)) return NULL;
     if (search->busy) return PyErr_Format(PyExc_RuntimeError, "another thread runs this search");
     const State *s = &search->state;
     PyObject *rows = PyTuple_New(s->last + 1);
@@ -344,7 +344,7 @@ static PyMethodDef methods[] = {
 };
 
 static int search_exec(PyObject *search) {
-    if (add_one_type(search, &search_spec, "Search") < 0 ||
+    if (add_type(search, 0, &search_spec, "Search") < 0 ||
         PyModule_AddIntConstant(search, "MAX_N", MAX_N) < 0 ||
         PyModule_AddIntConstant(search, "TORUS", TORUS) < 0 ||
         PyModule_AddIntConstant(search, "KNIGHT", KNIGHT) < 0 ||
@@ -364,7 +364,7 @@ static PyModuleDef_Slot slots[] = {
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_search",
     "The bitboard engine's search: counts and listings, a budget of placements a call.",
-    sizeof(OneType), methods, slots, one_type_traverse, one_type_clear, NULL,
+    sizeof(ModuleTypes), methods, slots, types_traverse, types_clear, NULL,
 };
 
 PyMODINIT_FUNC PyInit__search(void) { return PyModuleDef_Init(&module); }

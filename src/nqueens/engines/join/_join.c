@@ -648,17 +648,13 @@ static PyType_Spec counter_spec = {
 
 /* ---- The module ---------------------------------------------------------------------------- */
 
-typedef struct {
-    PyTypeObject *quarters, *counter;
-} State;
-
-static State *state_of(PyObject *module) { return (State *)PyModule_GetState(module); }
+enum { QUARTERS_TYPE, COUNTER_TYPE }; /* the module's types, as searches.h numbers them */
 
 static PyObject *join_quarters(PyObject *module, PyObject *args) {
     int n, symmetry;
     if (!PyArg_ParseTuple(args, "ip", &n, &symmetry)) return NULL;
     if (n < 1 || n > MAX_N) return PyErr_Format(PyExc_ValueError, "n must be 1 to %d, not %d", MAX_N, n);
-    Quarters *q = PyObject_New(Quarters, state_of(module)->quarters);
+    Quarters *q = PyObject_New(Quarters, module_type(module, QUARTERS_TYPE));
     if (q == NULL) return NULL;
     memset((char *)q + sizeof(PyObject), 0, sizeof(Quarters) - sizeof(PyObject));
     q->n = n;
@@ -677,23 +673,23 @@ static PyObject *join_quarters(PyObject *module, PyObject *args) {
 
 static PyObject *join_jobs(PyObject *module, PyObject *args) {
     Quarters *q;
-    if (!PyArg_ParseTuple(args, "O!", state_of(module)->quarters, &q)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!", module_type(module, QUARTERS_TYPE), &q)) return NULL;
     return PyLong_FromSize_t(q->job_count);
 }
 
 static PyObject *join_placements(PyObject *module, PyObject *args) {
     Quarters *q;
-    if (!PyArg_ParseTuple(args, "O!", state_of(module)->quarters, &q)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!", module_type(module, QUARTERS_TYPE), &q)) return NULL;
     return PyLong_FromSize_t(q->placements);
 }
 
 static PyObject *join_start(PyObject *module, PyObject *args) {
     Quarters *q;
     Py_ssize_t start, end;
-    if (!PyArg_ParseTuple(args, "O!nn", state_of(module)->quarters, &q, &start, &end)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!nn", module_type(module, QUARTERS_TYPE), &q, &start, &end)) return NULL;
     if (start < 0 || end > (Py_ssize_t)q->job_count || start > end)
         return PyErr_Format(PyExc_IndexError, "jobs %zd to %zd of %zu", start, end, q->job_count);
-    Counter *c = PyObject_New(Counter, state_of(module)->counter);
+    Counter *c = PyObject_New(Counter, module_type(module, COUNTER_TYPE));
     if (c == NULL) return NULL;
     memset((char *)c + sizeof(PyObject), 0, sizeof(Counter) - sizeof(PyObject));
     Py_INCREF(q);
@@ -707,7 +703,7 @@ static PyObject *join_start(PyObject *module, PyObject *args) {
 static PyObject *join_restart(PyObject *module, PyObject *args) {
     Counter *c;
     Py_ssize_t start, end;
-    if (!PyArg_ParseTuple(args, "O!nn", state_of(module)->counter, &c, &start, &end)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!nn", module_type(module, COUNTER_TYPE), &c, &start, &end)) return NULL;
     if (c->busy) return PyErr_Format(PyExc_RuntimeError, "another thread runs this count");
     if (start < 0 || end > (Py_ssize_t)c->quarters->job_count || start > end)
         return PyErr_Format(PyExc_IndexError, "jobs %zd to %zd of %zu", start, end,
@@ -720,14 +716,14 @@ static PyObject *join_restart(PyObject *module, PyObject *args) {
 
 static PyObject *join_board(PyObject *module, PyObject *args) {
     Counter *c;
-    if (!PyArg_ParseTuple(args, "O!", state_of(module)->counter, &c)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!", module_type(module, COUNTER_TYPE), &c)) return NULL;
     return Py_NewRef((PyObject *)c->quarters);
 }
 
 static PyObject *join_count(PyObject *module, PyObject *args) {
     Counter *c;
     PyObject *budget_given;
-    if (!PyArg_ParseTuple(args, "O!O!", state_of(module)->counter, &c, &PyLong_Type, &budget_given))
+    if (!PyArg_ParseTuple(args, "O!O!", module_type(module, COUNTER_TYPE), &c, &PyLong_Type, &budget_given))
         return NULL;
     u64 budget = PyLong_AsUnsignedLongLong(budget_given);
     if (budget == (u64)-1 && PyErr_Occurred()) return NULL;
@@ -782,26 +778,10 @@ static PyMethodDef methods[] = {
 };
 
 static int join_exec(PyObject *module) {
-    State *state = state_of(module);
-    state->quarters = (PyTypeObject *)PyType_FromModuleAndSpec(module, &quarters_spec, NULL);
-    if (state->quarters == NULL || PyModule_AddObjectRef(module, "Quarters", (PyObject *)state->quarters) < 0)
-        return -1;
-    state->counter = (PyTypeObject *)PyType_FromModuleAndSpec(module, &counter_spec, NULL);
-    if (state->counter == NULL || PyModule_AddObjectRef(module, "Counter", (PyObject *)state->counter) < 0)
+    if (add_type(module, QUARTERS_TYPE, &quarters_spec, "Quarters") < 0 ||
+        add_type(module, COUNTER_TYPE, &counter_spec, "Counter") < 0)
         return -1;
     return PyModule_AddIntConstant(module, "MAX_N", MAX_N);
-}
-
-static int join_traverse(PyObject *module, visitproc visit, void *arg) {
-    Py_VISIT(state_of(module)->quarters);
-    Py_VISIT(state_of(module)->counter);
-    return 0;
-}
-
-static int join_clear(PyObject *module) {
-    Py_CLEAR(state_of(module)->quarters);
-    Py_CLEAR(state_of(module)->counter);
-    return 0;
 }
 
 static PyModuleDef_Slot slots[] = {
@@ -814,7 +794,7 @@ static PyModuleDef_Slot slots[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_join", "The join engine's counter of plain boards, in C.",
-    sizeof(State), methods, slots, join_traverse, join_clear, NULL,
+    sizeof(ModuleTypes), methods, slots, types_traverse, types_clear, NULL,
 };
 
 PyMODINIT_FUNC PyInit__join(void) { return PyModuleDef_Init(&module); }

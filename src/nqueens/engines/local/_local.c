@@ -352,7 +352,7 @@ static PyObject *local_start(PyObject *module, PyObject *args) {
                                           "max_moves not negative; flags TORUS and KNIGHT");
         goto done;
     }
-    attempt = PyObject_New(Attempt, type_of_module(module));
+    attempt = PyObject_New(Attempt, module_type(module, 0));
     if (attempt == NULL) goto done;
     memset((char *)attempt + sizeof(PyObject), 0, sizeof(Attempt) - sizeof(PyObject));
     attempt->fixed = PyMem_RawMalloc((size_t)n);
@@ -399,7 +399,7 @@ done:
 static PyObject *local_search(PyObject *module, PyObject *args) {
     Attempt *a;
     long long budget;
-    if (!PyArg_ParseTuple(args, "O!L", type_of_module(module), &a, &budget)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!L", module_type(module, 0), &a, &budget)) return NULL;
     if (budget < 1) return PyErr_Format(PyExc_ValueError, "budget must be positive");
     if (a->busy) return PyErr_Format(PyExc_RuntimeError, "another thread searches this attempt");
     int64_t left;
@@ -414,7 +414,7 @@ static PyObject *local_search(PyObject *module, PyObject *args) {
 
 static PyObject *local_rows(PyObject *module, PyObject *args) {
     Attempt *a;
-    if (!PyArg_ParseTuple(args, "O!", type_of_module(module), &a)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!", module_type(module, 0), &a)) return NULL;
     if (a->busy) return PyErr_Format(PyExc_RuntimeError, "another thread searches this attempt");
     PyObject *rows = PyTuple_New(a->board.n);
     for (i32 col = 0; rows != NULL && col < a->board.n; col++) {
@@ -439,7 +439,7 @@ static PyMethodDef methods[] = {
 };
 
 static int local_exec(PyObject *local) {
-    if (add_one_type(local, &attempt_spec, "Attempt") < 0 ||
+    if (add_type(local, 0, &attempt_spec, "Attempt") < 0 ||
         PyModule_AddIntConstant(local, "MAX_N", MAX_N) < 0 ||
         PyModule_AddIntConstant(local, "UNFINISHED", UNFINISHED) < 0 ||
         PyModule_AddIntConstant(local, "TORUS", TORUS) < 0 ||
@@ -455,7 +455,7 @@ static PyModuleDef_Slot slots[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_local", "Min-conflicts repair of a permutation, a budget a call.",
-    sizeof(OneType), methods, slots, one_type_traverse, one_type_clear, NULL,
+    sizeof(ModuleTypes), methods, slots, types_traverse, types_clear, NULL,
 };
 
 PyMODINIT_FUNC PyInit__local(void) { return PyModuleDef_Init(&module); }

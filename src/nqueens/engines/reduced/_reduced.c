@@ -131,7 +131,7 @@ static PyObject *reduced_start(PyObject *module, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "listing is the number of solutions kept, 0 or more");
         goto done;
     }
-    search = PyObject_New(Search, type_of_module(module));
+    search = PyObject_New(Search, module_type(module, 0));
     if (search == NULL) goto done;
     memset((char *)search + sizeof(PyObject), 0, sizeof(Search) - sizeof(PyObject));
     search->attack = PyMem_RawMalloc(table ? (size_t)table : 1);
@@ -171,7 +171,7 @@ done:
 static PyObject *reduced_search(PyObject *module, PyObject *args) {
     Search *search;
     unsigned long long budget;
-    if (!PyArg_ParseTuple(args, "O!K", type_of_module(module), &search, &budget)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!K", module_type(module, 0), &search, &budget)) return NULL;
     if (search->busy) return PyErr_Format(PyExc_RuntimeError, "another thread runs this search");
     State *s = &search->state;
     u64 found = 0, placements = 0;
@@ -200,7 +200,7 @@ static PyMethodDef methods[] = {
 };
 
 static int reduced_exec(PyObject *reduced) {
-    if (add_one_type(reduced, &search_spec, "Search") < 0 ||
+    if (add_type(reduced, 0, &search_spec, "Search") < 0 ||
         PyModule_AddIntConstant(reduced, "MAX_M", MAX_M) < 0)
         return -1;
     return 0;
@@ -213,7 +213,7 @@ static PyModuleDef_Slot slots[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_reduced", "The reduced engine's search, a budget a call.",
-    sizeof(OneType), methods, slots, one_type_traverse, one_type_clear, NULL,
+    sizeof(ModuleTypes), methods, slots, types_traverse, types_clear, NULL,
 };
 
 PyMODINIT_FUNC PyInit__reduced(void) { return PyModuleDef_Init(&module); }
