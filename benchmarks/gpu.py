@@ -254,7 +254,7 @@ def compare_variants(
     published one; then the fastest kernel, as shipped or a file's."""
     import nqueens
     from nqueens.engines import gpu
-    from nqueens.engines.gpu import kernel, launch
+    from nqueens.engines.gpu import kernel, launch, target
 
     truth = int(COUNTS["total"][str(n)])
     warm_up = min(n, WARM_UP_N)
@@ -284,7 +284,7 @@ def compare_variants(
     tried += [(f"kernel of {path}", {}, path) for path in candidates]
     kernels: dict[str, float] = {}  # each kernel's seconds, as shipped or from a file
     for name, setting, path in tried:
-        if "registers" in setting and launch.simulated():
+        if "registers" in setting and target.simulated():
             continue  # the simulator compiles nothing
         launch = own if "driver" in setting else numba_launch
         launch.launcher = lambda chosen=launch: chosen

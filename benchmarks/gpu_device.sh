@@ -91,9 +91,9 @@ print(nqueens.count(int("'"$first"'"), engine="gpu").solutions, "-", launch.laun
     "$PYTHON" - "$(limit 60 0)" <<'EOF' || return 1
 import json, sys, time, nqueens
 from nqueens.core.board import Diagonal
-from nqueens.engines.gpu import launch
+from nqueens.engines.gpu import launch, target
 
-small = launch.simulated()
+small = target.simulated()
 time_limit = float(sys.argv[1])
 cases = [  # (n, given queens, blocked squares, excluded diagonals)
     (8 if small else 14, [], [], []),

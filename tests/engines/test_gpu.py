@@ -42,7 +42,7 @@ from nqueens.core.board import Board
 from nqueens.core.geometry import Diagonal
 from nqueens.engines import gpu
 from nqueens.engines.base import Request
-from nqueens.engines.gpu import caching, launch, needs
+from nqueens.engines.gpu import caching, launch, needs, target
 from nqueens.run import auto
 
 SIMULATOR = process_env(NUMBA_ENABLE_CUDASIM="1")
@@ -254,7 +254,7 @@ def test_a_device_without_cudas_compiler_is_told_how_to_get_it(
     def no_compiler() -> None:
         raise RuntimeError("libNVVM cannot be found.\nInstall the CUDA toolkit")
 
-    monkeypatch.setattr(launch, "simulated", lambda: False)
+    monkeypatch.setattr(target, "simulated", lambda: False)
     monkeypatch.setattr(needs, "driver_loaded", lambda: True)
     monkeypatch.setattr(launch, "current_device", lambda: SimpleNamespace(capability=(9, 0)))
     monkeypatch.setattr(needs, "load_compiler", no_compiler)
@@ -312,7 +312,7 @@ def test_the_simulator_is_asked_for_as_numba_reads_it(
     """NUMBA_ENABLE_CUDASIM=yes is 0 to numba, which then looks for a device: the engine took it
     for the simulator, said so, and then failed every launch on a machine without a GPU."""
     monkeypatch.setenv("NUMBA_ENABLE_CUDASIM", value)
-    assert launch.simulated() is simulated
+    assert target.simulated() is simulated
 
 
 @pytest.mark.slow
@@ -364,7 +364,7 @@ def test_a_checkpoint_keeps_the_launches_counted_and_resumes_exactly(tmp_path: P
 def stand_in_device(monkeypatch: pytest.MonkeyPatch, launcher: launch.Launcher, name: str) -> None:
     """A device that is there, named ``name``, its kernel launched by ``launcher``."""
     monkeypatch.setattr(needs, "missing", lambda: None)
-    monkeypatch.setattr(launch, "simulated", lambda: False)
+    monkeypatch.setattr(target, "simulated", lambda: False)
     monkeypatch.setattr(launch, "launcher", lambda: launcher)
     monkeypatch.setattr(launch, "device_name", lambda: name)
 
@@ -485,7 +485,7 @@ def test_a_board_the_device_counts_in_minutes_needs_no_time_limit_there(
     with pytest.raises(nqueens.InputError, match="counting them takes about"):
         nqueens.count(23, engine="bitboard")
     monkeypatch.setattr(needs, "missing", lambda: None)
-    monkeypatch.setattr(launch, "simulated", lambda: True)
+    monkeypatch.setattr(target, "simulated", lambda: True)
     with pytest.raises(nqueens.InputError, match="too many to go through without a limit"):
         nqueens.count(20, engine="gpu")  # on the simulator, a count of N = 20 takes days
     device = SlowDevice(seconds=0)  # whose launches count nothing

@@ -25,7 +25,7 @@ from helpers import bound, every_command, known_total, known_unique, searched
 import nqueens
 from nqueens.engines import gpu
 from nqueens.engines.bitboard import _edges
-from nqueens.engines.gpu import caching, driver, early, launch, needs
+from nqueens.engines.gpu import caching, driver, early, launch, needs, target
 
 COMMANDS_BY_NAME = every_command()
 """Every command of the command line, by name."""
@@ -211,7 +211,7 @@ def fake_device(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Fak
     """A device through the stand-in driver, its machine code kept in ``tmp_path``; numba's
     launch, which a count through the driver never needs, fails."""
     api = FakeDriver()
-    monkeypatch.setattr(launch, "simulated", lambda: False)
+    monkeypatch.setattr(target, "simulated", lambda: False)
     monkeypatch.setattr(needs, "driver_loaded", lambda: True)
     found = driver.Device(api)
     monkeypatch.setattr(launch, "current_device", lambda: found)
@@ -491,7 +491,7 @@ def test_a_driver_that_fails_to_start_fails_the_thread_that_asked() -> None:
 def test_only_a_count_that_names_the_gpu_starts_its_driver_early(
     monkeypatch: pytest.MonkeyPatch, arguments: str, expected: bool
 ) -> None:
-    monkeypatch.setattr(launch, "simulated", lambda: False)
+    monkeypatch.setattr(target, "simulated", lambda: False)
     monkeypatch.setattr(needs, "driver_loaded", lambda: True)
     assert early.wanted(arguments.split()) is expected
 
@@ -511,10 +511,10 @@ def test_without_a_driver_or_on_the_simulator_nothing_starts_early(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     arguments = ["count", "20", "--engine", "gpu"]
-    monkeypatch.setattr(launch, "simulated", lambda: False)
+    monkeypatch.setattr(target, "simulated", lambda: False)
     monkeypatch.setattr(needs, "driver_loaded", lambda: False)
     assert not early.wanted(arguments)
-    monkeypatch.setattr(launch, "simulated", lambda: True)
+    monkeypatch.setattr(target, "simulated", lambda: True)
     monkeypatch.setattr(needs, "driver_loaded", lambda: True)
     assert not early.wanted(arguments)
 
@@ -547,7 +547,7 @@ class SlowLibrary:
 def started_early(monkeypatch: pytest.MonkeyPatch, loaded: Callable[[str], object]) -> None:
     """Start a count on the GPU's driver early, its library as ``loaded`` loads it, and wait
     for the thread that starts it to end."""
-    monkeypatch.setattr(launch, "simulated", lambda: False)
+    monkeypatch.setattr(target, "simulated", lambda: False)
     monkeypatch.setattr(needs, "driver_loaded", lambda: True)
     monkeypatch.setattr(ctypes, "CDLL", loaded)
     early.start(["count", "20", "--engine", "gpu"])
@@ -598,7 +598,7 @@ def test_without_a_device_the_engine_says_so(monkeypatch: pytest.MonkeyPatch) ->
 
         return device
 
-    monkeypatch.setattr(launch, "simulated", lambda: False)
+    monkeypatch.setattr(target, "simulated", lambda: False)
     monkeypatch.setattr(needs, "driver_loaded", lambda: True)
     monkeypatch.setattr(launch, "current_device", failing(driver.NoDevice("cuInit failed")))
     assert needs.missing() == "finds no CUDA device on this machine"

@@ -18,6 +18,9 @@ A subproblem is one launch of the kernel, and a checkpoint records the launches 
 time limit and Ctrl-C are heard while a launch runs, and a launch given up on is not counted.
 Through CUDA's driver, each launch of a count is begun while the one before it counts, on a
 stream of its own, so that the device is not left idle between them.
+
+What drives the device (``launch``, ``driver``, ``needs``) is imported where the engine is asked
+to count or to say whether it can, not with the registry: a count on the CPU loads none of it.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import TypeGuard
+from typing import TYPE_CHECKING, TypeGuard
 
 from nqueens.core.wording import counted
 from nqueens.engines import reduced
@@ -41,7 +44,10 @@ from nqueens.engines.base import (
     SubproblemInterrupted,
 )
 from nqueens.engines.bitboard import _edges, edges
-from nqueens.engines.gpu import driver, launch, needs
+from nqueens.engines.gpu import target
+
+if TYPE_CHECKING:
+    from nqueens.engines.gpu import launch
 from nqueens.engines.reduced import model
 
 NAME = "gpu"
@@ -140,17 +146,19 @@ class GpuEngine(Engine):
     def gains(self, request: Request) -> bool:
         # Whether a cluster's workers have a GPU is not known before it is reached: there, the
         # gpu engine is asked for by name. The simulator is slower than any engine on the CPU.
-        if request.remote or launch.simulated():
+        if request.remote or target.simulated():
             return False
         return request.board.free_columns >= AUTO_FROM_N
 
     def counts_in_minutes(self, request: Request) -> bool:
-        return not launch.simulated() and request.board.free_columns <= MINUTES_UP_TO
+        return not target.simulated() and request.board.free_columns <= MINUTES_UP_TO
 
     def wants_workers(self, request: Request) -> bool:
         return False  # one process drives the device
 
     def refusal(self, request: Request) -> str | None:
+        from nqueens.engines.gpu import needs
+
         plain = request.board.symmetric and request.symmetry
         if plain and request.n < edges.FROM_N:
             return f"the gpu engine counts plain boards from N = {edges.FROM_N}"
@@ -160,6 +168,8 @@ class GpuEngine(Engine):
         return None
 
     def backend_for(self, request: Request) -> str | None:
+        from nqueens.engines.gpu import launch
+
         return "the GPUs of the cluster's workers" if request.remote else launch.device_name()
 
     def on_cpu(self, task: Subproblem) -> Subproblem:
@@ -167,20 +177,26 @@ class GpuEngine(Engine):
         return replace(task, on_cpu=True)
 
     def prepare(self, request: Request) -> None:
+        from nqueens.engines.gpu import launch
+
         if request.remote:  # the workers load the kernel
             return
-        if launch.simulated():
+        if target.simulated():
             _say_simulated()
         launch.launcher()
 
     def loading_runs_to_its_end(self) -> bool:
+        from nqueens.engines.gpu import launch
+
         return launch.making.is_set()
 
     def subproblems(self, request: Request, deadline: float | None) -> list[Subproblem]:
+        from nqueens.engines.gpu import launch
+
         n = request.n
         # the simulator takes milliseconds a thread: one constellation or piece a launch, so
         # that a time limit and Ctrl-C are heard there too
-        size = 1 if launch.simulated() else max(1, PIECES_PER_LAUNCH // launch.pieces_each(n))
+        size = 1 if target.simulated() else max(1, PIECES_PER_LAUNCH // launch.pieces_each(n))
         if not edges.counts(request):
             return _puzzle_launches(request, deadline, size)
         total = len(_constellations(n))
@@ -234,6 +250,8 @@ class _Begun:
 
 def _begins_ahead(task: Subproblem) -> TypeGuard[GpuSubproblem]:
     """Whether ``task`` is a span for the device whose launch may be begun before its turn."""
+    from nqueens.engines.gpu import launch
+
     return (
         isinstance(task, GpuSubproblem)
         and not task.on_cpu
@@ -244,6 +262,8 @@ def _begins_ahead(task: Subproblem) -> TypeGuard[GpuSubproblem]:
 
 def _begun(task: GpuSubproblem) -> _Begun:
     """``task``'s launch, begun: its arrays built and handed to the device."""
+    from nqueens.engines.gpu import launch
+
     blocked, gaps, lines, turns = launch.constellation_arrays(task.n, *task.span)
     return _Begun(launch.begin(task.n, blocked, gaps, lines), turns)
 
@@ -269,6 +289,8 @@ def _count_span(
     """Count constellations ``task.span`` on the device, from their launch if ``begun``: the
     count, its device time from its launch's first copy, or from ``busy_until`` (when the launch
     before it ended) if that was later, and when it ended."""
+    from nqueens.engines.gpu import driver
+
     n, (start, end) = task.n, task.span
     try:
         begun = begun if begun is not None else _begun(task)
@@ -301,8 +323,10 @@ def _count_on_cpu(n: int, start: int, end: int, deadline: float | None) -> Subco
 def _puzzle_launches(request: Request, deadline: float | None, size: int) -> list[Subproblem]:
     """A puzzle's reduction, cut on the CPU into pieces enough to fill the device, ``size``
     pieces a launch."""
+    from nqueens.engines.gpu import launch
+
     reduction = model.reduce(request)
-    wanted = 2 if launch.simulated() else max(1, PIECES_PER_COUNT // launch.pieces_each(request.n))
+    wanted = 2 if target.simulated() else max(1, PIECES_PER_COUNT // launch.pieces_each(request.n))
     placed, pieces = _cut_in_order(reduction, wanted)
     base = GpuPieces(NAME, deadline, reduction, placed=placed)
     return [
@@ -335,6 +359,8 @@ def _count_pieces(task: GpuPieces) -> Subcount:
     """Count pieces of a reduction on the device, each as the rows its free columns may not
     take on the full board, and the columns' distances (the diagonals' shifts)."""
     import numpy
+
+    from nqueens.engines.gpu import driver, launch
 
     reduction = task.reduction
     n, rows = reduction.n, reduction.rows

@@ -11,12 +11,11 @@ once the board is read, and a count on the CPU should not pay for a driver it do
 
 from __future__ import annotations
 
-import ctypes
 import threading
 from collections.abc import Sequence
 from contextlib import suppress
 
-from nqueens.engines.gpu import NAME, launch, needs
+from nqueens.engines.gpu import NAME
 
 COMMAND = "count"
 ENGINE_OPTION = "--engine"
@@ -38,7 +37,9 @@ def wanted(arguments: Sequence[str]) -> bool:
     named = named or f"{ENGINE_OPTION}={NAME}" in words
     if command != COMMAND or not named or any(w.split("=")[0] == REMOTE_OPTION for w in words):
         return False
-    return not launch.simulated() and needs.driver_loaded()
+    from nqueens.engines.gpu import needs, target  # here: every other command goes without
+
+    return not target.simulated() and needs.driver_loaded()
 
 
 def start(arguments: Sequence[str]) -> None:
@@ -52,6 +53,8 @@ def _started() -> None:
     """Load the driver's library, start it and retain the first device's primary context, the
     one a count uses (kept until the process ends, as the count's is): ctypes lets go of
     Python's lock in each."""
+    import ctypes  # here: only a count on the GPU loads it
+
     with suppress(OSError, AttributeError):  # no such library, or not CUDA's
         driver = ctypes.CDLL(LIBRARY)
         device, context = ctypes.c_int(), ctypes.c_void_p()

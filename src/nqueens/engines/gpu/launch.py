@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
-import os
 import threading
 import time
 from collections.abc import Callable
@@ -21,7 +20,7 @@ from typing import Any, NamedTuple
 
 from nqueens.core import signals
 from nqueens.engines.bitboard import _edges
-from nqueens.engines.gpu import caching, driver
+from nqueens.engines.gpu import caching, driver, target
 
 PRESET = 3
 """The free lines a piece gives a row each on a device: n³ pieces a constellation, most of
@@ -43,26 +42,17 @@ SIMULATED_THREADS_PER_BLOCK = 8
 least."""
 
 
-def simulated() -> bool:
-    """Whether numba-cuda runs kernels on its simulator, on the CPU, rather than on a device:
-    NUMBA_ENABLE_CUDASIM read as numba reads it (a whole number; any other value is 0)."""
-    try:
-        return int(os.environ.get("NUMBA_ENABLE_CUDASIM", "0")) != 0
-    except ValueError:
-        return False
-
-
 @functools.cache
 def cuda() -> Any:
     """numba's CUDA target; ImportError without the ``gpu`` extra."""
-    from numba import cuda as target
+    from numba import cuda as numba_cuda
 
-    return target
+    return numba_cuda
 
 
 def preset() -> int:
     """The free lines a piece gives a row each, here."""
-    return SIMULATED_PRESET if simulated() else PRESET
+    return SIMULATED_PRESET if target.simulated() else PRESET
 
 
 def pieces_each(n: int) -> int:
@@ -108,7 +98,7 @@ driver and by numba's launch: each constellation's count must agree before it is
 
 def device_name() -> str:
     """The device a count runs on, as its driver names it."""
-    if simulated():
+    if target.simulated():
         return "numba-cuda's simulator, on the CPU"
     return current_device().name
 
@@ -158,7 +148,7 @@ def launcher() -> Launcher:
     kept: see ``nqueens.engines.gpu.driver``), so that a count need not import numba; by
     numba on the simulator, or where machine code could not be made or did not count as numba's
     launch does (numba compiles the kernel then, or loads it from its own cache)."""
-    if simulated():
+    if target.simulated():
         return Launcher(by_numba, "numba-cuda's simulator")
     machine: driver.Machine | str | None = kept()
     try:
@@ -306,33 +296,33 @@ def by_numba(n: int, blocked: Any, gaps: Any, lines: Any) -> Finish:
 
     from nqueens.engines.gpu import kernel
 
-    target = cuda()
+    numba_cuda = cuda()
     count_pieces = compiled()
     began = time.perf_counter()
     pieces = _pieces(n, lines, kernel.STACK_LINES)
-    totals = target.to_device(numpy.zeros(len(lines), dtype=numpy.uint64))
-    counters = target.to_device(numpy.zeros(COUNTERS, dtype=numpy.uint64))
-    if simulated():
+    totals = numba_cuda.to_device(numpy.zeros(len(lines), dtype=numpy.uint64))
+    counters = numba_cuda.to_device(numpy.zeros(COUNTERS, dtype=numpy.uint64))
+    if target.simulated():
         per_block, blocks = SIMULATED_THREADS_PER_BLOCK, min(1, pieces)
     else:
         per_block = kernel.THREADS_PER_BLOCK
-        processors = target.get_current_device().MULTIPROCESSOR_COUNT
+        processors = numba_cuda.get_current_device().MULTIPROCESSOR_COUNT
         blocks = blocks_for(pieces, per_block, processors)
     launch = functools.partial(
         count_pieces[blocks, per_block],
         n,
         preset(),
-        target.to_device(blocked),
-        target.to_device(gaps),
-        target.to_device(lines),
+        numba_cuda.to_device(blocked),
+        numba_cuda.to_device(gaps),
+        numba_cuda.to_device(lines),
         totals,
         counters,
     )
-    if simulated():
+    if target.simulated():
         ended = on_a_thread(launch)
     else:
         launch()
-        event = target.event(timing=False)
+        event = numba_cuda.event(timing=False)
         event.record()
         ended = driver.polled(event.query)
 

@@ -9,7 +9,7 @@ import importlib.util
 import os
 import sys
 
-from nqueens.engines.gpu import caching, driver, launch
+from nqueens.engines.gpu import caching, driver, launch, target
 
 
 def missing() -> str | None:
@@ -20,11 +20,11 @@ def missing() -> str | None:
     imports numba only where the kernel must be compiled, to see that CUDA's compilers are
     there.
     """
-    if not launch.simulated() and not driver_loaded():
+    if not target.simulated() and not driver_loaded():
         return "finds no NVIDIA driver on this machine"
     if importlib.util.find_spec("numba_cuda") is None:
         return "needs numba-cuda: the gpu extra, pip install '.[gpu]' in nqueens's checkout"
-    if launch.simulated():
+    if target.simulated():
         return None
     try:
         launch.current_device()
