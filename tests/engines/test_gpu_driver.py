@@ -334,21 +334,22 @@ def test_machine_code_is_kept_only_once_it_counts_as_numbas_launch(
     monkeypatch.setattr(needs, "load_compiler", lambda: None)  # as the gpu extra brings them
     monkeypatch.setattr(driver, "ptx", lambda *arguments: "the PTX")  # no compiler here
     monkeypatch.setattr(driver, "machine", lambda *arguments: MACHINE)
+    monkeypatch.setattr(launch, "CHECK_N", 8)  # the tests' search in Python: a small check
     by_numba: list[int] = []
     monkeypatch.setattr(launch, "by_numba", numba_stand_in(by_numba))
     path = caching.kept_path(tmp_path, (9, 0))
 
     fake_device.off_by = 1  # the machine code made counts wrong: numba's launch counts
-    assert nqueens.count(10, engine="gpu").solutions == known_total(10)
+    assert nqueens.count(9, engine="gpu").solutions == known_total(9)
     assert caching.kept(path) is None
-    assert len(fake_device.launches) == 1 and by_numba[0] == launch.CHECK_N  # the check
-    assert by_numba[1:] and set(by_numba[1:]) == {10}  # the count itself
+    assert len(fake_device.launches) == 1 and by_numba[0] == 8  # the check
+    assert by_numba[1:] and set(by_numba[1:]) == {9}  # the count itself
 
     launch.launcher.cache_clear()
     fake_device.off_by, fake_device.launches[:], by_numba[:] = 0, [], []
-    assert nqueens.count(10, engine="gpu").solutions == known_total(10)
+    assert nqueens.count(9, engine="gpu").solutions == known_total(9)
     assert caching.kept(path) == MACHINE
-    assert by_numba == [launch.CHECK_N]  # the check alone: the count went through the driver
+    assert by_numba == [8]  # the check alone: the count went through the driver
     assert len(fake_device.launches) > 1
 
     launch.launcher.cache_clear()
@@ -359,7 +360,7 @@ def test_machine_code_is_kept_only_once_it_counts_as_numbas_launch(
         raise RuntimeError("libNVVM cannot be found")
 
     monkeypatch.setattr(driver, "ptx", no_compiler)
-    assert nqueens.count(10, engine="gpu").solutions == known_total(10)
+    assert nqueens.count(9, engine="gpu").solutions == known_total(9)
     assert fake_device.launches == [] and by_numba and caching.kept(path) is None
     assert "libNVVM cannot be found" in launch.launcher().how  # said with the device's name
 
@@ -393,11 +394,12 @@ def test_machine_code_the_driver_cannot_load_is_made_again(
     path = keep_machine_code(tmp_path, MACHINE._replace(cubin=b"damaged code"))
     monkeypatch.setattr(driver, "ptx", lambda *arguments: "the PTX")  # no compiler here
     monkeypatch.setattr(driver, "machine", lambda *arguments: MACHINE)
+    monkeypatch.setattr(launch, "CHECK_N", 8)  # the tests' search in Python: a small check
     by_numba: list[int] = []
     monkeypatch.setattr(launch, "by_numba", numba_stand_in(by_numba))
-    assert nqueens.count(10, engine="gpu").solutions == known_total(10)
+    assert nqueens.count(9, engine="gpu").solutions == known_total(9)
     assert caching.kept(path) == MACHINE
-    assert by_numba == [launch.CHECK_N] and len(fake_device.launches) > 1
+    assert by_numba == [8] and len(fake_device.launches) > 1
 
 
 def test_kept_machine_code_is_read_only_whole_and_for_its_own_kernel(tmp_path: Path) -> None:
