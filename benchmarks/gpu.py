@@ -286,8 +286,8 @@ def compare_variants(
     for name, setting, path in tried:
         if "registers" in setting and target.simulated():
             continue  # the simulator compiles nothing
-        launch = own if "driver" in setting else numba_launch
-        launch.launcher = lambda chosen=launch: chosen
+        launcher = own if "driver" in setting else numba_launch
+        launch.launcher = lambda chosen=launcher: chosen
         launch.PRESET = setting.get("preset", shipped[0])
         gpu.PIECES_PER_LAUNCH = setting.get("pieces", shipped[1])
         gpu.LAUNCHES_AHEAD = setting.get("ahead", shipped[4])
