@@ -223,7 +223,8 @@ def test_a_refused_count_and_a_checkpointed_one_say_the_same_estimate() -> None:
     refused = run_nqueens("count", "21", "--workers", "2", "--engine", "bitboard")
     assert refused.returncode == 2
     sure = r"\(± [0-9]+%, from [0-9,]+ timed samples\)"
-    said = re.search(rf"takes about [0-9.]+ (?:min|h) on 2 cores here {sure}", refused.stderr)
+    # hours here, days on a machine as busy as CI's: the sample says what it measured
+    said = re.search(rf"takes about [0-9.]+ (?:min|h|days?) on 2 cores here {sure}", refused.stderr)
     assert said is not None, refused.stderr
     line = estimate_line(Estimate(3600.0, 360.0, 412), 2, cluster=False)
     assert "(± 10%, from 412 timed samples;" in line
