@@ -18,7 +18,7 @@ from nqueens.core.plans import Plan
 from nqueens.core.results import InputError, Square
 from nqueens.core.strategies import STRATEGIES
 from nqueens.engines import registry
-from nqueens.engines.base import COUNT, FIRST, MAX_SEED, SOLVE, Request
+from nqueens.engines.base import COUNT, FIRST, MAX_SEED, Request
 from nqueens.run.limits import MAX_WORKERS
 
 if TYPE_CHECKING:
@@ -191,7 +191,3 @@ def _request(command: str, given: Mapping[str, Any]) -> Request:
 def resumable(asked: Asked) -> bool:
     """Whether the count's work can be resumed or shared: a checkpoint or a cluster."""
     return asked.checkpoint is not None or asked.cluster is not None
-
-
-SEARCHES = (SOLVE, COUNT, FIRST)
-"""The commands a call asks for."""
