@@ -289,19 +289,12 @@ def _count_span(
     """Count constellations ``task.span`` on the device, from their launch if ``begun``: the
     count, its device time from its launch's first copy, or from ``busy_until`` (when the launch
     before it ended) if that was later, and when it ended."""
-    from nqueens.engines.gpu import driver
-
     n, (start, end) = task.n, task.span
     try:
         begun = begun if begun is not None else _begun(task)
         launched = begun.finish(task.deadline)
     except Exception as error:  # out of memory, a launch failure: this span goes to the CPU
-        warnings.warn(
-            f"the GPU failed ({driver.described(error)}); constellations {start} to "
-            f"{end - 1} are counted on the CPU",
-            GpuFallbackWarning,
-            stacklevel=2,
-        )
+        _fell_back(error, f"constellations {start} to {end - 1} are counted on the CPU")
         return _count_on_cpu(n, start, end, task.deadline), busy_until
     if launched is None:  # the time limit came while the device counted
         return Subcount(0, 0, 0, 0, complete=False), busy_until
@@ -311,6 +304,15 @@ def _count_span(
     microseconds = round((launched.ended - max(launched.began, busy_until)) * 1e6)
     found = Subcount(solutions, classes, launched.pieces, microseconds, complete=True)
     return found, launched.ended
+
+
+def _fell_back(error: Exception, instead: str) -> None:
+    """Warn that the device failed (``error``) and what the CPU does ``instead``."""
+    from nqueens.engines.gpu import driver
+
+    warnings.warn(
+        f"the GPU failed ({driver.described(error)}); {instead}", GpuFallbackWarning, stacklevel=3
+    )
 
 
 def _count_on_cpu(n: int, start: int, end: int, deadline: float | None) -> Subcount:
@@ -360,7 +362,7 @@ def _count_pieces(task: GpuPieces) -> Subcount:
     take on the full board, and the columns' distances (the diagonals' shifts)."""
     import numpy
 
-    from nqueens.engines.gpu import driver, launch
+    from nqueens.engines.gpu import launch
 
     reduction = task.reduction
     n, rows = reduction.n, reduction.rows
@@ -380,12 +382,7 @@ def _count_pieces(task: GpuPieces) -> Subcount:
     try:
         launched = launch.count(n, blocked, gaps, lines, task.deadline)
     except Exception as error:  # out of memory, a launch failure: these pieces go to the CPU
-        warnings.warn(
-            f"the GPU failed ({driver.described(error)}); the CPU counts its "
-            f"{counted(len(task.pieces), 'piece')}",
-            GpuFallbackWarning,
-            stacklevel=2,
-        )
+        _fell_back(error, f"the CPU counts its {counted(len(task.pieces), 'piece')}")
         return _count_pieces_on_cpu(task)
     if launched is None:  # the time limit came while the device counted
         return Subcount(0, None, 0, 0, complete=False)
