@@ -163,6 +163,31 @@ def test_a_plan_says_the_time_limit_the_workers_and_how_long_a_count_may_run() -
     assert api.plan("count", 18).longest is None  # bounded by the published count
 
 
+def test_a_theorems_answer_is_found_once_and_kept_in_the_plan(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`first` on a torus of a million columns looked for its line of queens twice, once to
+    plan and once to answer: the plan keeps the line it found, and the answer is that line."""
+    from nqueens.core import theorems
+
+    looked: list[Board] = []
+    line_of_queens = theorems.line_of_queens
+
+    def counted(board: Board) -> tuple[int, ...] | None:
+        looked.append(board)
+        return line_of_queens(board)
+
+    monkeypatch.setattr(theorems, "line_of_queens", counted)
+    board = Board(13, rules=["torus"])
+    planned: list[api.Plan] = []
+    found = api.first(board, on_plan=planned.append)
+    assert len(looked) == 1 and planned[0].engine == api.THEOREM
+    assert found.solution is not None and (found.solution.rows,) == tuple(
+        solution.rows for solution in planned[0].answer
+    )
+    assert api.plan("count", Board(12, rules=["torus"])).answer == ()
+
+
 def test_a_refused_plan_keeps_the_notes_it_had() -> None:
     """The engine named being far slower is said beside the refusal of a search too long to
     run without a limit, first, as the command line shows."""

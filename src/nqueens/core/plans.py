@@ -9,6 +9,7 @@ from functools import cached_property
 
 from nqueens.core.board import Board
 from nqueens.core.notes import Note
+from nqueens.core.results import Solution
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,8 @@ class Plan:
     where the engine searches in one piece, or a remote cluster's workers count). Where nothing
     else bounds a count whose length only a timed sample of its pieces can tell, ``longest`` is
     the estimate, in seconds, from which the count refuses itself once it has timed them.
+    ``answer`` holds what a theorem answers, where one does (``engine`` is ``"theorem"``): no
+    solution, or a line of queens.
     ``refusals`` maps each engine that cannot take the request to why (computed when first
     read: some engines estimate the search to judge it).
     """
@@ -48,6 +51,7 @@ class Plan:
     time_limit: float | None = None
     workers: int | None = None
     longest: float | None = None
+    answer: tuple[Solution, ...] = field(default=(), repr=False, compare=False)
     judged: Callable[[], Mapping[str, str | None]] = field(
         default=lambda: {}, repr=False, compare=False
     )

@@ -47,14 +47,13 @@ class Answered(EngineStream):
         )
 
 
-def answered_at_once(request: Request, engine: str) -> Answered | None:
+def theorem_answer(request: Request, engine: str) -> tuple[Solution, ...] | None:
     """What a theorem answers of ``request`` without a search, where nqueens picks the search
     (see ``auto.names_its_search``): no solution at all, or, for ``first``, a line of queens.
     None where no theorem answers."""
     if auto.names_its_search(engine, request.strategy, request.options):
         return None
-    started = time.monotonic()
     if theorems.unsolvable(request.board):
-        return Answered(request, (), started)
+        return ()
     rows = theorems.line_of_queens(request.board) if request.command == FIRST else None
-    return None if rows is None else Answered(request, (Solution(rows),), started)
+    return None if rows is None else (Solution(rows),)

@@ -12,11 +12,11 @@ from nqueens.core import theorems
 from nqueens.core.known_counts import KNOWN_TOTALS
 from nqueens.core.notes import Note
 from nqueens.core.plans import Attempt, Plan
-from nqueens.core.results import InputError
+from nqueens.core.results import InputError, Solution
 from nqueens.engines import registry
 from nqueens.engines.base import COUNT, FIRST, Engine, Request
 from nqueens.run import auto, bounds, notes
-from nqueens.run.answered import answered_at_once
+from nqueens.run.answered import theorem_answer
 from nqueens.run.executors import default_workers, planned_workers
 from nqueens.run.requests import Asked, resumable
 
@@ -28,26 +28,25 @@ def choose(asked: Asked) -> Plan:
         return _engine_plan(asked, engine)  # an engine's options choose it, as its name does
     if request.command == FIRST and request.strategy is not None:
         raise InputError("a strategy needs an engine: the auto engine picks both")
-    if answered_at_once(request, engine) is not None:
-        return _theorem_plan(asked)
+    answer = theorem_answer(request, engine)
+    if answer is not None:
+        return _theorem_plan(asked, answer)
     if request.command == FIRST:
         attempts = auto.first_attempts(request)
         return _plan(request, attempts[0].engine, auto.FIRST_REASON, attempts=attempts)
     return _engine_plan(asked, engine)
 
 
-def _theorem_plan(asked: Asked) -> Plan:
-    """The plan where a theorem answers, with a note on the count's arguments that then have
-    nothing to do."""
+def _theorem_plan(asked: Asked, answer: tuple[Solution, ...]) -> Plan:
+    """The plan where a theorem gives the ``answer``, with a note on the count's arguments that
+    then have nothing to do."""
     request = asked.request
     reason = theorems.unsolvable(request.board) or "a line of queens solves the board"
-    given = (("checkpoint", asked.checkpoint), ("cluster", asked.cluster))
-    unused = tuple(
-        name for name, value in (*given, ("workers", asked.workers)) if value is not None
-    )
-    said = notes.nothing_started(unused)
+    given = {"checkpoint": asked.checkpoint, "cluster": asked.cluster, "workers": asked.workers}
+    said = notes.nothing_started(tuple(name for name, value in given.items() if value is not None))
     why = f"a theorem answers without a search: {reason}"
-    return _plan(request, theorems.THEOREM, why, said=() if said is None else (said,))
+    said_first = () if said is None else (said,)
+    return _plan(request, theorems.THEOREM, why, said=said_first, answer=answer)
 
 
 def _engine_plan(asked: Asked, engine: str) -> Plan:
@@ -111,6 +110,7 @@ def _plan(
     said: tuple[Note, ...] = (),
     workers: int | None = None,
     longest: float | None = None,
+    answer: tuple[Solution, ...] = (),
 ) -> Plan:
     """The plan of ``request``: ``engine`` runs (or the ``attempts`` in turn) for ``reason``,
     with the notes ``said`` first."""
@@ -126,5 +126,6 @@ def _plan(
         time_limit=request.time_limit,
         workers=workers,
         longest=longest,
+        answer=answer,
         judged=lambda: registry.verdicts(request),
     )

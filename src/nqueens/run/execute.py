@@ -13,7 +13,7 @@ from nqueens.engines import registry
 from nqueens.engines.base import Engine, Request
 from nqueens.engines.streams import EngineStream, count_all, first_of
 from nqueens.run import auto, notes
-from nqueens.run.answered import answered_at_once
+from nqueens.run.answered import Answered
 from nqueens.run.executors import say_capped
 from nqueens.run.requests import Asked
 
@@ -22,7 +22,7 @@ def solve(plan: Plan, asked: Asked) -> EngineStream:
     """The stream of solutions ``plan`` lists."""
     request = asked.request
     if plan.engine == THEOREM:
-        return _answered(asked).stopping_after(request.limit)
+        return _answered(plan, asked).stopping_after(request.limit)
     chosen = registry.engine_named(plan.engine)
     chosen.prepare(request)
     stream = chosen.solve(_with_strategy(chosen, request))
@@ -33,7 +33,7 @@ def count(plan: Plan, asked: Asked) -> Stats:
     """The count ``plan`` makes: in one piece, or split among its workers or a cluster."""
     request = asked.request
     if plan.engine == THEOREM:
-        return count_all(_answered(asked))
+        return count_all(_answered(plan, asked))
     chosen = registry.engine_named(plan.engine)
     if not chosen.splits:
         return chosen.count(_with_strategy(chosen, request))
@@ -64,7 +64,7 @@ def first(plan: Plan, asked: Asked) -> FirstResult:
     the time limit leaves nothing for, leaves the previous attempt's result standing."""
     request = asked.request
     if plan.engine == THEOREM:
-        found = first_of(_answered(asked))
+        found = first_of(_answered(plan, asked))
         return _found_on(request, found.solution, found.stats)
     started = time.monotonic()
     for attempt in plan.attempts:
@@ -82,11 +82,9 @@ def first(plan: Plan, asked: Asked) -> FirstResult:
     return _found_on(request, result.solution, replace(result.stats, wall_time=wall_time))
 
 
-def _answered(asked: Asked) -> EngineStream:
-    """The theorem's answer to ``asked``, which the plan found one for."""
-    answered = answered_at_once(asked.request, asked.engine)
-    assert answered is not None, "a plan whose engine is the theorem has its answer"
-    return answered
+def _answered(plan: Plan, asked: Asked) -> EngineStream:
+    """The stream of the answer the plan's theorem gave."""
+    return Answered(asked.request, plan.answer, time.monotonic())
 
 
 def _with_strategy(engine: Engine, request: Request) -> Request:
