@@ -45,7 +45,7 @@ def plan(command: str, n: int | Board, **arguments: Any) -> Plan:
         raise InputError("plan() returns the plan: on_plan belongs to the searches")
     call = inspect.signature(searches[command]).bind(n, **arguments)
     call.apply_defaults()
-    return choose(asked(command, call.arguments))
+    return _planned(command, call.arguments)[0]
 
 
 def _planned(command: str, given: Mapping[str, Any]) -> tuple[Plan, Asked]:

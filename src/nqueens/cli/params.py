@@ -1,6 +1,6 @@
 """The command line's parameter types: whole numbers, seconds, board sizes and names, each
 refusing a bad value with a message that says what was wrong (exit 2); and how an API argument
-is spelled as an option. Files read as parameters are ``nqueens.cli.sources``'."""
+is spelled as an option. Files read as parameters are ``nqueens.cli.sources``'s."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ from nqueens.core.geometry import (
     diagonal_shared,
     diagonals_of,
     knight_squares,
-    lines_through,
+    lines_of,
     square_name,
     zero_based,
 )
@@ -71,9 +71,9 @@ def attacking_pairs(
     """
     on_line: dict[tuple[str, int], list[Square]] = {}
     standing = sorted(set(queens))
-    for square in standing:
-        for line in zip(LINES, lines_through(square, n, rules), strict=True):
-            on_line.setdefault(line, []).append(square)
+    for kind, numbers in zip(LINES, lines_of(standing, n, rules), strict=True):
+        for square, number in zip(standing, numbers, strict=True):
+            on_line.setdefault((kind, number), []).append(square)
     diagonals = LINES[2:]
     pairs = {
         (a, b, f"share a {diagonal_shared(a, b) if kind in diagonals else kind}")

@@ -9,6 +9,7 @@ way it runs: ``1,4/`` rises to the right, ``1,4\\`` falls.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from nqueens.core.errors import InputError, Square
@@ -62,14 +63,25 @@ LINES = ("row", "column", "diagonal", "anti-diagonal")
 falls to the right (row - col), the anti-diagonal rises (row + col)."""
 
 
+def lines_of(
+    squares: Sequence[Square], n: int = 0, rules: frozenset[str] = frozenset()
+) -> Iterator[list[int]]:
+    """For each line of ``LINES`` in turn, the number of that line through each of ``squares``:
+    two queens attack each other along a line where they have its number in common (and, for
+    superqueens, a knight's move apart). On a torus the diagonals wrap around, so theirs are
+    taken modulo n. A list at a time, so that a board of millions holds one."""
+    yield [row for row, _ in squares]
+    yield [col for _, col in squares]
+    wrap = n if TORUS in rules else 0
+    falling = [row - col for row, col in squares]
+    yield [line % wrap for line in falling] if wrap else falling
+    rising = [row + col for row, col in squares]
+    yield [line % wrap for line in rising] if wrap else rising
+
+
 def lines_through(square: Square, n: int = 0, rules: frozenset[str] = frozenset()) -> Line:
-    """The number of each line of ``LINES`` through ``square``: two queens attack each other
-    along a line where they have its number in common (and, for superqueens, a knight's move
-    apart). On a torus the diagonals wrap around, so theirs are taken modulo n."""
-    row, col = square
-    falling, rising = row - col, row + col
-    if TORUS in rules:
-        falling, rising = falling % n, rising % n
+    """The number of each line of ``LINES`` through ``square`` (see ``lines_of``)."""
+    row, col, falling, rising = (line[0] for line in lines_of([square], n, rules))
     return row, col, falling, rising
 
 

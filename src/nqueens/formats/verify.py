@@ -18,6 +18,7 @@ from nqueens.core.geometry import (
     SUPERQUEENS,
     diagonal_shared,
     knight_squares,
+    lines_of,
     lines_through,
     square_name,
 )
@@ -61,7 +62,7 @@ def check(
     problems = []
     if len(queens) != n:
         problems.append(f"{counted(len(queens), 'queen')} on a {n} x {n} board, which needs {n}")
-    tallies = [_tallied(on) for on in _lines(queens, n, rules)]
+    tallies = [_tallied(on) for on in lines_of(queens, n, rules)]
     crowded = [taken for _, taken in tallies]
     conflicts = {
         "row": _pairs(crowded[0]),
@@ -128,17 +129,9 @@ def _report(
     return BoardCheck(number, n, conflicts, problems, rules)
 
 
-def _lines(queens: list[Square], n: int, rules: frozenset[str]) -> Iterator[list[int]]:
-    """The line each queen is on, of each kind of ``LINES`` in turn (its row, its column,
-    then its two diagonals), a list at a time."""
-    for kind in range(len(LINES)):
-        yield [lines_through(queen, n, rules)[kind] for queen in queens]
-
-
 def _lines_of_rows(rows: list[int]) -> Iterator[list[int]]:
-    """``_lines`` of a plain board given as each column's row, its columns left out (one
-    queen each): the numbers ``lines_through`` gives, a list at the speed of ``map`` for a
-    board of millions."""
+    """``lines_of`` a plain board given as each column's row, its columns left out (one queen
+    each), without a square made for each queen of a board of millions."""
     yield rows
     yield list(map(operator.sub, rows, range(len(rows))))
     yield list(map(operator.add, rows, range(len(rows))))
