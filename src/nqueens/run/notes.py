@@ -83,16 +83,18 @@ def slow_choice(request: Request, engine: str) -> SlowChoice | None:
     named = registry.ENGINES.get(engine)
     if total is None or named is None or request.command == FIRST:
         return None
+    if named.solutions_per_second is None:
+        return None
+    seconds = total / named.solutions_per_second
+    if min(seconds, request.time_limit or seconds) < SLOW_CHOICE_SECONDS:
+        return None  # soon over: auto's choice is not looked for
     if registry.refusal(named, request) is not None:  # it says so itself
         return None
     chosen = auto.for_count(request) if request.command == COUNT else None
     chosen = chosen or auto.for_solve(request)
-    rates = (named.solutions_per_second, chosen.solutions_per_second)
-    if chosen is named or rates[0] is None or rates[1] is None:
+    if chosen is named or chosen.solutions_per_second is None:
         return None
-    seconds, faster_seconds = total / rates[0], total / rates[1]
-    if min(seconds, request.time_limit or seconds) < SLOW_CHOICE_SECONDS:
-        return None
+    faster_seconds = total / chosen.solutions_per_second
     if seconds < 10 * faster_seconds:
         return None
     return SlowChoice(seconds, chosen.name, faster_seconds)
