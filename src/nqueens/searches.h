@@ -1,7 +1,7 @@
 /* What the C modules of nqueens share: the integer types they count in, the marks that keep a
    hot function inlined or pick a faster copy of it where the processor has one, and the bit
    operations of a search on bitmasks, each with a portable fallback for compilers without
-   GCC's builtins; and, after Python.h, the state of a module of one type of object. Included
+   GCC's builtins; and, after Python.h, a module's definition and its types of object. Included
    by every module; no module defines these itself. */
 #ifndef NQUEENS_SEARCHES_H
 #define NQUEENS_SEARCHES_H
@@ -160,6 +160,37 @@ static inline void free_object(PyObject *self) {
     type->tp_free(self);
     Py_DECREF(type);
 }
+
+/* The spec ``SPEC`` of a type of object, for add_type: its dotted NAME, its struct TYPE, the
+   function DEALLOC that lets an object go (free_object, after what the object owns) and its
+   DOC. */
+#define OBJECT_TYPE(SPEC, NAME, TYPE, DEALLOC, DOC)                                              \
+    static PyType_Slot SPEC##_slots[] = {                                                        \
+        {Py_tp_dealloc, (void *)(DEALLOC)},                                                      \
+        {Py_tp_doc, DOC},                                                                        \
+        {0, NULL},                                                                               \
+    };                                                                                           \
+    static PyType_Spec SPEC = {NAME, sizeof(TYPE), 0, Py_TPFLAGS_DEFAULT, SPEC##_slots}
+
+#ifdef Py_mod_multiple_interpreters
+#define INTERPRETERS_SLOT(WHICH) {Py_mod_multiple_interpreters, WHICH},
+#else
+#define INTERPRETERS_SLOT(WHICH) /* before Python 3.12, every interpreter shares the GIL */
+#endif
+
+/* The module NAME and its PyInit function: initialised in two phases (EXEC adds its types and
+   constants), its state its types, its METHODS and DOC, and what it allows of interpreters
+   (INTERPRETERS, one of Python's Py_MOD_*INTERPRETER* values from 3.12 on). */
+#define NQUEENS_MODULE(NAME, DOC, METHODS, EXEC, INTERPRETERS)                                    \
+    static PyModuleDef_Slot NAME##_slots[] = {                                                   \
+        {Py_mod_exec, (void *)(EXEC)},                                                           \
+        INTERPRETERS_SLOT(INTERPRETERS){0, NULL},                                                \
+    };                                                                                           \
+    static struct PyModuleDef NAME##_definition = {                                              \
+        PyModuleDef_HEAD_INIT, #NAME, DOC, sizeof(ModuleTypes), METHODS, NAME##_slots,           \
+        types_traverse, types_clear, NULL,                                                       \
+    };                                                                                           \
+    PyMODINIT_FUNC PyInit_##NAME(void) { return PyModuleDef_Init(&NAME##_definition); }
 #endif
 
 #endif

@@ -11,6 +11,8 @@
 #include <Python.h>
 #include <string.h>
 
+#include "searches.h"
+
 enum { COMPACT = 1, BOARD = 2, JSON = 3 };
 
 static char *number(char *at, unsigned long long value) {
@@ -264,14 +266,5 @@ static int text_exec(PyObject *text) {
     return 0;
 }
 
-static PyModuleDef_Slot slots[] = {
-    {Py_mod_exec, (void *)text_exec},
-    {0, NULL},
-};
-
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_text", "Solutions as text, many at a time.", 0, methods, slots,
-    NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__text(void) { return PyModuleDef_Init(&module); }
+NQUEENS_MODULE(_text, "Solutions as text, many at a time.",
+               methods, text_exec, Py_MOD_MULTIPLE_INTERPRETERS_SUPPORTED)

@@ -530,16 +530,8 @@ typedef struct {
     int rows[MAX_N];
 } Counter;
 
-static PyType_Slot counter_slots[] = {
-    {Py_tp_dealloc, (void *)free_object},
-    {Py_tp_doc, "A count of constellations under way: start() makes it, count() runs it."},
-    {0, NULL},
-};
-
-static PyType_Spec counter_spec = {
-    "nqueens.engines.bitboard._edges.Counter", sizeof(Counter), 0, Py_TPFLAGS_DEFAULT,
-    counter_slots,
-};
+OBJECT_TYPE(counter_spec, "nqueens.engines.bitboard._edges.Counter", Counter, free_object,
+            "A count of constellations under way: start() makes it, count() runs it.");
 
 static PyObject *edges_start(PyObject *module, PyObject *args) {
     int n, rows[MAX_N], given = 0;
@@ -780,18 +772,6 @@ static int edges_exec(PyObject *edges) {
     return 0;
 }
 
-static PyModuleDef_Slot slots[] = {
-    {Py_mod_exec, (void *)edges_exec},
-#ifdef Py_mod_multiple_interpreters
-    /* the constellations of each size are worked out once and kept for the whole process */
-    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED},
-#endif
-    {0, NULL},
-};
-
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_edges", "The bitboard engine's counter of plain boards, in C.",
-    sizeof(ModuleTypes), methods, slots, types_traverse, types_clear, NULL,
-};
-
-PyMODINIT_FUNC PyInit__edges(void) { return PyModuleDef_Init(&module); }
+/* the constellations of each size are worked out once and kept for the whole process */
+NQUEENS_MODULE(_edges, "The bitboard engine's counter of plain boards, in C.",
+               methods, edges_exec, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED)

@@ -208,15 +208,8 @@ typedef struct {
     int busy; /* a call is under way, without the lock */
 } Search;
 
-static PyType_Slot search_slots[] = {
-    {Py_tp_dealloc, (void *)free_object},
-    {Py_tp_doc, "One search of a board: start() makes it; count(), fill() and rows() go on with it."},
-    {0, NULL},
-};
-
-static PyType_Spec search_spec = {
-    "nqueens.engines.bitboard._search.Search", sizeof(Search), 0, Py_TPFLAGS_DEFAULT, search_slots,
-};
+OBJECT_TYPE(search_spec, "nqueens.engines.bitboard._search.Search", Search, free_object,
+            "One search of a board: start() makes it; count(), fill() and rows() go on with it.");
 
 static State *claim(Search *search) {
     /* The search's state for one call, or NULL with an exception set while another thread is
@@ -356,15 +349,6 @@ static int search_exec(PyObject *search) {
     return 0;
 }
 
-static PyModuleDef_Slot slots[] = {
-    {Py_mod_exec, (void *)search_exec},
-    {0, NULL},
-};
-
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_search",
-    "The bitboard engine's search: counts and listings, a budget of placements a call.",
-    sizeof(ModuleTypes), methods, slots, types_traverse, types_clear, NULL,
-};
-
-PyMODINIT_FUNC PyInit__search(void) { return PyModuleDef_Init(&module); }
+NQUEENS_MODULE(_search,
+               "The bitboard engine's search: counts and listings, a budget of placements a call.",
+               methods, search_exec, Py_MOD_MULTIPLE_INTERPRETERS_SUPPORTED)

@@ -278,16 +278,8 @@ static void quarters_dealloc(PyObject *self) {
     free_object(self);
 }
 
-static PyType_Slot quarters_slots[] = {
-    {Py_tp_dealloc, (void *)quarters_dealloc},
-    {Py_tp_doc, "The quarters' solutions and the jobs of one board: quarters() makes them."},
-    {0, NULL},
-};
-
-static PyType_Spec quarters_spec = {
-    "nqueens.engines.join._join.Quarters", sizeof(Quarters), 0, Py_TPFLAGS_DEFAULT,
-    quarters_slots,
-};
+OBJECT_TYPE(quarters_spec, "nqueens.engines.join._join.Quarters", Quarters, quarters_dealloc,
+            "The quarters' solutions and the jobs of one board: quarters() makes them.");
 
 /* ---- A count ------------------------------------------------------------------------------- */
 
@@ -636,15 +628,8 @@ static void counter_dealloc(PyObject *self) {
     free_object(self);
 }
 
-static PyType_Slot counter_slots[] = {
-    {Py_tp_dealloc, (void *)counter_dealloc},
-    {Py_tp_doc, "A count of jobs under way: start() makes it, count() runs it."},
-    {0, NULL},
-};
-
-static PyType_Spec counter_spec = {
-    "nqueens.engines.join._join.Counter", sizeof(Counter), 0, Py_TPFLAGS_DEFAULT, counter_slots,
-};
+OBJECT_TYPE(counter_spec, "nqueens.engines.join._join.Counter", Counter, counter_dealloc,
+            "A count of jobs under way: start() makes it, count() runs it.");
 
 /* ---- The module ---------------------------------------------------------------------------- */
 
@@ -784,17 +769,5 @@ static int join_exec(PyObject *module) {
     return PyModule_AddIntConstant(module, "MAX_N", MAX_N);
 }
 
-static PyModuleDef_Slot slots[] = {
-    {Py_mod_exec, (void *)join_exec},
-#ifdef Py_mod_multiple_interpreters
-    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
-#endif
-    {0, NULL},
-};
-
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_join", "The join engine's counter of plain boards, in C.",
-    sizeof(ModuleTypes), methods, slots, types_traverse, types_clear, NULL,
-};
-
-PyMODINIT_FUNC PyInit__join(void) { return PyModuleDef_Init(&module); }
+NQUEENS_MODULE(_join, "The join engine's counter of plain boards, in C.",
+               methods, join_exec, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED)

@@ -323,15 +323,8 @@ static void attempt_free(Attempt *self) {
     free_object((PyObject *)self);
 }
 
-static PyType_Slot attempt_slots[] = {
-    {Py_tp_dealloc, (void *)attempt_free},
-    {Py_tp_doc, "One attempt of the local search: start() makes it, search() runs it."},
-    {0, NULL},
-};
-
-static PyType_Spec attempt_spec = {
-    "nqueens.engines.local._local.Attempt", sizeof(Attempt), 0, Py_TPFLAGS_DEFAULT, attempt_slots,
-};
+OBJECT_TYPE(attempt_spec, "nqueens.engines.local._local.Attempt", Attempt, attempt_free,
+            "One attempt of the local search: start() makes it, search() runs it.");
 
 static PyObject *local_start(PyObject *module, PyObject *args) {
     int n, flags;
@@ -448,14 +441,5 @@ static int local_exec(PyObject *local) {
     return 0;
 }
 
-static PyModuleDef_Slot slots[] = {
-    {Py_mod_exec, (void *)local_exec},
-    {0, NULL},
-};
-
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_local", "Min-conflicts repair of a permutation, a budget a call.",
-    sizeof(ModuleTypes), methods, slots, types_traverse, types_clear, NULL,
-};
-
-PyMODINIT_FUNC PyInit__local(void) { return PyModuleDef_Init(&module); }
+NQUEENS_MODULE(_local, "Min-conflicts repair of a permutation, a budget a call.",
+               methods, local_exec, Py_MOD_MULTIPLE_INTERPRETERS_SUPPORTED)

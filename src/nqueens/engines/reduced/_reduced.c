@@ -101,15 +101,8 @@ static void search_free(Search *self) {
     free_object((PyObject *)self);
 }
 
-static PyType_Slot search_slots[] = {
-    {Py_tp_dealloc, (void *)search_free},
-    {Py_tp_doc, "One search of a reduced puzzle: start() makes it, search() goes on with it."},
-    {0, NULL},
-};
-
-static PyType_Spec search_spec = {
-    "nqueens.engines.reduced._reduced.Search", sizeof(Search), 0, Py_TPFLAGS_DEFAULT, search_slots,
-};
+OBJECT_TYPE(search_spec, "nqueens.engines.reduced._reduced.Search", Search, search_free,
+            "One search of a reduced puzzle: start() makes it, search() goes on with it.");
 
 static PyObject *reduced_start(PyObject *module, PyObject *args) {
     PyObject *allowed;
@@ -206,14 +199,5 @@ static int reduced_exec(PyObject *reduced) {
     return 0;
 }
 
-static PyModuleDef_Slot slots[] = {
-    {Py_mod_exec, (void *)reduced_exec},
-    {0, NULL},
-};
-
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_reduced", "The reduced engine's search, a budget a call.",
-    sizeof(ModuleTypes), methods, slots, types_traverse, types_clear, NULL,
-};
-
-PyMODINIT_FUNC PyInit__reduced(void) { return PyModuleDef_Init(&module); }
+NQUEENS_MODULE(_reduced, "The reduced engine's search, a budget a call.",
+               methods, reduced_exec, Py_MOD_MULTIPLE_INTERPRETERS_SUPPORTED)
