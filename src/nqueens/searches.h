@@ -121,8 +121,8 @@ ALWAYS_INLINE int symmetry_row_at(int n, int which, int line, const unsigned cha
 #ifdef Py_PYTHON_H
 /* A module's types of object (a search, a count, an attempt; the join's quarters and its
    counter), initialised in two phases: each type is made as the module is executed and kept in
-   the module's state, so that every interpreter's module has its own. A module numbers its
-   types from 0; most have one. */
+   the module's state, so that every interpreter's module has its own. A module's types are
+   numbered from 0 in the order of its SPECS (NQUEENS_MODULE); most have one. */
 #define MOST_TYPES 2
 
 typedef struct {
@@ -145,13 +145,26 @@ static inline int types_clear(PyObject *module) {
     return 0;
 }
 
-/* Make the module's type numbered `which` from ``spec`` and add it to the module as ``name``:
-   0, or -1 with an exception set. */
-static inline int add_type(PyObject *module, int which, PyType_Spec *spec, const char *name) {
+/* A whole number a module offers Python as a constant. */
+typedef struct {
+    const char *name;
+    long value;
+} IntConstant;
+
+/* A module's execution: its types made from ``specs`` (numbered from 0 in their order, up to a
+   NULL), each added under its name, and its ``constants`` (up to one named NULL): 0, or -1 with
+   an exception set. */
+static inline int add_types_and_constants(PyObject *module, PyType_Spec *const specs[],
+                                          const IntConstant constants[]) {
     ModuleTypes *state = PyModule_GetState(module);
-    state->types[which] = (PyTypeObject *)PyType_FromModuleAndSpec(module, spec, NULL);
-    if (state->types[which] == NULL) return -1;
-    return PyModule_AddObjectRef(module, name, (PyObject *)state->types[which]);
+    for (int which = 0; specs[which] != NULL; which++) {
+        PyTypeObject *type = (PyTypeObject *)PyType_FromModuleAndSpec(module, specs[which], NULL);
+        state->types[which] = type;
+        if (type == NULL || PyModule_AddType(module, type) < 0) return -1;
+    }
+    for (; constants->name != NULL; constants++)
+        if (PyModule_AddIntConstant(module, constants->name, constants->value) < 0) return -1;
+    return 0;
 }
 
 /* The end of an object of a heap type that owns nothing outside itself (or has let it go). */
@@ -161,9 +174,9 @@ static inline void free_object(PyObject *self) {
     Py_DECREF(type);
 }
 
-/* The spec ``SPEC`` of a type of object, for add_type: its dotted NAME, its struct TYPE, the
-   function DEALLOC that lets an object go (free_object, after what the object owns) and its
-   DOC. */
+/* The spec ``SPEC`` of a type of object, for a module's SPECS: its dotted NAME, its struct
+   TYPE, the function DEALLOC that lets an object go (free_object, after what the object owns)
+   and its DOC. */
 #define OBJECT_TYPE(SPEC, NAME, TYPE, DEALLOC, DOC)                                              \
     static PyType_Slot SPEC##_slots[] = {                                                        \
         {Py_tp_dealloc, (void *)(DEALLOC)},                                                      \
@@ -178,12 +191,17 @@ static inline void free_object(PyObject *self) {
 #define INTERPRETERS_SLOT(WHICH) /* before Python 3.12, every interpreter shares the GIL */
 #endif
 
-/* The module NAME and its PyInit function: initialised in two phases (EXEC adds its types and
-   constants), its state its types, its METHODS and DOC, and what it allows of interpreters
+/* The module NAME and its PyInit function: initialised in two phases, its state its types
+   (made from SPECS, a NULL-ended array of at most MOST_TYPES), with its METHODS, its CONSTANTS
+   (IntConstant, a NULL name last) and its DOC, and what it allows of interpreters
    (INTERPRETERS, one of Python's Py_MOD_*INTERPRETER* values from 3.12 on). */
-#define NQUEENS_MODULE(NAME, DOC, METHODS, EXEC, INTERPRETERS)                                    \
+#define NQUEENS_MODULE(NAME, DOC, METHODS, SPECS, CONSTANTS, INTERPRETERS)                        \
+    _Static_assert(sizeof(SPECS) / sizeof((SPECS)[0]) <= MOST_TYPES + 1, "too many types");      \
+    static int NAME##_exec(PyObject *module) {                                                   \
+        return add_types_and_constants(module, SPECS, CONSTANTS);                                \
+    }                                                                                            \
     static PyModuleDef_Slot NAME##_slots[] = {                                                   \
-        {Py_mod_exec, (void *)(EXEC)},                                                           \
+        {Py_mod_exec, (void *)NAME##_exec},                                                      \
         INTERPRETERS_SLOT(INTERPRETERS){0, NULL},                                                \
     };                                                                                           \
     static struct PyModuleDef NAME##_definition = {                                              \

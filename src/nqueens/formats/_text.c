@@ -258,13 +258,15 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static int text_exec(PyObject *text) {
-    if (PyModule_AddIntConstant(text, "COMPACT", COMPACT) < 0 ||
-        PyModule_AddIntConstant(text, "BOARD", BOARD) < 0 ||
-        PyModule_AddIntConstant(text, "JSON", JSON) < 0)
-        return -1;
-    return 0;
-}
+static PyType_Spec *const specs[] = {NULL};
+
+static const IntConstant constants[] = {
+    {"COMPACT", COMPACT},
+    {"BOARD", BOARD},
+    {"JSON", JSON},
+    {NULL, 0},
+};
 
 NQUEENS_MODULE(_text, "Solutions as text, many at a time.",
-               methods, text_exec, Py_MOD_MULTIPLE_INTERPRETERS_SUPPORTED)
+               methods, specs, constants,
+               Py_MOD_MULTIPLE_INTERPRETERS_SUPPORTED)

@@ -765,13 +765,14 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static int edges_exec(PyObject *edges) {
-    if (add_type(edges, 0, &counter_spec, "Counter") < 0 ||
-        PyModule_AddIntConstant(edges, "MAX_N", MAX_N) < 0)
-        return -1;
-    return 0;
-}
+static PyType_Spec *const specs[] = {&counter_spec, NULL};
+
+static const IntConstant constants[] = {
+    {"MAX_N", MAX_N},
+    {NULL, 0},
+};
 
 /* the constellations of each size are worked out once and kept for the whole process */
 NQUEENS_MODULE(_edges, "The bitboard engine's counter of plain boards, in C.",
-               methods, edges_exec, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED)
+               methods, specs, constants,
+               Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED)

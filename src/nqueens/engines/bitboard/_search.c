@@ -336,19 +336,20 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static int search_exec(PyObject *search) {
-    if (add_type(search, 0, &search_spec, "Search") < 0 ||
-        PyModule_AddIntConstant(search, "MAX_N", MAX_N) < 0 ||
-        PyModule_AddIntConstant(search, "TORUS", TORUS) < 0 ||
-        PyModule_AddIntConstant(search, "KNIGHT", KNIGHT) < 0 ||
-        PyModule_AddIntConstant(search, "UNIQUE", UNIQUE) < 0 ||
-        PyModule_AddIntConstant(search, "COUNT", COUNT) < 0 ||
-        PyModule_AddIntConstant(search, "COUNT_CLASSES", COUNT_CLASSES) < 0 ||
-        PyModule_AddIntConstant(search, "STOP_AT_SOLUTION", STOP_AT_SOLUTION) < 0)
-        return -1;
-    return 0;
-}
+static PyType_Spec *const specs[] = {&search_spec, NULL};
+
+static const IntConstant constants[] = {
+    {"MAX_N", MAX_N},
+    {"TORUS", TORUS},
+    {"KNIGHT", KNIGHT},
+    {"UNIQUE", UNIQUE},
+    {"COUNT", COUNT},
+    {"COUNT_CLASSES", COUNT_CLASSES},
+    {"STOP_AT_SOLUTION", STOP_AT_SOLUTION},
+    {NULL, 0},
+};
 
 NQUEENS_MODULE(_search,
                "The bitboard engine's search: counts and listings, a budget of placements a call.",
-               methods, search_exec, Py_MOD_MULTIPLE_INTERPRETERS_SUPPORTED)
+               methods, specs, constants,
+               Py_MOD_MULTIPLE_INTERPRETERS_SUPPORTED)

@@ -633,7 +633,7 @@ OBJECT_TYPE(counter_spec, "nqueens.engines.join._join.Counter", Counter, counter
 
 /* ---- The module ---------------------------------------------------------------------------- */
 
-enum { QUARTERS_TYPE, COUNTER_TYPE }; /* the module's types, as searches.h numbers them */
+enum { QUARTERS_TYPE, COUNTER_TYPE }; /* the module's types, numbered as specs lists them */
 
 static PyObject *join_quarters(PyObject *module, PyObject *args) {
     int n, symmetry;
@@ -762,12 +762,13 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static int join_exec(PyObject *module) {
-    if (add_type(module, QUARTERS_TYPE, &quarters_spec, "Quarters") < 0 ||
-        add_type(module, COUNTER_TYPE, &counter_spec, "Counter") < 0)
-        return -1;
-    return PyModule_AddIntConstant(module, "MAX_N", MAX_N);
-}
+static PyType_Spec *const specs[] = {&quarters_spec, &counter_spec, NULL};
+
+static const IntConstant constants[] = {
+    {"MAX_N", MAX_N},
+    {NULL, 0},
+};
 
 NQUEENS_MODULE(_join, "The join engine's counter of plain boards, in C.",
-               methods, join_exec, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED)
+               methods, specs, constants,
+               Py_MOD_PER_INTERPRETER_GIL_SUPPORTED)

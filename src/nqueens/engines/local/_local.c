@@ -431,15 +431,16 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static int local_exec(PyObject *local) {
-    if (add_type(local, 0, &attempt_spec, "Attempt") < 0 ||
-        PyModule_AddIntConstant(local, "MAX_N", MAX_N) < 0 ||
-        PyModule_AddIntConstant(local, "UNFINISHED", UNFINISHED) < 0 ||
-        PyModule_AddIntConstant(local, "TORUS", TORUS) < 0 ||
-        PyModule_AddIntConstant(local, "KNIGHT", KNIGHT) < 0)
-        return -1;
-    return 0;
-}
+static PyType_Spec *const specs[] = {&attempt_spec, NULL};
+
+static const IntConstant constants[] = {
+    {"MAX_N", MAX_N},
+    {"UNFINISHED", UNFINISHED},
+    {"TORUS", TORUS},
+    {"KNIGHT", KNIGHT},
+    {NULL, 0},
+};
 
 NQUEENS_MODULE(_local, "Min-conflicts repair of a permutation, a budget a call.",
-               methods, local_exec, Py_MOD_MULTIPLE_INTERPRETERS_SUPPORTED)
+               methods, specs, constants,
+               Py_MOD_MULTIPLE_INTERPRETERS_SUPPORTED)

@@ -192,12 +192,13 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static int reduced_exec(PyObject *reduced) {
-    if (add_type(reduced, 0, &search_spec, "Search") < 0 ||
-        PyModule_AddIntConstant(reduced, "MAX_M", MAX_M) < 0)
-        return -1;
-    return 0;
-}
+static PyType_Spec *const specs[] = {&search_spec, NULL};
+
+static const IntConstant constants[] = {
+    {"MAX_M", MAX_M},
+    {NULL, 0},
+};
 
 NQUEENS_MODULE(_reduced, "The reduced engine's search, a budget a call.",
-               methods, reduced_exec, Py_MOD_MULTIPLE_INTERPRETERS_SUPPORTED)
+               methods, specs, constants,
+               Py_MOD_MULTIPLE_INTERPRETERS_SUPPORTED)
