@@ -100,17 +100,10 @@ class CpSearch:
 class CpSolutionStream(EngineStream):
     """Solutions from the original CP solver, with the same interface as the CP-SAT stream."""
 
-    def __init__(
-        self,
-        board: Board,
-        *,
-        strategy: str,
-        deadline: float | None,
-        seed: int | None = None,
-    ) -> None:
-        self.n = board.n
-        self._search = CpSearch(board, strategy=strategy, deadline=deadline, seed=seed)
-        self._solutions = self._search.solutions()
+    def __init__(self, search: CpSearch) -> None:
+        self.n = search.n
+        self._search = search
+        self._solutions = search.solutions()
 
     def _next_solution(self) -> Solution | None:
         try:
@@ -170,12 +163,11 @@ class CpEngine(Engine):
         return strategy == AUTO
 
     def solve(self, request: Request) -> EngineStream:
-        return CpSolutionStream(
-            request.board,
-            strategy=self.strategy_for(request) or FIRST_FAIL_MID,
-            deadline=request.deadline,
-            seed=request.seed,
+        strategy = self.strategy_for(request) or FIRST_FAIL_MID
+        search = CpSearch(
+            request.board, strategy=strategy, deadline=request.deadline, seed=request.seed
         )
+        return CpSolutionStream(search)
 
 
 ENGINE = CpEngine()
