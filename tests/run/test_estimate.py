@@ -17,6 +17,7 @@ from nqueens.cli.columns import TimeLeftColumn
 from nqueens.cli.render import estimate_line
 from nqueens.core.board import Board
 from nqueens.core.geometry import DIFFERENCE, SUM, Diagonal
+from nqueens.engines import registry
 from nqueens.engines.base import Engine, Request, Subcount, Subproblem
 from nqueens.engines.bitboard import ENGINE as BITBOARD
 from nqueens.engines.reduced import ENGINE as REDUCED
@@ -185,7 +186,7 @@ def test_an_engine_far_slower_than_autos_choice_is_noted(
     command: str, n: int, engine: str, faster: str
 ) -> None:
     """By the rates the engines declare; the search still runs as asked."""
-    slow = notes.slow_choice(Request(command, Board(n)), engine)
+    slow = notes.slow_choice(Request(command, Board(n)), registry.ENGINES[engine])
     assert slow is not None and slow.faster == faster
     assert slow.seconds >= 10 * slow.faster_seconds and slow.seconds >= notes.SLOW_CHOICE_SECONDS
     process = start_nqueens(command, str(n), "--engine", engine, "--format", "json")

@@ -52,8 +52,10 @@ def _theorem_plan(asked: Asked, answer: tuple[Solution, ...]) -> Plan:
 def _engine_plan(asked: Asked, engine: str) -> Plan:
     """The plan where one engine searches: the one named ``engine``, or auto's choice."""
     request = asked.request
+    own_search = auto.names_its_search(engine, request.strategy, request.options)
+    named = engine != registry.AUTO_ENGINE
     chosen, reason = auto.engine_for(engine, request)
-    said = notes.before_search(request, engine)
+    said = notes.before_search(request, chosen, own_search=own_search, named=named)
     try:
         if request.command == FIRST:
             return _plan(request, chosen.name, reason, said=said)

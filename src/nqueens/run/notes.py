@@ -13,29 +13,26 @@ from nqueens.core.notes import Note
 from nqueens.core.results import Stats
 from nqueens.core.wording import duration
 from nqueens.engines import registry
-from nqueens.engines.base import COUNT, FIRST, Request
+from nqueens.engines.base import COUNT, FIRST, Engine, Request
 from nqueens.run import auto
 
 
-def before_search(request: Request, engine: str) -> tuple[Note, ...]:
-    """What to say before ``request`` is searched by the engine called ``engine`` (``auto``
-    included): a theorem set aside, and an engine far slower than the one nqueens would pick."""
-    notes = (_theorem_set_aside(request, engine), _slow_engine(request, engine))
-    return tuple(note for note in notes if note is not None)
+def before_search(
+    request: Request, chosen: Engine, *, own_search: bool, named: bool
+) -> tuple[Note, ...]:
+    """What to say before the ``chosen`` engine, which takes ``request``, searches it: a theorem
+    set aside where the request chose its own search (``own_search``), and an engine far slower
+    than the one nqueens would pick where the request ``named`` it."""
+    aside = _theorem_set_aside(request.board) if own_search else None
+    slow = _slow_engine(request, chosen) if named else None
+    return tuple(note for note in (aside, slow) if note is not None)
 
 
-def _theorem_set_aside(request: Request, engine: str) -> Note | None:
-    """Where a theorem says the board has no solution but the request chooses its search, which
-    must then prove it, at length on large boards; nothing where the engine named refuses the
-    board anyway (it says why)."""
-    if not auto.names_its_search(engine, request.strategy, request.options):
-        return None  # auto: the theorem answers, without a search
-    board = request.board
+def _theorem_set_aside(board: Board) -> Note | None:
+    """Where a theorem says the board has no solution but the request chose its search, which
+    must then prove it, at length on large boards."""
     reason = theorems.without_solution(board)
     if reason is None:
-        return None
-    named = registry.ENGINES.get(engine)
-    if named is not None and registry.refusal(named, Request(request.command, board)) is not None:
         return None
     return Note(
         f"no solution exists for {board.title}: {reason}. The search you chose must prove "
@@ -45,15 +42,15 @@ def _theorem_set_aside(request: Request, engine: str) -> Note | None:
     )
 
 
-def _slow_engine(request: Request, engine: str) -> Note | None:
-    """Where the engine named would take far longer than the one nqueens would choose; the
+def _slow_engine(request: Request, named: Engine) -> Note | None:
+    """Where the engine ``named`` would take far longer than the one nqueens would choose; the
     search still runs as asked."""
     board = request.board
-    slow = slow_choice(Request(request.command, board, time_limit=request.time_limit), engine)
+    slow = slow_choice(Request(request.command, board, time_limit=request.time_limit), named)
     if slow is None:
         return None
     return Note(
-        f"the {engine} engine takes about {duration(slow.seconds)} over "
+        f"the {named.name} engine takes about {duration(slow.seconds)} over "
         f"{board.title}'s solutions; the {slow.faster} engine "
         f"{_about(slow.faster_seconds)} ({{engine}} {slow.faster}, or no {{engine}}).",
         names=("engine",),
@@ -75,24 +72,20 @@ class SlowChoice:
     faster_seconds: float
 
 
-def slow_choice(request: Request, engine: str) -> SlowChoice | None:
-    """Where ``engine`` would count or list the solutions of a plain board of known count far
-    longer than auto's choice (at least SLOW_CHOICE_SECONDS, and ten times as long), or its
-    time limit allows: what each would take. None otherwise, or where either rate is unknown."""
+def slow_choice(request: Request, engine: Engine) -> SlowChoice | None:
+    """Where ``engine``, which takes ``request``, would count or list the solutions of a plain
+    board of known count far longer than auto's choice (at least SLOW_CHOICE_SECONDS, and ten
+    times as long), or its time limit allows: what each would take. None otherwise, or where
+    either rate is unknown."""
     total = KNOWN_TOTALS.get(request.n) if request.board.plain else None
-    named = registry.ENGINES.get(engine)
-    if total is None or named is None or request.command == FIRST:
+    if total is None or request.command == FIRST or engine.solutions_per_second is None:
         return None
-    if named.solutions_per_second is None:
-        return None
-    seconds = total / named.solutions_per_second
+    seconds = total / engine.solutions_per_second
     if min(seconds, request.time_limit or seconds) < SLOW_CHOICE_SECONDS:
         return None  # soon over: auto's choice is not looked for
-    if registry.refusal(named, request) is not None:  # it says so itself
-        return None
     chosen = auto.for_count(request) if request.command == COUNT else None
     chosen = chosen or auto.for_solve(request)
-    if chosen is named or chosen.solutions_per_second is None:
+    if chosen is engine or chosen.solutions_per_second is None:
         return None
     faster_seconds = total / chosen.solutions_per_second
     if seconds < 10 * faster_seconds:
