@@ -105,6 +105,23 @@ def test_a_constellation_cut_by_its_free_lines_adds_up() -> None:
         assert sum(BITBOARD.count_subproblem(p).solutions for p in deeper) == found[0].solutions
 
 
+def test_the_pieces_a_device_counts_are_every_row_on_the_first_lines_and_add_up() -> None:
+    """The rows the gpu engine's kernel gives each piece (``edges.piece_rows``), placed by the
+    C counter before its search, cut a constellation into parts that add up to it; the first
+    line's row changes fastest, as the kernel numbers pieces."""
+    assert edges.piece_rows(3, 2) == [(a, b) for b in range(3) for a in range(3)]
+    n = 11
+    rows_of_pieces = edges.piece_rows(n, 3)
+    assert len(set(rows_of_pieces)) == len(rows_of_pieces) == n**3
+    counted = 0
+    for index in range(0, len(_edges.constellations(n)), 17):
+        whole = edges.count_span(n, (index, index + 1), None, 1 << 20)
+        parts = [edges.count_span(n, (index, index + 1), None, 1 << 20, r) for r in rows_of_pieces]
+        assert sum(part.solutions for part in parts) == whole.solutions
+        counted += whole.solutions
+    assert counted > 0
+
+
 def test_a_constellation_counts_alike_in_the_image_it_is_searched_as() -> None:
     """From N = 16 a large constellation is searched as the image estimated to be quickest: its
     count is still that of its canonical image, its parts add up to it, and a fresh process (a

@@ -24,7 +24,7 @@ from helpers import bound, every_command, known_total, known_unique, searched
 
 import nqueens
 from nqueens.engines import gpu
-from nqueens.engines.bitboard import _edges
+from nqueens.engines.bitboard import _edges, edges
 from nqueens.engines.gpu import caching, driver, early, launch, needs, target
 
 COMMANDS_BY_NAME = every_command()
@@ -50,10 +50,24 @@ Attribute = enum.Enum(
         "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR",
     ],
 )
-ARRAYS = (("blocked", 2), ("gaps", 2), ("lines", 1), ("totals", 1), ("counters", 1))
-"""The kernel's array parameters after its two ints, with their dimensions."""
-PARAMETERS = 2 + sum(5 + 2 * dimensions for _, dimensions in ARRAYS)
-"""The 64-bit words numba makes of them: 41, as the PTX of the kernel says."""
+ARRAYS = (
+    ("piece_rows", 2),
+    ("blocked", 2),
+    ("gaps", 2),
+    ("lines", 1),
+    ("totals", 1),
+    ("counters", 1),
+)
+"""The kernel's array parameters after its int, with their dimensions."""
+PARAMETERS = 1 + sum(5 + 2 * dimensions for _, dimensions in ARRAYS)
+"""The 64-bit words numba makes of them: 49, as the PTX of the kernel says."""
+KINDS = {
+    "piece_rows": numpy.uint8,
+    "blocked": numpy.uint32,
+    "gaps": numpy.uint32,
+    "lines": numpy.int32,
+}
+"""The arrays' numpy types, where not 64-bit counters."""
 MACHINE = driver.Machine(b"machine code", "count_pieces", PARAMETERS, 32, 24)
 
 
@@ -74,6 +88,7 @@ class FakeDriver:
         self.off_by = 0  # added to every total: a kernel whose machine code counts wrong
         self.memory: dict[int, Any] = {}
         self.launches: list[tuple[int, int]] = []
+        self.piece_rows: list[list[tuple[int, ...]]] = []  # each launch's, as its kernel read them
         self.streams = self.made = 0  # streams and events made
         self.queued: dict[str, Queued] = {}  # each stream's launch, until an event follows it
         self.events: dict[str, Queued] = {}  # the launch each event ends
@@ -150,18 +165,18 @@ class FakeDriver:
         self.launches.append((blocks, threads))
         addresses = (ctypes.c_uint64 * PARAMETERS).from_address(parameters)
         words = iter(ctypes.c_uint64.from_address(address).value for address in addresses)
-        n, _ = next(words), next(words)
+        n = next(words)
         arrays = {}
         for name, dimensions in ARRAYS:
             _meminfo, _parent, items, item_size, data = (next(words) for _ in range(5))
             shape = tuple(next(words) for _ in range(dimensions))
             strides = tuple(next(words) for _ in range(dimensions))
             assert data in self.memory and items == numpy.prod(shape)
-            kind = {"blocked": numpy.uint32, "gaps": numpy.uint32, "lines": numpy.int32}
             buffer = memoryview((ctypes.c_char * (items * item_size)).from_address(data))
             arrays[name] = numpy.ndarray(
-                shape, dtype=kind.get(name, numpy.uint64), buffer=buffer, strides=strides
+                shape, dtype=KINDS.get(name, numpy.uint64), buffer=buffer, strides=strides
             )
+        self.piece_rows.append([tuple(rows) for rows in arrays["piece_rows"].tolist()])
         self.queued[stream] = Queued(
             functools.partial(self.run, int(n), arrays), time.monotonic() + self.ready_after
         )
@@ -266,6 +281,9 @@ def test_a_count_through_the_driver_passes_the_arrays_as_numba_does(
     assert launch.launcher().how == "CUDA's driver, machine code kept"
     assert fake_device.launches and fake_device.memory == {}
     assert all(threads == MACHINE.threads for _, threads in fake_device.launches)
+    # each piece's rows as the CPU's count cuts a constellation, in the order pieces are numbered
+    assert fake_device.piece_rows[0] == edges.piece_rows(10, launch.PRESET)
+    assert len(fake_device.piece_rows[0]) == launch.pieces_each(10) == 10**3
     puzzle = nqueens.count(9, engine="gpu", queens=[(1, 0)], blocked=[(4, 4)], symmetry=False)
     assert (
         puzzle.solutions

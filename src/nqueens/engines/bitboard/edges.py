@@ -7,6 +7,7 @@ here a count is cut into spans of them, and a span counted a slice at a time.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 from nqueens.engines.base import Request, Subcount, counted_in_slices
@@ -48,7 +49,15 @@ def finer(task: BitSubproblem) -> list[BitSubproblem] | None:
     if len(task.fixed) >= len(lines) - 2:
         return None
     line = lines[len(task.fixed)]
-    return [replace(task, fixed=(*task.fixed, (line, row))) for row in range(task.n)]
+    return [replace(task, fixed=(*task.fixed, (line, row))) for (row,) in piece_rows(task.n, 1)]
+
+
+def piece_rows(n: int, lines: int) -> list[tuple[int, ...]]:
+    """The pieces a constellation of an n x n board is cut into by the rows of its first
+    ``lines`` free lines: each piece's rows, one a line, in the order the pieces are numbered
+    (the first line's row changing fastest). ``_edges`` places a piece's rows before it searches
+    (``start``'s ``rows``), and the gpu engine's kernel before each thread's search."""
+    return [rows[::-1] for rows in itertools.product(range(n), repeat=lines)]
 
 
 def count(task: BitSubproblem, budget: int) -> Subcount:

@@ -41,10 +41,11 @@ def _kernel(counts_placements: bool) -> Any:
     that the kernel without it is compiled as if the count were not written at all."""
 
     def count_pieces(
-        n: int, preset: int, blocked: Any, gaps: Any, lines: Any, totals: Any, counters: Any
+        n: int, piece_rows: Any, blocked: Any, gaps: Any, lines: Any, totals: Any, counters: Any
     ) -> None:
         """Count every piece of the constellations of ``lines`` into ``totals``, a piece being a
-        row on each of the first ``preset`` free lines (n ** preset pieces a constellation):
+        constellation with the rows ``piece_rows[k]`` (bytes, ``edges.piece_rows``) on its first
+        free lines, constellation c's pieces numbered c * len(piece_rows) + k:
         ``blocked[c, i]`` are the rows the edge queens of constellation c take or attack on its
         free line i, ``gaps[c, i]`` the lines from there to the next one, and ``lines[c]`` how
         many free lines it has; ``counters[0]`` is the counter the threads take pieces from
@@ -58,9 +59,8 @@ def _kernel(counts_placements: bool) -> Any:
         one = uint32(1)
         full = uint32(0xFFFFFFFF) >> uint32(32 - n)
         side = uint32(n)
-        per_constellation = uint32(1)
-        for _ in range(preset):  # in integers: numba's ** of two variables is a float power
-            per_constellation = uint32(per_constellation * side)
+        per_constellation = uint32(piece_rows.shape[0])
+        preset = piece_rows.shape[1]
         # unsigned, as the counter is (numba compares signed with unsigned as floats)
         pieces = uint64(lines.shape[0]) * uint64(per_constellation)
         stack = cuda.shared.array((STACK_LINES, 4, THREADS_PER_BLOCK), uint32)
@@ -87,12 +87,12 @@ def _kernel(counts_placements: bool) -> Any:
                 free_lines = lines[constellation]
                 blocked_lines = blocked[constellation]
                 line_gaps = gaps[constellation]
-                rows = uint32(uint32(piece) % per_constellation)
+                rows = uint32(uint32(piece) % per_constellation)  # its rows' place in piece_rows
+                zeros_below = uint32(side)  # rows numbered below it are 0s after the line
                 taken = left = right = uint32(0)
                 fits = True
                 for line in range(preset):
-                    row = uint32(rows % side)
-                    rows = uint32(rows // side)
+                    row = uint32(piece_rows[rows, line])
                     if line >= free_lines:
                         fits = fits and row == 0  # the same piece once, not n times
                         continue
@@ -104,8 +104,10 @@ def _kernel(counts_placements: bool) -> Any:
                     taken = uint32(taken | bit)
                     left = uint32((left | bit) << shift)
                     right = uint32((right | bit) >> shift)
-                    if counts_placements and rows == 0 and line + 1 < free_lines:
-                        placed += uint64(1)  # the rows so far, once: in the piece of 0s after
+                    if counts_placements:
+                        if rows < zeros_below and line + 1 < free_lines:
+                            placed += uint64(1)  # the rows so far, once: where 0s follow them
+                        zeros_below = uint32(zeros_below * side)
                 if fits and free_lines <= preset:
                     found += uint64(1)
                 elif fits:
@@ -163,7 +165,7 @@ def _compiled(kernel: Any) -> Any:
 
 
 count_pieces = _kernel(counts_placements=False)
-"""The engine's kernel: ``count_pieces[blocks, threads](n, preset, blocked, gaps, lines,
+"""The engine's kernel: ``count_pieces[blocks, threads](n, piece_rows, blocked, gaps, lines,
 totals, counters)``."""
 count_placements = _kernel(counts_placements=True)
 """The same kernel, counting its placements too: each queen a thread places on a free line

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from nqueens.core import signals
-from nqueens.engines.bitboard import _edges
+from nqueens.engines.bitboard import _edges, edges
 from nqueens.engines.gpu import caching, driver, target
 
 PRESET = 3
@@ -58,6 +58,19 @@ def preset() -> int:
 def pieces_each(n: int) -> int:
     """The pieces an n x n constellation (or a puzzle's piece) is cut into on the device."""
     return int(n ** preset())  # an int to the power of a positive int: mypy cannot tell
+
+
+def piece_rows(n: int) -> Any:
+    """The rows of each piece of an n x n constellation on its first free lines, as the kernel
+    reads them (a numpy array of bytes, a piece a row): ``edges.piece_rows``'s, in its order."""
+    return _piece_rows(n, preset())
+
+
+@functools.cache
+def _piece_rows(n: int, lines: int) -> Any:
+    import numpy
+
+    return numpy.array(edges.piece_rows(n, lines), dtype=numpy.uint8).reshape(-1, lines)
 
 
 class Launch(NamedTuple):
@@ -134,7 +147,7 @@ def kept_path() -> Path | None:
 
 @functools.cache
 def compiled() -> Any:
-    """The kernel ``count_pieces[blocks, threads](n, preset, blocked, gaps, lines, totals,
+    """The kernel ``count_pieces[blocks, threads](n, piece_rows, blocked, gaps, lines, totals,
     counters)`` (``nqueens.engines.gpu.kernel``), compiled by numba when first launched."""
     from nqueens.engines.gpu import kernel
 
@@ -208,12 +221,13 @@ def _made_and_kept(path: Path) -> driver.Machine | str:
 
 def launch_types() -> tuple[Any, ...]:
     """The types of the kernel's arguments as the engine launches it, numba's (imported): the
-    board's side and the preset lines as Python ints, the constellations' words and the totals
-    as C-ordered arrays."""
+    board's side as a Python int, the pieces' rows, the constellations' words and the totals as
+    C-ordered arrays."""
     from numba import types
 
     words, totals = types.uint32[:, ::1], types.uint64[::1]
-    return (types.int64, types.int64, words, words, types.int32[::1], totals, totals)
+    rows = types.uint8[:, ::1]
+    return (types.int64, rows, words, words, types.int32[::1], totals, totals)
 
 
 def constellation_arrays(n: int, start: int, end: int) -> tuple[Any, Any, Any, list[int]]:
@@ -265,20 +279,21 @@ def by_driver(machine: driver.Machine, n: int, blocked: Any, gaps: Any, lines: A
     if not pieces:
         return lambda deadline: Launch(totals, 0, 0, began, began)
     counters = numpy.zeros(COUNTERS, dtype=numpy.uint64)
-    arrays = (blocked, gaps, lines, totals, counters)
-    for array, kind in zip(arrays, ("uint32", "uint32", "int32", "uint64", "uint64"), strict=True):
+    arrays = (piece_rows(n), blocked, gaps, lines, totals, counters)
+    kinds = ("uint8", "uint32", "uint32", "int32", "uint64", "uint64")
+    for array, kind in zip(arrays, kinds, strict=True):
         if array.dtype != kind or not array.flags.c_contiguous:
             raise ValueError(f"the kernel takes C-ordered {kind} arrays, not {array.dtype}")
     gpu = current_device()
     blocks = blocks_for(pieces, machine.threads, gpu.processors)
-    launched = gpu.begin(blocks, machine.threads, (n, preset()), arrays)
+    launched = gpu.begin(blocks, machine.threads, (n,), arrays)
 
     def finish(deadline: float | None) -> Launch | None:
         try:
             if not gpu.finished(launched, deadline, POLL_SECONDS):
                 return None
-            gpu.copied_out(launched, launched.pointers[3], totals)
-            gpu.copied_out(launched, launched.pointers[4], counters)
+            gpu.copied_out(launched, launched.pointers[-2], totals)
+            gpu.copied_out(launched, launched.pointers[-1], counters)
         except driver.DriverError:
             gpu.release(launched, after_error=True)
             raise
@@ -311,7 +326,7 @@ def by_numba(n: int, blocked: Any, gaps: Any, lines: Any) -> Finish:
     launch = functools.partial(
         count_pieces[blocks, per_block],
         n,
-        preset(),
+        numba_cuda.to_device(piece_rows(n)),
         numba_cuda.to_device(blocked),
         numba_cuda.to_device(gaps),
         numba_cuda.to_device(lines),
