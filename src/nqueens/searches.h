@@ -42,6 +42,15 @@ typedef uint8_t u8;
 #define CLONES 0
 #endif
 
+/* A hot function that begins on a 64-byte line, so that where its loops fall in the processor's
+   fetch blocks does not move with the code compiled before it: the edge search ran a few
+   percent slower when its entry moved by 32 bytes. */
+#if NQ_GNU
+#define LINE_ALIGNED __attribute__((aligned(64)))
+#else
+#define LINE_ALIGNED
+#endif
+
 /* The number of bits set in ``word``. */
 ALWAYS_INLINE int bits_set(u64 word) {
 #if NQ_GNU

@@ -403,7 +403,7 @@ ALWAYS_INLINE int run(Search *s, int n, u64 budget, const int turns) {
     return over;
 }
 
-CLONED
+CLONED LINE_ALIGNED
 static int search_on(Search *s, int n, u64 budget) {
     if (s->free_lines == 1) { /* the edge queens leave one line: its free row, if any */
         u64 left = ~s->blocked[0];
