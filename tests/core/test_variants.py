@@ -18,6 +18,7 @@ from helpers import TERMINAL_ENV, attacks, invoke, solutions, strip_ansi
 import nqueens
 from nqueens.core import theorems
 from nqueens.core.board import Board
+from nqueens.core.geometry import attack, lines_of, lines_through
 from nqueens.core.results import InputError
 from nqueens.engines import registry
 from nqueens.engines.base import Request
@@ -64,6 +65,24 @@ def checked(rows: tuple[int, ...], rule_set: tuple[str, ...]) -> bool:
     return all(
         not attacks(a, b, n, rule_set) for i, a in enumerate(squares) for b in squares[i + 1 :]
     )
+
+
+@pytest.mark.parametrize("rules", [(), ("torus",), ("superqueens",), ("torus", "superqueens")])
+def test_the_lines_of_a_square_are_numbered_alike_one_at_a_time_and_a_list_at_a_time(
+    rules: tuple[str, ...],
+) -> None:
+    """``lines_through`` (a square: attack checks) and ``lines_of`` (many: verify, the board's
+    given queens) number every line the same, and the attacks they tell are the checker's."""
+    n = 7
+    squares = [(row, col) for row in range(n) for col in range(n)]
+    ruled = frozenset(rules)
+    assert list(zip(*lines_of(squares, n, ruled), strict=True)) == [
+        lines_through(square, n, ruled) for square in squares
+    ]
+    for a in squares:
+        for b in squares:
+            if a != b:
+                assert (attack(a, b, n, ruled) is not None) == attacks(a, b, n, rules), (a, b)
 
 
 @pytest.mark.slow

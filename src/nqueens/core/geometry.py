@@ -80,8 +80,12 @@ def lines_of(
 
 
 def lines_through(square: Square, n: int = 0, rules: frozenset[str] = frozenset()) -> Line:
-    """The number of each line of ``LINES`` through ``square`` (see ``lines_of``)."""
-    row, col, falling, rising = (line[0] for line in lines_of([square], n, rules))
+    """The number of each line of ``LINES`` through ``square``: ``lines_of`` one square, worked
+    out without its lists, since attack checks call it for every pair of squares they weigh."""
+    row, col = square
+    falling, rising = row - col, row + col
+    if TORUS in rules:
+        return row, col, falling % n, rising % n
     return row, col, falling, rising
 
 
