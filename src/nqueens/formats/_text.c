@@ -3,8 +3,9 @@
    one pass, so that listing keeps up with the output; and the plainest of those lines read back
    and checked, so that `verify` keeps up with `solve`.
 
-   The text written is byte for byte what the one-solution-at-a-time writers of nqueens.cli.render
-   write, and the lines read are only those the reader of nqueens.formats.read_back reads the same
+   The text written is byte for byte what the one-solution-at-a-time writers write (the compact
+   and board text of nqueens.core.pictures, the JSON records of nqueens.formats.records), and the
+   lines read are only those the reader of nqueens.formats.read_back reads the same
    way; the tests compare both with them. Beside them, clauses as DIMACS writes them, for
    `nqueens export --to dimacs`. */
 #define PY_SSIZE_T_CLEAN
